@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How a userspace host runs the driver built against the mock kernel.
+ *
+ * Two hosts use this: npud (the driver behind CUSE or FUSE files) and the
+ * in-process device inside libascendcl. Both do what the VFS does for the
+ * real module: load the module, find its misc devices, and call their
+ * file_operations with the right "current" task. Neither reaches into the
+ * driver any other way.
+ *
+ * A task is a client process as the driver sees it. Its mm decides how
+ * copy_{from,to}_user, pin_user_pages and kthread_use_mm reach that
+ * process's memory:
+ *  - the self task (the in-process device): direct loads and stores,
+ *    guarded so that a bad address gives -EFAULT instead of a crash;
+ *  - a remote task (npud's clients): process_vm_readv/writev for copies,
+ *    and for pinning, the file behind the mapping (pidfd_getfd of the
+ *    client's memfd, else /proc/PID/map_files) mapped into the daemon.
+ *
+ * All functions return 0 or -errno unless stated otherwise, and are safe to
+ * call from several threads at once.
+ */
+#ifndef MOCKDEV_HOST_H
+#define MOCKDEV_HOST_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct file;
+struct miscdevice;
+struct task_struct;
+
+/*
+ * Load the driver: set its module parameters from a space-separated
+ * "name=value" list (e.g. "devices=2 hbm_mb=16384"; NULL or "" for the
+ * defaults) and run its module_init. Only one load at a time.
+ */
+int mockdev_module_load(const char *params);
+/* Run module_exit. Every file must have been released first. */
+void mockdev_module_unload(void);
+
+/* The misc device the driver registered under name ("npu0", ...), or NULL. */
+struct miscdevice *mockdev_misc_find(const char *name);
+/* The name of the i-th registered misc device, or NULL past the end. */
+const char *mockdev_misc_name(unsigned int index);
+
+/* The calling process itself. Never fails; not reference counted. */
+struct task_struct *mockdev_task_self(void);
+/*
+ * The process with thread-group id tgid, looked up by npud for a client.
+ * Reference counted: each successful get needs a put. tgid 0 (unknown,
+ * e.g. a caller outside the daemon's pid namespace) gives -EPERM.
+ */
+int mockdev_task_get(pid_t tgid, struct task_struct **task);
+void mockdev_task_put(struct task_struct *task);
+/* The TGID of the process a thread id belongs to, or -errno. */
+pid_t mockdev_tid_to_tgid(pid_t tid);
+
+/* open(): a new struct file on dev, opened by task. */
+int mockdev_file_open(struct miscdevice *dev, struct task_struct *task,
+		      struct file **filp);
+/*
+ * unlocked_ioctl() with arg a user address of task, exactly as the kernel
+ * calls it. Used by the in-process device, where arg points at the
+ * caller's struct.
+ */
+long mockdev_file_ioctl(struct file *filp, struct task_struct *task,
+			unsigned int cmd, unsigned long arg);
+/*
+ * unlocked_ioctl() for a restricted ioctl relayed by CUSE/FUSE. The kernel
+ * has already copied _IOC_SIZE(cmd) bytes of the client's argument at
+ * address uarg into buf; the driver's copy_{from,to}_user of that range is
+ * served from buf (so buf holds the reply afterwards), while every other
+ * user address is the client's memory.
+ */
+long mockdev_file_ioctl_relayed(struct file *filp, struct task_struct *task,
+				unsigned int cmd, unsigned long uarg,
+				void *buf);
+/* release(): the last close of filp, by task. */
+int mockdev_file_release(struct file *filp, struct task_struct *task);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOCKDEV_HOST_H */

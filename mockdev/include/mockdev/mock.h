@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Test controls of the mock kernel: leak counters and failure injection.
+ * Unit tests use these to prove that every error path frees what it took.
+ */
+#ifndef MOCKDEV_MOCK_H
+#define MOCKDEV_MOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Live objects per kind; each is back to its starting value when nothing leaked. */
+struct mock_counters {
+	long kmalloc;		/* kmalloc/kzalloc/kcalloc/kvmalloc objects */
+	long vmalloc;		/* vmalloc/vzalloc areas */
+	long pages;		/* alloc_page(s) pages */
+	long pinned_pages;	/* pages pinned by pin_user_pages*, not yet unpinned */
+	long vmaps;		/* vmap() areas */
+	long kthreads;		/* kthreads started, not yet stopped/exited */
+	long tasks;		/* remote task references */
+	long files;		/* open struct files */
+};
+
+void mock_counters_get(struct mock_counters *c);
+/* Live objects of every kind added together. */
+long mock_live_objects(void);
+
+/*
+ * Failure injection. Each counts calls from the moment it is armed:
+ * n == 1 fails the next call, n == 2 the one after, n == 0 disarms.
+ * A call that fails this way returns what the kernel would (NULL or
+ * -ENOMEM for allocations, the byte count not copied for user copies,
+ * -EFAULT for pinning).
+ */
+void mock_fail_alloc_nth(unsigned long n);	/* kmalloc/vmalloc/alloc_page families */
+void mock_fail_copy_from_user_nth(unsigned long n);
+void mock_fail_copy_to_user_nth(unsigned long n);
+void mock_fail_pin_nth(unsigned long n);
+/* Number of allocation calls since mock_fail_reset(), to size injection loops. */
+unsigned long mock_alloc_calls(void);
+unsigned long mock_user_copy_calls(void);
+/* Disarm everything and zero the call counters. */
+void mock_fail_reset(void);
+
+/* Kernel log lines printed with printk/pr_* since the last clear. */
+unsigned long mock_log_warnings(void);	/* WARN_ON, pr_warn and worse */
+void mock_log_clear(void);
+/* Echo printk output to stderr (default: only pr_warn and worse). */
+void mock_log_verbose(bool on);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MOCKDEV_MOCK_H */
