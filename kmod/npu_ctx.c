@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Per-open-file context.
+ *
+ * A context is created at open(), remembers the opener's TGID (what the
+ * driver reports as the caller's identity), gets its address space from
+ * NPU_IOCTL_CTX_SETUP and owns every allocation and ring created through
+ * its file. release() tears all of it down, so a process that dies leaks
+ * nothing.
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_ctx.h"
+#include "npu_drv.h"
+#include "npu_mem.h"
+#include "npu_ring.h"
+
+/**
+ * npu_ctx_create() - a context for a file being opened
+ * @ndev: the device
+ * @out: the new context
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
+{
+	struct npu_ctx *ctx;
+	int id;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->ndev = ndev;
+	ctx->tgid = task_tgid_nr(current);
+	mutex_init(&ctx->lock);
+	idr_init(&ctx->mems);
+	idr_init(&ctx->rings);
+
+	mutex_lock(&ndev->lock);
+	id = idr_alloc_cyclic(&ndev->ctx_idr, ctx, 1, 0, GFP_KERNEL);
+	mutex_unlock(&ndev->lock);
+	if (id < 0)
+		goto err_free_ctx;
+	ctx->id = id;
+	atomic_inc(&ndev->nr_contexts);
+	*out = ctx;
+	return 0;
+
+err_free_ctx:
+	idr_destroy(&ctx->rings);
+	idr_destroy(&ctx->mems);
+	mutex_destroy(&ctx->lock);
+	kfree(ctx);
+	return id;
+}
+
+/**
+ * npu_ctx_destroy() - release everything a closing file owned
+ * @ctx: the context; no other operation can run on it any more
+ *
+ * Rings go first (they stop using allocations), then the allocations.
+ */
+void npu_ctx_destroy(struct npu_ctx *ctx)
+{
+	struct npu_device *ndev = ctx->ndev;
+
+	npu_ring_release_all(ctx);
+	npu_mem_release_all(ctx);
+	if (ctx->setup)
+		npu_vas_fini(&ctx->vas);
+	idr_destroy(&ctx->rings);
+	idr_destroy(&ctx->mems);
+	mutex_destroy(&ctx->lock);
+
+	mutex_lock(&ndev->lock);
+	idr_remove(&ndev->ctx_idr, ctx->id);
+	mutex_unlock(&ndev->lock);
+	atomic_dec(&ndev->nr_contexts);
+	kfree(ctx);
+}
+
+/**
+ * npu_ctx_setup() - give the context its device-VA aperture
+ * @ctx: the context
+ * @va_base: first address, a non-zero multiple of 1 GiB
+ * @va_size: bytes, a non-zero multiple of 1 GiB; the range must not wrap
+ *
+ * Return: 0, -EINVAL for a bad aperture, -EEXIST if already set up.
+ */
+int npu_ctx_setup(struct npu_ctx *ctx, u64 va_base, u64 va_size)
+{
+	u64 end;
+	int ret = 0;
+
+	if (!va_base || !va_size || !IS_ALIGNED(va_base, (u64)SZ_1G) ||
+	    !IS_ALIGNED(va_size, (u64)SZ_1G) ||
+	    check_add_overflow(va_base, va_size, &end))
+		return -EINVAL;
+
+	mutex_lock(&ctx->lock);
+	if (ctx->setup) {
+		ret = -EEXIST;
+	} else {
+		npu_vas_init(&ctx->vas, va_base, va_size);
+		/* Publish the address space to lockless npu_ctx_is_setup() readers. */
+		smp_store_release(&ctx->setup, true);
+	}
+	mutex_unlock(&ctx->lock);
+	return ret;
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The npu driver: module parameters, device instances and their files.
+ *
+ * Each of the `devices` instances has `hbm_mb` MiB of emulated HBM and is
+ * a misc device /dev/npuN. Every open file gets its own context.
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_ctx.h"
+#include "npu_drv.h"
+#include "npu_ioctl.h"
+
+static unsigned int devices = 1;
+module_param(devices, uint, 0444);
+MODULE_PARM_DESC(devices, "Number of npu devices (1..16, default 1)");
+
+static unsigned int hbm_mb = 16384;
+module_param(hbm_mb, uint, 0444);
+MODULE_PARM_DESC(hbm_mb, "HBM per device in MiB (default 16384; backed lazily)");
+
+/* Written only by module init and exit. */
+static struct npu_device *npu_devices[NPU_MAX_DEVICES];
+static unsigned int npu_nr_devices;
+
+/**
+ * npu_drv_device_count() - devices of this driver instance
+ *
+ * Return: the number of devices created at module init.
+ */
+unsigned int npu_drv_device_count(void)
+{
+	return npu_nr_devices;
+}
+
+static int npu_open(struct inode *inode, struct file *filp)
+{
+	/* misc_open() left our miscdevice in private_data. */
+	struct npu_device *ndev = container_of(filp->private_data,
+					       struct npu_device, misc);
+	struct npu_ctx *ctx;
+	int ret;
+
+	ret = npu_ctx_create(ndev, &ctx);
+	if (ret)
+		return ret;
+	filp->private_data = ctx;
+	return 0;
+}
+
+static int npu_release(struct inode *inode, struct file *filp)
+{
+	npu_ctx_destroy(filp->private_data);
+	filp->private_data = NULL;
+	return 0;
+}
+
+static const struct file_operations npu_fops = {
+	.owner = THIS_MODULE,
+	.open = npu_open,
+	.release = npu_release,
+	.unlocked_ioctl = npu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static void npu_device_destroy(struct npu_device *ndev)
+{
+	misc_deregister(&ndev->misc);
+	WARN_ON(atomic_read(&ndev->nr_contexts));
+	WARN_ON(atomic64_read(&ndev->nr_allocations));
+	WARN_ON(atomic_read(&ndev->nr_rings));
+	WARN_ON(atomic64_read(&ndev->nr_pinned_pages));
+	idr_destroy(&ndev->ctx_idr);
+	mutex_destroy(&ndev->lock);
+	npu_hbm_fini(&ndev->hbm);
+	npu_pfa_fini(&ndev->pfa);
+	kfree(ndev);
+}
+
+static int npu_device_create(unsigned int index, struct npu_device **out)
+{
+	u32 nr_frames = (u32)hbm_mb << (20 - NPU_PAGE_SHIFT);
+	struct npu_device *ndev;
+	int ret;
+
+	ndev = kzalloc(sizeof(*ndev), GFP_KERNEL);
+	if (!ndev)
+		return -ENOMEM;
+	ndev->index = index;
+	ndev->hbm_size = (u64)nr_frames << NPU_PAGE_SHIFT;
+	mutex_init(&ndev->lock);
+	idr_init(&ndev->ctx_idr);
+	atomic_set(&ndev->nr_contexts, 0);
+	atomic64_set(&ndev->nr_allocations, 0);
+	atomic_set(&ndev->nr_rings, 0);
+	atomic64_set(&ndev->nr_pinned_pages, 0);
+
+	ret = npu_pfa_init(&ndev->pfa, nr_frames);
+	if (ret)
+		goto err_free_ndev;
+	ret = npu_hbm_init(&ndev->hbm, nr_frames);
+	if (ret)
+		goto err_fini_pfa;
+
+	snprintf(ndev->name, sizeof(ndev->name), "npu%u", index);
+	ndev->misc.minor = MISC_DYNAMIC_MINOR;
+	ndev->misc.name = ndev->name;
+	ndev->misc.fops = &npu_fops;
+	ndev->misc.mode = 0666;
+	ret = misc_register(&ndev->misc);
+	if (ret)
+		goto err_fini_hbm;
+	*out = ndev;
+	return 0;
+
+err_fini_hbm:
+	npu_hbm_fini(&ndev->hbm);
+err_fini_pfa:
+	npu_pfa_fini(&ndev->pfa);
+err_free_ndev:
+	idr_destroy(&ndev->ctx_idr);
+	mutex_destroy(&ndev->lock);
+	kfree(ndev);
+	return ret;
+}
+
+static void npu_destroy_devices(void)
+{
+	while (npu_nr_devices)
+		npu_device_destroy(npu_devices[--npu_nr_devices]);
+}
+
+static int __init npu_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (!devices || devices > NPU_MAX_DEVICES) {
+		pr_err("npu: devices=%u, must be 1..%u\n", devices, NPU_MAX_DEVICES);
+		return -EINVAL;
+	}
+	if (!hbm_mb || hbm_mb > NPU_MAX_HBM_MB) {
+		pr_err("npu: hbm_mb=%u, must be 1..%u\n", hbm_mb, NPU_MAX_HBM_MB);
+		return -EINVAL;
+	}
+	for (i = 0; i < devices; i++) {
+		ret = npu_device_create(i, &npu_devices[i]);
+		if (ret)
+			goto err_destroy_devices;
+		npu_nr_devices++;
+	}
+	pr_info("npu: %u device(s), %u MiB HBM each\n", devices, hbm_mb);
+	return 0;
+
+err_destroy_devices:
+	npu_destroy_devices();
+	return ret;
+}
+
+static void __exit npu_exit(void)
+{
+	npu_destroy_devices();
+}
+
+module_init(npu_init);
+module_exit(npu_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("The npu memory stack authors");
+MODULE_DESCRIPTION("Emulated NPU: device memory, address spaces and copy engines");
+MODULE_VERSION("1.0");

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Device instances of the npu driver.
+ */
+#ifndef _NPU_DRV_H
+#define _NPU_DRV_H
+
+#include "npu_internal.h"
+#include "npu_hbm.h"
+#include "npu_pfa.h"
+
+#define NPU_MAX_DEVICES		16
+#define NPU_MAX_HBM_MB		(1U << 20)	/* 1 TiB: frame numbers fit in u32 */
+
+struct npu_device {
+	struct miscdevice misc;
+	char name[16];
+	unsigned int index;
+	u64 hbm_size;
+	struct npu_pfa pfa;
+	struct npu_hbm hbm;
+
+	struct mutex lock; /* Protects: ctx_idr */
+	struct idr ctx_idr;	/* context id -> struct npu_ctx */
+
+	/* Live objects: statistics, and all zero again when the module unloads. */
+	atomic_t nr_contexts;
+	atomic64_t nr_allocations;
+	atomic_t nr_rings;
+	atomic64_t nr_pinned_pages;
+};
+
+unsigned int npu_drv_device_count(void);
+
+#endif /* _NPU_DRV_H */

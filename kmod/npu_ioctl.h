@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ioctl command table.
+ */
+#ifndef _NPU_IOCTL_H
+#define _NPU_IOCTL_H
+
+#include "npu_internal.h"
+
+long npu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg);
+
+#endif /* _NPU_IOCTL_H */

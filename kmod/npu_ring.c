@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Submission/completion rings.
+ *
+ * The application provides the ring memory (typically a memfd mapped
+ * shared) in the style of io_uring's IORING_SETUP_NO_MMAP: the driver pins
+ * the pages and vmaps them for the ring's lifetime, so no backend needs
+ * mmap of the device.
+ *
+ * Everything in the region may be scribbled on by the application at any
+ * time. The driver keeps private copies of the fields it owns (sq_head,
+ * cq_tail, the counters and flags) and only ever writes them out; it reads
+ * sq_tail and cq_head with acquire loads, bounds what they imply, and reads
+ * each SQE field exactly once into a private copy before the engine looks
+ * at it.
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_ctx.h"
+#include "npu_drv.h"
+#include "npu_engine.h"
+#include "npu_ring.h"
+
+static void npu_ring_release(struct kref *ref)
+{
+	struct npu_ring *ring = container_of(ref, struct npu_ring, ref);
+	struct npu_device *ndev = ring->ctx->ndev;
+
+	kfree(ring->bounce);
+	vunmap(ring->vaddr);
+	unpin_user_pages(ring->pages, ring->nr_pages);
+	atomic64_sub(ring->nr_pages, &ndev->nr_pinned_pages);
+	kvfree(ring->pages);
+	mutex_destroy(&ring->submit_lock);
+	atomic_dec(&ndev->nr_rings);
+	kfree(ring);
+}
+
+static void npu_ring_put(struct npu_ring *ring)
+{
+	kref_put(&ring->ref, npu_ring_release);
+}
+
+static struct npu_ring *npu_ring_get(struct npu_ctx *ctx, u32 ring_id)
+{
+	struct npu_ring *ring;
+
+	mutex_lock(&ctx->lock);
+	ring = idr_find(&ctx->rings, ring_id);
+	if (ring)
+		kref_get(&ring->ref);
+	mutex_unlock(&ctx->lock);
+	return ring;
+}
+
+static bool npu_ring_entries_valid(u32 sq_entries, u32 cq_entries)
+{
+	return sq_entries && cq_entries && is_power_of_2(sq_entries) &&
+	       is_power_of_2(cq_entries) && cq_entries >= sq_entries &&
+	       cq_entries <= NPU_RING_MAX_ENTRIES;
+}
+
+/* Pin @nr_pages user pages at @addr, all or nothing. */
+static int npu_ring_pin(struct npu_ring *ring, unsigned long addr)
+{
+	int pinned;
+
+	pinned = pin_user_pages_fast(addr, ring->nr_pages, FOLL_WRITE | FOLL_LONGTERM,
+				     ring->pages);
+	if (pinned < 0)
+		return pinned;
+	if (pinned != ring->nr_pages) {
+		unpin_user_pages(ring->pages, pinned);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+static void npu_ring_init_hdr(struct npu_ring *ring)
+{
+	struct npu_ring_hdr *hdr = ring->hdr;
+
+	memset(hdr, 0, sizeof(*hdr));
+	WRITE_ONCE(hdr->sq_entries, ring->sq_entries);
+	WRITE_ONCE(hdr->cq_entries, ring->cq_entries);
+	WRITE_ONCE(hdr->sq_mask, ring->sq_entries - 1);
+	WRITE_ONCE(hdr->cq_mask, ring->cq_entries - 1);
+	/* The application may start producing once RING_CREATE returns. */
+	smp_wmb();
+}
+
+/**
+ * npu_ring_create() - register a ring region of the caller
+ * @ctx: a set-up context
+ * @args: NPU_IOCTL_RING_CREATE arguments, flags already checked; the out
+ *	fields are filled on success
+ *
+ * Return: 0; -EINVAL for bad entry counts, a zero or unaligned address, a
+ * region smaller than npu_ring_bytes() or one that wraps; -EFAULT if the
+ * region cannot be pinned; -ENOMEM.
+ */
+int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
+{
+	struct npu_device *ndev = ctx->ndev;
+	struct npu_ring *ring;
+	u64 bytes, end;
+	int ret, id;
+
+	if (!npu_ring_entries_valid(args->sq_entries, args->cq_entries))
+		return -EINVAL;
+	bytes = npu_ring_bytes(args->sq_entries, args->cq_entries);
+	if (!args->addr || !PAGE_ALIGNED(args->addr) || args->size < bytes ||
+	    check_add_overflow(args->addr, args->size, &end))
+		return -EINVAL;
+
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return -ENOMEM;
+	kref_init(&ring->ref);
+	ring->ctx = ctx;
+	ring->sq_entries = args->sq_entries;
+	ring->cq_entries = args->cq_entries;
+	mutex_init(&ring->submit_lock);
+	init_waitqueue_head(&ring->cq_wait);
+	atomic_set(&ring->submitters, 0);
+
+	ring->nr_pages = DIV_ROUND_UP(bytes, PAGE_SIZE);
+	ring->pages = kvmalloc_array(ring->nr_pages, sizeof(*ring->pages), GFP_KERNEL);
+	if (!ring->pages) {
+		ret = -ENOMEM;
+		goto err_free_ring;
+	}
+	ret = npu_ring_pin(ring, args->addr);
+	if (ret)
+		goto err_free_pages;
+	ring->vaddr = vmap(ring->pages, ring->nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!ring->vaddr) {
+		ret = -ENOMEM;
+		goto err_unpin;
+	}
+	ring->bounce = kmalloc(NPU_ENGINE_BOUNCE_SIZE, GFP_KERNEL);
+	if (!ring->bounce) {
+		ret = -ENOMEM;
+		goto err_vunmap;
+	}
+	ring->hdr = ring->vaddr;
+	ring->sqes = ring->vaddr + NPU_RING_SQES_OFF;
+	ring->cqes = (void *)(ring->sqes + ring->sq_entries);
+	npu_ring_init_hdr(ring);
+
+	mutex_lock(&ctx->lock);
+	id = idr_alloc(&ctx->rings, ring, 1, 0, GFP_KERNEL);
+	mutex_unlock(&ctx->lock);
+	if (id < 0) {
+		ret = id;
+		goto err_free_bounce;
+	}
+	ring->id = id;
+	atomic_inc(&ndev->nr_rings);
+	atomic64_add(ring->nr_pages, &ndev->nr_pinned_pages);
+
+	args->ring_id = id;
+	args->sqes_off = NPU_RING_SQES_OFF;
+	args->cqes_off = NPU_RING_SQES_OFF + (u64)args->sq_entries * sizeof(struct npu_sqe);
+	return 0;
+
+err_free_bounce:
+	kfree(ring->bounce);
+err_vunmap:
+	vunmap(ring->vaddr);
+err_unpin:
+	unpin_user_pages(ring->pages, ring->nr_pages);
+err_free_pages:
+	kvfree(ring->pages);
+err_free_ring:
+	mutex_destroy(&ring->submit_lock);
+	kfree(ring);
+	return ret;
+}
+
+/**
+ * npu_ring_destroy() - drop a ring after its in-flight work
+ * @ctx: a set-up context
+ * @ring_id: the id RING_CREATE returned
+ *
+ * Return: 0 or -ENOENT.
+ */
+int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id)
+{
+	struct npu_ring *ring;
+
+	mutex_lock(&ctx->lock);
+	ring = idr_remove(&ctx->rings, ring_id);
+	mutex_unlock(&ctx->lock);
+	if (!ring)
+		return -ENOENT;
+	/* New RING_ENTERs can no longer find it; wait for those running. */
+	mutex_lock(&ring->submit_lock);
+	mutex_unlock(&ring->submit_lock);
+	npu_ring_put(ring);
+	return 0;
+}
+
+/**
+ * npu_ring_release_all() - drop every ring of a closing context
+ * @ctx: the context; no ioctl can run on it any more
+ */
+void npu_ring_release_all(struct npu_ctx *ctx)
+{
+	struct npu_ring *ring;
+	int id;
+
+	mutex_lock(&ctx->lock);
+	idr_for_each_entry(&ctx->rings, ring, id) {
+		idr_remove(&ctx->rings, id);
+		npu_ring_put(ring);
+	}
+	mutex_unlock(&ctx->lock);
+}
+
+/**
+ * npu_ring_sq_ready() - SQEs the application has published and the driver
+ *	not yet consumed
+ * @ring: the ring; caller holds submit_lock
+ *
+ * Return: at most sq_entries, whatever the application wrote to sq_tail.
+ */
+u32 npu_ring_sq_ready(struct npu_ring *ring)
+{
+	/* Pairs with the application's release store of sq_tail. */
+	u32 tail = smp_load_acquire(&ring->hdr->sq_tail);
+
+	lockdep_assert_held(&ring->submit_lock);
+	return min(tail - ring->sq_head, ring->sq_entries);
+}
+
+/**
+ * npu_ring_read_sqe() - consume the next SQE into private memory
+ * @ring: the ring; caller holds submit_lock and saw npu_ring_sq_ready() > 0
+ * @sqe: out: the private copy; every field is read exactly once
+ *
+ * The slot is handed back to the application (sq_head) right away: the
+ * engine only ever looks at the copy.
+ */
+void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
+{
+	const struct npu_sqe *s = &ring->sqes[ring->sq_head & (ring->sq_entries - 1)];
+
+	lockdep_assert_held(&ring->submit_lock);
+	sqe->opcode = READ_ONCE(s->opcode);
+	sqe->flags = READ_ONCE(s->flags);
+	sqe->dir = READ_ONCE(s->dir);
+	sqe->rsvd0 = READ_ONCE(s->rsvd0);
+	sqe->rsvd1 = READ_ONCE(s->rsvd1);
+	sqe->user_data = READ_ONCE(s->user_data);
+	sqe->dst = READ_ONCE(s->dst);
+	sqe->src = READ_ONCE(s->src);
+	sqe->len = READ_ONCE(s->len);
+	sqe->value = READ_ONCE(s->value);
+	sqe->rsvd2[0] = READ_ONCE(s->rsvd2[0]);
+	sqe->rsvd2[1] = READ_ONCE(s->rsvd2[1]);
+	ring->sq_head++;
+	/* Our reads of the slot are done before the application may reuse it. */
+	smp_store_release(&ring->hdr->sq_head, ring->sq_head);
+}
+
+/**
+ * npu_ring_post_cqe() - complete a descriptor
+ * @ring: the ring; caller holds submit_lock
+ * @user_data: the SQE's user_data
+ * @res: 0 or -errno
+ *
+ * If the CQ is full the completion is lost: cq_overflow counts it and
+ * NPU_RING_CQ_OVERFLOW is set.
+ */
+void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res)
+{
+	struct npu_ring_hdr *hdr = ring->hdr;
+	/* Pairs with the application's release store of cq_head. */
+	u32 head = smp_load_acquire(&hdr->cq_head);
+	struct npu_cqe *c;
+
+	lockdep_assert_held(&ring->submit_lock);
+	if (ring->cq_tail - head >= ring->cq_entries) {
+		ring->cq_overflow++;
+		ring->flags |= NPU_RING_CQ_OVERFLOW;
+		WRITE_ONCE(hdr->cq_overflow, ring->cq_overflow);
+		WRITE_ONCE(hdr->flags, ring->flags);
+		return;
+	}
+	c = &ring->cqes[ring->cq_tail & (ring->cq_entries - 1)];
+	WRITE_ONCE(c->user_data, user_data);
+	WRITE_ONCE(c->res, res);
+	WRITE_ONCE(c->flags, 0);
+	/* The CQE is visible before the tail that publishes it. */
+	smp_store_release(&hdr->cq_tail, ring->cq_tail + 1);
+	WRITE_ONCE(ring->cq_tail, ring->cq_tail + 1);
+	wake_up_all(&ring->cq_wait);
+}
+
+/* CQEs waiting for the application, bounded by the CQ size. */
+static u32 npu_ring_cq_ready(struct npu_ring *ring)
+{
+	u32 head = smp_load_acquire(&ring->hdr->cq_head);
+
+	return min(READ_ONCE(ring->cq_tail) - head, ring->cq_entries);
+}
+
+static bool npu_ring_wait_done(struct npu_ring *ring, u32 min_complete)
+{
+	return npu_ring_cq_ready(ring) >= min_complete ||
+	       !atomic_read(&ring->submitters);
+}
+
+/*
+ * Wait until @min_complete CQEs are there, but only while something is in
+ * flight: with nothing submitted, nothing will arrive, so return what is
+ * there.
+ */
+static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns)
+{
+	long ret;
+
+	if (!timeout_ns) {
+		ret = wait_event_killable(ring->cq_wait,
+					  npu_ring_wait_done(ring, min_complete));
+		return ret ? -EINTR : 0;
+	}
+	ret = wait_event_interruptible_timeout(ring->cq_wait,
+					       npu_ring_wait_done(ring, min_complete),
+					       max_t(long, nsecs_to_jiffies(timeout_ns), 1));
+	if (ret < 0)
+		return -EINTR;
+	return ret ? 0 : -ETIME;
+}
+
+/**
+ * npu_ring_enter() - the doorbell: submit new SQEs, optionally wait for CQEs
+ * @ctx: a set-up context
+ * @args: NPU_IOCTL_RING_ENTER arguments, flags and pad already checked
+ *
+ * The engine executes the SQEs inline, in the caller's context, before the
+ * wait: a synchronous copy costs one ioctl and no wake-up.
+ *
+ * Return: 0; -ENOENT for an unknown ring; -EINVAL if min_complete can never
+ * be reached; -ETIME when timeout_ns passes; -EINTR on a signal.
+ */
+int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
+{
+	bool wait = args->flags & NPU_ENTER_GETEVENTS;
+	struct npu_ring *ring;
+	u32 submitted = 0;
+	int ret = 0;
+
+	ring = npu_ring_get(ctx, args->ring_id);
+	if (!ring)
+		return -ENOENT;
+	if (wait && args->min_complete > ring->cq_entries) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+
+	if (args->to_submit) {
+		atomic_inc(&ring->submitters);
+		ret = mutex_lock_interruptible(&ring->submit_lock);
+		if (!ret) {
+			submitted = npu_engine_submit(ring, args->to_submit);
+			mutex_unlock(&ring->submit_lock);
+		}
+		atomic_dec(&ring->submitters);
+		wake_up_all(&ring->cq_wait);
+		if (ret) {
+			ret = -EINTR;
+			goto out_put;
+		}
+	}
+	if (wait)
+		ret = npu_ring_wait(ring, args->min_complete, args->timeout_ns);
+	args->submitted = submitted;
+out_put:
+	npu_ring_put(ring);
+	return ret;
+}

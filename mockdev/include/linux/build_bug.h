@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Mock kernel: compile-time assertions, with the kernel's spellings. */
+#ifndef MOCK_LINUX_BUILD_BUG_H
+#define MOCK_LINUX_BUILD_BUG_H
+
+#include <linux/compiler.h>
+
+/* Zero, or a compile error when e is true; usable inside expressions. */
+#define BUILD_BUG_ON_ZERO(e)	((int)(sizeof(struct { int: (-!!(e)); })))
+#define BUILD_BUG_ON_MSG(cond, msg) \
+	do { _Static_assert(!(cond), msg); } while (0)
+#define BUILD_BUG_ON(cond) \
+	BUILD_BUG_ON_MSG(cond, "BUILD_BUG_ON failed: " #cond)
+#define BUILD_BUG()	BUILD_BUG_ON(1)
+
+/* The kernel's static_assert takes an optional message. */
+#undef static_assert
+#define static_assert(expr, ...) __static_assert(expr, ##__VA_ARGS__, #expr)
+#define __static_assert(expr, msg, ...) _Static_assert(expr, msg)
+
+#endif /* MOCK_LINUX_BUILD_BUG_H */

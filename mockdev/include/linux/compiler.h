@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Mock kernel: linux/compiler.h.
+ *
+ * READ_ONCE/WRITE_ONCE are relaxed atomic accesses: like the kernel's
+ * volatile accesses they are done exactly once and never torn, and unlike
+ * plain volatile they tell ThreadSanitizer that the race is intended.
+ * They take scalars and pointers (the kernel also allows small structs;
+ * the driver does not need that).
+ */
+#ifndef MOCK_LINUX_COMPILER_H
+#define MOCK_LINUX_COMPILER_H
+
+#include <linux/compiler_types.h>
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define barrier()	__asm__ __volatile__("" : : : "memory")
+
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val) \
+	do { __atomic_store_n(&(x), (val), __ATOMIC_RELAXED); } while (0)
+
+#define data_race(expr)	(expr)
+
+/* Used to silence "unused" warnings on values that must be evaluated. */
+#define __must_be_array(a) \
+	(sizeof(struct { int: (-!!__same_type((a), &(a)[0])); }) * 0)
+
+#define OPTIMIZER_HIDE_VAR(var) __asm__ ("" : "=r" (var) : "0" (var))
+
+#endif /* MOCK_LINUX_COMPILER_H */

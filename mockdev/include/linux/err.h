@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Mock kernel: errors encoded in pointers (the top 4095 addresses). */
+#ifndef MOCK_LINUX_ERR_H
+#define MOCK_LINUX_ERR_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+
+#define MAX_ERRNO	4095
+#define IS_ERR_VALUE(x)	unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
+
+static inline void *__must_check ERR_PTR(long error)
+{
+	return (void *)error;
+}
+
+static inline long __must_check PTR_ERR(__force const void *ptr)
+{
+	return (long)ptr;
+}
+
+static inline bool __must_check IS_ERR(__force const void *ptr)
+{
+	return IS_ERR_VALUE((unsigned long)ptr);
+}
+
+static inline bool __must_check IS_ERR_OR_NULL(__force const void *ptr)
+{
+	return unlikely(!ptr) || IS_ERR_VALUE((unsigned long)ptr);
+}
+
+static inline void *__must_check ERR_CAST(__force const void *ptr)
+{
+	return (void *)ptr;
+}
+
+static inline int __must_check PTR_ERR_OR_ZERO(__force const void *ptr)
+{
+	if (IS_ERR(ptr))
+		return PTR_ERR(ptr);
+	return 0;
+}
+
+#endif /* MOCK_LINUX_ERR_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Mock kernel: linux/errno.h. The uapi values are the userspace errno
+ * numbers; the kernel-internal ones below never reach userspace (the host
+ * layer translates them the way the VFS and the syscall exit path do).
+ */
+#ifndef MOCK_LINUX_ERRNO_H
+#define MOCK_LINUX_ERRNO_H
+
+#include_next <linux/errno.h>
+
+#ifdef __KERNEL__
+#define ERESTARTSYS		512
+#define ERESTARTNOINTR		513
+#define ERESTARTNOHAND		514
+#define ENOIOCTLCMD		515
+#define ERESTART_RESTARTBLOCK	516
+#define EPROBE_DEFER		517
+#define EOPENSTALE		518
+#define ENOPARAM		519
+#define EBADHANDLE		521
+#define ENOTSYNC		522
+#define EBADCOOKIE		523
+#define ENOTSUPP		524
+#define ETOOSMALL		525
+#define ESERVERFAULT		526
+#define EBADTYPE		527
+#define EJUKEBOX		528
+#define EIOCBQUEUED		529
+#define ERECALLCONFLICT		530
+#endif /* __KERNEL__ */
+
+#endif /* MOCK_LINUX_ERRNO_H */

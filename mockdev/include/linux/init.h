@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MOCK_LINUX_INIT_H
+#define MOCK_LINUX_INIT_H
+
+#include <linux/compiler_types.h>
+
+/* No init sections in userspace: the code stays. */
+#define __init		__cold
+#define __exit		__cold
+#define __initdata
+#define __exitdata
+#define __initconst
+#define __ro_after_init
+#define __exit_p(x)	x
+
+#endif /* MOCK_LINUX_INIT_H */

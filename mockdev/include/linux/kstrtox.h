@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Mock kernel: string to number, with the kernel's strictness. */
+#ifndef MOCK_LINUX_KSTRTOX_H
+#define MOCK_LINUX_KSTRTOX_H
+
+#include <linux/types.h>
+#include <linux/compiler_types.h>
+
+int __must_check kstrtoull(const char *s, unsigned int base,
+			   unsigned long long *res);
+int __must_check kstrtoll(const char *s, unsigned int base, long long *res);
+int __must_check kstrtoul(const char *s, unsigned int base,
+			  unsigned long *res);
+int __must_check kstrtol(const char *s, unsigned int base, long *res);
+int __must_check kstrtouint(const char *s, unsigned int base,
+			    unsigned int *res);
+int __must_check kstrtoint(const char *s, unsigned int base, int *res);
+int __must_check kstrtou64(const char *s, unsigned int base, u64 *res);
+int __must_check kstrtou32(const char *s, unsigned int base, u32 *res);
+int __must_check kstrtobool(const char *s, bool *res);
+
+#endif /* MOCK_LINUX_KSTRTOX_H */

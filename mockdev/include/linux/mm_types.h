@@ -1,0 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef MOCK_LINUX_MM_TYPES_H
+#define MOCK_LINUX_MM_TYPES_H
+
+#include <linux/mm.h>
+
+#endif /* MOCK_LINUX_MM_TYPES_H */

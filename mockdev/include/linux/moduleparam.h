@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Mock kernel: module parameters. module_param() registers the variable
+ * with the mock at program start (a constructor), together with its
+ * initial value, so that every mockdev_module_load() starts from the
+ * defaults and then applies its "name=value" list, as insmod would.
+ */
+#ifndef MOCK_LINUX_MODULEPARAM_H
+#define MOCK_LINUX_MODULEPARAM_H
+
+#include <linux/types.h>
+#include <linux/compiler_types.h>
+
+enum mock_param_type {
+	MOCK_PARAM_uint,
+	MOCK_PARAM_int,
+	MOCK_PARAM_ulong,
+	MOCK_PARAM_long,
+	MOCK_PARAM_ullong,
+	MOCK_PARAM_bool,
+	MOCK_PARAM_charp,
+	MOCK_PARAM_ushort,
+	MOCK_PARAM_short,
+	MOCK_PARAM_byte,
+};
+
+void mock_param_register(const char *name, void *var,
+			 enum mock_param_type type);
+
+/* Type checks: module_param(x, uint, ...) needs an unsigned int x. */
+static inline void *__mock_param_check_uint(unsigned int *p) { return p; }
+static inline void *__mock_param_check_int(int *p) { return p; }
+static inline void *__mock_param_check_ulong(unsigned long *p) { return p; }
+static inline void *__mock_param_check_long(long *p) { return p; }
+static inline void *__mock_param_check_ullong(unsigned long long *p) { return p; }
+static inline void *__mock_param_check_bool(bool *p) { return p; }
+static inline void *__mock_param_check_charp(char **p) { return p; }
+static inline void *__mock_param_check_ushort(unsigned short *p) { return p; }
+static inline void *__mock_param_check_short(short *p) { return p; }
+static inline void *__mock_param_check_byte(unsigned char *p) { return p; }
+
+#define module_param_named(name, value, type, perm)			\
+	static void __attribute__((constructor))			\
+	__mock_param_register_##name(void)				\
+	{								\
+		(void)(perm);						\
+		mock_param_register(#name,				\
+				    __mock_param_check_##type(&(value)), \
+				    MOCK_PARAM_##type);			\
+	}
+
+#define module_param(name, type, perm) \
+	module_param_named(name, name, type, perm)
+
+#define MODULE_PARM_DESC(_parm, desc) \
+	extern const char mock_parm_desc_##_parm[]
+
+#endif /* MOCK_LINUX_MODULEPARAM_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Mock kernel: user copies. They go to current->mm: direct, fault-guarded
+ * loads and stores for the calling process itself, process_vm_readv/writev
+ * for a remote process (npud's clients), and the host's relay buffer for
+ * the argument of a relayed ioctl (mockdev_file_ioctl_relayed()).
+ *
+ * As in the kernel, copy_{from,to}_user return the number of bytes NOT
+ * copied, and copy_from_user zero-fills what it could not read.
+ */
+#ifndef MOCK_LINUX_UACCESS_H
+#define MOCK_LINUX_UACCESS_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/sched.h>
+#include <asm/page.h>
+
+unsigned long __must_check mock_copy_from_user(void *to,
+					       const void __user *from,
+					       unsigned long n);
+unsigned long __must_check mock_copy_to_user(void __user *to,
+					     const void *from,
+					     unsigned long n);
+unsigned long __must_check mock_clear_user(void __user *to, unsigned long n);
+
+static __always_inline unsigned long __must_check
+copy_from_user(void *to, const void __user *from, unsigned long n)
+{
+	return mock_copy_from_user(to, from, n);
+}
+
+static __always_inline unsigned long __must_check
+copy_to_user(void __user *to, const void *from, unsigned long n)
+{
+	return mock_copy_to_user(to, from, n);
+}
+
+static __always_inline unsigned long __must_check
+clear_user(void __user *to, unsigned long n)
+{
+	return mock_clear_user(to, n);
+}
+
+#define __copy_from_user(to, from, n)	copy_from_user(to, from, n)
+#define __copy_to_user(to, from, n)	copy_to_user(to, from, n)
+#define __clear_user(to, n)		clear_user(to, n)
+
+static inline bool __access_ok(const void __user *ptr, unsigned long size)
+{
+	unsigned long addr = (unsigned long)ptr;
+
+	return size <= TASK_SIZE_MAX && addr <= TASK_SIZE_MAX - size;
+}
+
+#define access_ok(addr, size)	likely(__access_ok((addr), (size)))
+
+/* 0 or -EFAULT; x is 0 after a failed get_user, as in the kernel. */
+#define get_user(x, ptr) ({						\
+	union {								\
+		typeof(*(ptr)) __v;					\
+		unsigned char __b[sizeof(*(ptr))];			\
+	} __gu;								\
+	int __gu_err = mock_copy_from_user(__gu.__b, (ptr),		\
+					   sizeof(*(ptr))) ? -EFAULT : 0; \
+	(x) = __gu_err ? (typeof(*(ptr)))0 : __gu.__v;			\
+	__gu_err;							\
+})
+
+#define put_user(x, ptr) ({						\
+	typeof(*(ptr)) __pu_v = (x);					\
+	mock_copy_to_user((ptr), &__pu_v, sizeof(*(ptr))) ? -EFAULT : 0; \
+})
+
+#define __get_user(x, ptr)	get_user(x, ptr)
+#define __put_user(x, ptr)	put_user(x, ptr)
+
+/*
+ * Copy a NUL-terminated string of at most count bytes; the length (without
+ * the NUL), count if it did not end within count bytes, or -EFAULT.
+ */
+long strncpy_from_user(char *dst, const char __user *src, long count);
+
+/*
+ * Copy a user struct of usize bytes into ksize bytes at dst, the kernel's
+ * extensible-struct rule: a shorter user struct is zero-extended, a longer
+ * one must be zero past ksize (-E2BIG otherwise).
+ */
+int copy_struct_from_user(void *dst, size_t ksize, const void __user *src,
+			  size_t usize);
+
+#endif /* MOCK_LINUX_UACCESS_H */

@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mock kernel: memory allocators, their leak counters and failure
+ * injection.
+ *
+ * kmalloc: malloc with a header in front of the object (its size, for
+ * krealloc/ksize, and a magic to catch frees of foreign pointers).
+ * vmalloc: an anonymous MAP_NORESERVE mapping per area, header page in
+ * front, guard page behind, so a 2 MiB chunk of emulated HBM costs host
+ * memory only for the pages that are touched. alloc_pages: page-aligned
+ * memory plus an array of struct page. vmalloc areas and page blocks are
+ * kept in an address-ordered tree for is_vmalloc_addr/virt_to_page.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <linux/kernel.h>
+#include <linux/bitmap.h>
+#include <linux/bug.h>
+#include <linux/mm.h>
+#include <linux/rbtree.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+#include <mockdev/mock.h>
+
+#include "internal.h"
+
+struct mock_live mock_live;
+
+/* Failure injection: countdowns (0 = disarmed) and call counters, atomic. */
+static unsigned long fail_alloc_countdown;
+static unsigned long fail_copy_from_countdown;
+static unsigned long fail_copy_to_countdown;
+static unsigned long fail_pin_countdown;
+static unsigned long alloc_calls;
+static unsigned long user_copy_calls;
+
+/* True if this call is the armed one; disarms after firing. */
+static bool countdown_fires(unsigned long *countdown)
+{
+	unsigned long c = __atomic_load_n(countdown, __ATOMIC_RELAXED);
+
+	while (c) {
+		if (__atomic_compare_exchange_n(countdown, &c, c - 1, false,
+						__ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			return c == 1;
+	}
+	return false;
+}
+
+bool mock_inject_alloc_failure(void)
+{
+	__atomic_fetch_add(&alloc_calls, 1, __ATOMIC_RELAXED);
+	return countdown_fires(&fail_alloc_countdown);
+}
+
+bool mock_inject_copy_from_user_failure(void)
+{
+	__atomic_fetch_add(&user_copy_calls, 1, __ATOMIC_RELAXED);
+	return countdown_fires(&fail_copy_from_countdown);
+}
+
+bool mock_inject_copy_to_user_failure(void)
+{
+	__atomic_fetch_add(&user_copy_calls, 1, __ATOMIC_RELAXED);
+	return countdown_fires(&fail_copy_to_countdown);
+}
+
+bool mock_inject_pin_failure(void)
+{
+	return countdown_fires(&fail_pin_countdown);
+}
+
+MOCK_EXPORT void mock_fail_alloc_nth(unsigned long n)
+{
+	__atomic_store_n(&fail_alloc_countdown, n, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT void mock_fail_copy_from_user_nth(unsigned long n)
+{
+	__atomic_store_n(&fail_copy_from_countdown, n, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT void mock_fail_copy_to_user_nth(unsigned long n)
+{
+	__atomic_store_n(&fail_copy_to_countdown, n, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT void mock_fail_pin_nth(unsigned long n)
+{
+	__atomic_store_n(&fail_pin_countdown, n, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT unsigned long mock_alloc_calls(void)
+{
+	return __atomic_load_n(&alloc_calls, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT unsigned long mock_user_copy_calls(void)
+{
+	return __atomic_load_n(&user_copy_calls, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT void mock_fail_reset(void)
+{
+	mock_fail_alloc_nth(0);
+	mock_fail_copy_from_user_nth(0);
+	mock_fail_copy_to_user_nth(0);
+	mock_fail_pin_nth(0);
+	__atomic_store_n(&alloc_calls, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&user_copy_calls, 0, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT void mock_counters_get(struct mock_counters *c)
+{
+	c->kmalloc = __atomic_load_n(&mock_live.kmalloc, __ATOMIC_RELAXED);
+	c->vmalloc = __atomic_load_n(&mock_live.vmalloc, __ATOMIC_RELAXED);
+	c->pages = __atomic_load_n(&mock_live.pages, __ATOMIC_RELAXED);
+	c->pinned_pages = __atomic_load_n(&mock_live.pinned_pages,
+					  __ATOMIC_RELAXED);
+	c->vmaps = __atomic_load_n(&mock_live.vmaps, __ATOMIC_RELAXED);
+	c->kthreads = __atomic_load_n(&mock_live.kthreads, __ATOMIC_RELAXED);
+	c->tasks = __atomic_load_n(&mock_live.tasks, __ATOMIC_RELAXED);
+	c->files = __atomic_load_n(&mock_live.files, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT long mock_live_objects(void)
+{
+	struct mock_counters c;
+
+	mock_counters_get(&c);
+	return c.kmalloc + c.vmalloc + c.pages + c.pinned_pages + c.vmaps +
+	       c.kthreads + c.tasks + c.files;
+}
+
+void *mock_xzalloc(size_t size)
+{
+	void *p = calloc(1, size);
+
+	BUG_ON(!p);
+	return p;
+}
+
+/* kmalloc */
+
+#define KMALLOC_MAGIC	0x6b6d616c6c6f6321UL	/* "kmalloc!" */
+#define KMALLOC_FREED	0x6b66726565642121UL	/* "kfreed!!" */
+
+struct kmalloc_hdr {
+	void *raw;		/* what malloc returned */
+	size_t size;		/* requested size */
+	unsigned long magic;
+	unsigned long pad;
+};
+
+/* SLUB gives power-of-two sizes their natural alignment, up to a page. */
+static size_t kmalloc_align(size_t size)
+{
+	if (size >= 64 && is_power_of_2(size))
+		return min_t(size_t, size, PAGE_SIZE);
+	return ARCH_KMALLOC_MINALIGN;
+}
+
+static inline struct kmalloc_hdr *kmalloc_hdr(const void *p)
+{
+	return (struct kmalloc_hdr *)p - 1;
+}
+
+/* The allocation itself, without injection (which the callers did). */
+static void *__kmalloc(size_t size, gfp_t flags)
+{
+	size_t align = kmalloc_align(size);
+	size_t front = max_t(size_t, align, sizeof(struct kmalloc_hdr));
+	struct kmalloc_hdr *hdr;
+	void *raw;
+
+	if (size > KMALLOC_MAX_SIZE)
+		return NULL;
+	if (align <= 16)
+		raw = malloc(front + size);
+	else if (posix_memalign(&raw, align, front + size))
+		raw = NULL;
+	if (!raw)
+		return NULL;
+	hdr = (struct kmalloc_hdr *)((char *)raw + front) - 1;
+	hdr->raw = raw;
+	hdr->size = size;
+	hdr->magic = KMALLOC_MAGIC;
+	if (flags & __GFP_ZERO)
+		memset(hdr + 1, 0, size);
+	mock_live_add(&mock_live.kmalloc, 1);
+	return hdr + 1;
+}
+
+void *kmalloc(size_t size, gfp_t flags)
+{
+	if (mock_inject_alloc_failure())
+		return NULL;
+	if (!size)
+		return ZERO_SIZE_PTR;
+	return __kmalloc(size, flags);
+}
+
+void kfree(const void *p)
+{
+	struct kmalloc_hdr *hdr;
+
+	if (ZERO_OR_NULL_PTR(p))
+		return;
+	hdr = kmalloc_hdr(p);
+	if (hdr->magic != KMALLOC_MAGIC) {
+		mock_bug(__FILE__, __LINE__,
+			 hdr->magic == KMALLOC_FREED ?
+			 "kfree: double free" : "kfree: not a kmalloc pointer");
+	}
+	hdr->magic = KMALLOC_FREED;
+	mock_live_add(&mock_live.kmalloc, -1);
+	free(hdr->raw);
+}
+
+void kfree_sensitive(const void *p)
+{
+	if (!ZERO_OR_NULL_PTR(p))
+		memzero_explicit((void *)p, kmalloc_hdr(p)->size);
+	kfree(p);
+}
+
+size_t ksize(const void *p)
+{
+	if (ZERO_OR_NULL_PTR(p))
+		return 0;
+	return kmalloc_hdr(p)->size;
+}
+
+void *krealloc(const void *p, size_t new_size, gfp_t flags)
+{
+	size_t old_size = ZERO_OR_NULL_PTR(p) ? 0 : ksize(p);
+	void *n;
+
+	if (!new_size) {
+		kfree(p);
+		return ZERO_SIZE_PTR;
+	}
+	if (mock_inject_alloc_failure())
+		return NULL;
+	n = __kmalloc(new_size, flags & ~__GFP_ZERO);
+	if (!n)
+		return NULL;
+	/* The kernel's memcpy would not do here: the mock's is a macro. */
+	__builtin_memcpy(n, p ? p : "", min(old_size, new_size));
+	if ((flags & __GFP_ZERO) && new_size > old_size)
+		memset((char *)n + old_size, 0, new_size - old_size);
+	kfree(p);
+	return n;
+}
+
+/* vmalloc */
+
+#define VMALLOC_MAGIC	0x766d616c6c6f6321UL	/* "vmalloc!" */
+
+/* What the mock keeps about an area of its address space. */
+enum mock_area_kind {
+	MOCK_AREA_VMALLOC,
+	MOCK_AREA_PAGES,
+};
+
+struct mock_area {
+	struct rb_node node;
+	unsigned long start;
+	unsigned long len;
+	enum mock_area_kind kind;
+	struct mock_page_owner *pages;	/* MOCK_AREA_PAGES */
+};
+
+/* The first page of a vmalloc mapping. */
+struct vmalloc_hdr {
+	unsigned long magic;
+	size_t size;		/* bytes asked for */
+	size_t map_len;		/* header + data + guard */
+	struct mock_area area;
+};
+
+static pthread_mutex_t areas_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: areas */
+static struct rb_root areas = RB_ROOT;
+
+static void area_insert(struct mock_area *a)
+{
+	struct rb_node **link, *parent = NULL;
+
+	pthread_mutex_lock(&areas_lock);
+	link = &areas.rb_node;
+	while (*link) {
+		struct mock_area *cur = rb_entry(*link, struct mock_area, node);
+
+		parent = *link;
+		link = a->start < cur->start ? &parent->rb_left :
+					       &parent->rb_right;
+	}
+	rb_link_node(&a->node, parent, link);
+	rb_insert_color(&a->node, &areas);
+	pthread_mutex_unlock(&areas_lock);
+}
+
+static void area_remove(struct mock_area *a)
+{
+	pthread_mutex_lock(&areas_lock);
+	rb_erase(&a->node, &areas);
+	pthread_mutex_unlock(&areas_lock);
+}
+
+/* The area containing addr, or NULL. */
+static struct mock_area *area_find(unsigned long addr)
+{
+	struct rb_node *n;
+	struct mock_area *found = NULL;
+
+	pthread_mutex_lock(&areas_lock);
+	n = areas.rb_node;
+	while (n) {
+		struct mock_area *cur = rb_entry(n, struct mock_area, node);
+
+		if (addr < cur->start) {
+			n = n->rb_left;
+		} else if (addr >= cur->start + cur->len) {
+			n = n->rb_right;
+		} else {
+			found = cur;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&areas_lock);
+	return found;
+}
+
+void *__vmalloc(unsigned long size, gfp_t gfp_mask)
+{
+	struct vmalloc_hdr *hdr;
+	size_t data_len, map_len;
+	char *map;
+
+	(void)gfp_mask;		/* mmap memory is zeroed anyway */
+	if (mock_inject_alloc_failure())
+		return NULL;
+	if (!size || size > (1UL << 46))
+		return NULL;
+	data_len = PAGE_ALIGN(size);
+	map_len = PAGE_SIZE + data_len + PAGE_SIZE;
+	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED)
+		return NULL;
+	/* Guard page: an overrun faults, like the kernel's vmalloc guard. */
+	if (mprotect(map + PAGE_SIZE + data_len, PAGE_SIZE, PROT_NONE)) {
+		munmap(map, map_len);
+		return NULL;
+	}
+	hdr = (struct vmalloc_hdr *)map;
+	hdr->magic = VMALLOC_MAGIC;
+	hdr->size = size;
+	hdr->map_len = map_len;
+	hdr->area.start = (unsigned long)map + PAGE_SIZE;
+	hdr->area.len = data_len;
+	hdr->area.kind = MOCK_AREA_VMALLOC;
+	hdr->area.pages = NULL;
+	area_insert(&hdr->area);
+	mock_live_add(&mock_live.vmalloc, 1);
+	return map + PAGE_SIZE;
+}
+
+void *vmalloc(unsigned long size)
+{
+	return __vmalloc(size, GFP_KERNEL);
+}
+
+void *vzalloc(unsigned long size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO);
+}
+
+void *vmalloc_user(unsigned long size)
+{
+	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO);
+}
+
+static struct mock_area *vmalloc_area(const void *addr)
+{
+	struct mock_area *a = area_find((unsigned long)addr);
+
+	return a && a->kind == MOCK_AREA_VMALLOC ? a : NULL;
+}
+
+bool is_vmalloc_addr(const void *addr)
+{
+	return vmalloc_area(addr) != NULL;
+}
+
+void vfree(const void *addr)
+{
+	struct mock_area *a;
+	struct vmalloc_hdr *hdr;
+
+	if (!addr)
+		return;
+	a = vmalloc_area(addr);
+	if (!a || a->start != (unsigned long)addr)
+		mock_bug(__FILE__, __LINE__, "vfree: not a vmalloc address");
+	hdr = container_of(a, struct vmalloc_hdr, area);
+	BUG_ON(hdr->magic != VMALLOC_MAGIC);
+	area_remove(a);
+	mock_live_add(&mock_live.vmalloc, -1);
+	munmap(hdr, hdr->map_len);
+}
+
+struct page *vmalloc_to_page(const void *addr)
+{
+	WARN_ONCE(1, "vmalloc_to_page is not supported by the mock\n");
+	(void)addr;
+	return NULL;
+}
+
+/* kvmalloc: kmalloc for what SLUB would serve, vmalloc for the rest. */
+
+#define KVMALLOC_KMALLOC_MAX	(64UL * 1024)
+
+void *kvmalloc(size_t size, gfp_t flags)
+{
+	if (size > KVMALLOC_KMALLOC_MAX) {
+		if (size > INT_MAX) {
+			/* The kernel refuses these (and warns without __GFP_NOWARN). */
+			WARN_ON_ONCE(!(flags & __GFP_NOWARN));
+			return NULL;
+		}
+		return __vmalloc(size, flags);
+	}
+	return kmalloc(size, flags);
+}
+
+void kvfree(const void *p)
+{
+	if (is_vmalloc_addr(p))
+		vfree(p);
+	else
+		kfree(p);
+}
+
+void *kvrealloc(const void *p, size_t oldsize, size_t newsize, gfp_t flags)
+{
+	void *n;
+
+	if (oldsize >= newsize)
+		return (void *)p;
+	n = kvmalloc(newsize, flags);
+	if (!n)
+		return NULL;
+	if (p)
+		__builtin_memcpy(n, p, oldsize);
+	kvfree(p);
+	return n;
+}
+
+/* Pages */
+
+static struct mock_page_owner *page_block_alloc(unsigned int order)
+{
+	unsigned long nr = 1UL << order;
+	struct mock_page_owner *o;
+	struct mock_area *area;
+	void *mem;
+	unsigned long i;
+
+	if (posix_memalign(&mem, PAGE_SIZE, nr * PAGE_SIZE))
+		return NULL;
+	o = calloc(1, sizeof(*o) + nr * sizeof(struct page) + sizeof(*area));
+	if (!o) {
+		free(mem);
+		return NULL;
+	}
+	o->kind = MOCK_PAGES_ALLOC;
+	o->order = order;
+	o->nr_pages = nr;
+	for (i = 0; i < nr; i++) {
+		o->pages[i].virtual = (char *)mem + i * PAGE_SIZE;
+		o->pages[i].mock_owner = o;
+	}
+	atomic_set(&o->pages[0]._refcount, 1);
+	area = (struct mock_area *)&o->pages[nr];
+	area->start = (unsigned long)mem;
+	area->len = nr * PAGE_SIZE;
+	area->kind = MOCK_AREA_PAGES;
+	area->pages = o;
+	area_insert(area);
+	return o;
+}
+
+struct page *alloc_pages(gfp_t gfp, unsigned int order)
+{
+	struct mock_page_owner *o;
+
+	if (mock_inject_alloc_failure())
+		return NULL;
+	if (order > 18)
+		return NULL;
+	o = page_block_alloc(order);
+	if (!o)
+		return NULL;
+	if (gfp & __GFP_ZERO)
+		memset(o->pages[0].virtual, 0, PAGE_SIZE << order);
+	mock_live_add(&mock_live.pages, 1L << order);
+	return &o->pages[0];
+}
+
+void __free_pages(struct page *page, unsigned int order)
+{
+	struct mock_page_owner *o;
+	struct mock_area *area;
+
+	if (!page)
+		return;
+	o = page->mock_owner;
+	if (!o || o->kind != MOCK_PAGES_ALLOC || page != &o->pages[0] ||
+	    o->order != order)
+		mock_bug(__FILE__, __LINE__,
+			 "__free_pages: not the head of an allocation of that order");
+	area = (struct mock_area *)&o->pages[o->nr_pages];
+	area_remove(area);
+	mock_live_add(&mock_live.pages, -(1L << order));
+	free(o->pages[0].virtual);
+	free(o);
+}
+
+unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
+{
+	struct page *page = alloc_pages(gfp, order);
+
+	return page ? (unsigned long)page_address(page) : 0;
+}
+
+unsigned long get_zeroed_page(gfp_t gfp)
+{
+	return __get_free_pages(gfp | __GFP_ZERO, 0);
+}
+
+struct page *virt_to_page(const void *addr)
+{
+	struct mock_area *a = area_find((unsigned long)addr);
+
+	if (!a || a->kind != MOCK_AREA_PAGES) {
+		WARN(1, "virt_to_page(%p): not a page allocation\n", addr);
+		return NULL;
+	}
+	return &a->pages->pages[((unsigned long)addr - a->start) >> PAGE_SHIFT];
+}
+
+void free_pages(unsigned long addr, unsigned int order)
+{
+	if (addr)
+		__free_pages(virt_to_page((void *)addr), order);
+}
+
+void get_page(struct page *page)
+{
+	struct mock_page_owner *o = page->mock_owner;
+
+	if (o && o->kind == MOCK_PAGES_ALLOC)
+		atomic_inc(&o->pages[0]._refcount);
+}
+
+void put_page(struct page *page)
+{
+	struct mock_page_owner *o = page->mock_owner;
+
+	if (!o || o->kind != MOCK_PAGES_ALLOC) {
+		WARN(1, "put_page of a pinned page: use unpin_user_page\n");
+		return;
+	}
+	if (atomic_dec_and_test(&o->pages[0]._refcount))
+		__free_pages(&o->pages[0], o->order);
+}
+
+unsigned long totalram_pages(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES);
+
+	return pages > 0 ? (unsigned long)pages : 0;
+}
+
+/* Slab caches */
+
+struct kmem_cache {
+	const char *name;
+	unsigned int size;
+	void (*ctor)(void *);
+};
+
+struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
+				     unsigned int align, unsigned int flags,
+				     void (*ctor)(void *))
+{
+	struct kmem_cache *s;
+
+	(void)align;
+	(void)flags;
+	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	s->name = name;
+	s->size = size;
+	s->ctor = ctor;
+	return s;
+}
+
+void kmem_cache_destroy(struct kmem_cache *s)
+{
+	kfree(s);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
+{
+	void *p = kmalloc(s->size, flags);
+
+	if (p && s->ctor)
+		s->ctor(p);
+	return p;
+}
+
+void kmem_cache_free(struct kmem_cache *s, void *objp)
+{
+	(void)s;
+	kfree(objp);
+}
+
+/* Strings and bitmaps that allocate */
+
+char *kstrdup(const char *s, gfp_t gfp)
+{
+	return s ? kmemdup(s, strlen(s) + 1, gfp) : NULL;
+}
+
+char *kstrndup(const char *s, size_t max, gfp_t gfp)
+{
+	size_t len;
+	char *p;
+
+	if (!s)
+		return NULL;
+	len = strnlen(s, max);
+	p = kmalloc(len + 1, gfp);
+	if (p) {
+		__builtin_memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
+const char *kstrdup_const(const char *s, gfp_t gfp)
+{
+	return kstrdup(s, gfp);
+}
+
+void kfree_const(const void *x)
+{
+	kfree(x);
+}
+
+void *kmemdup(const void *src, size_t len, gfp_t gfp)
+{
+	void *p = kmalloc(len, gfp);
+
+	if (p && len)
+		__builtin_memcpy(p, src, len);
+	return p;
+}
+
+unsigned long *bitmap_alloc(unsigned int nbits, gfp_t flags)
+{
+	return kmalloc_array(BITS_TO_LONGS(nbits), sizeof(unsigned long),
+			     flags);
+}
+
+unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t flags)
+{
+	return bitmap_alloc(nbits, flags | __GFP_ZERO);
+}
+
+void bitmap_free(const unsigned long *bitmap)
+{
+	kfree(bitmap);
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the mock kernel's files share among themselves (never included by
+ * the driver).
+ */
+#ifndef MOCKDEV_KERNEL_INTERNAL_H
+#define MOCKDEV_KERNEL_INTERNAL_H
+
+#include <pthread.h>
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/wait.h>
+#include <linux/atomic.h>
+
+/* Functions of mockdev/host.h and mockdev/mock.h: visible outside the .so. */
+#define MOCK_EXPORT __attribute__((visibility("default")))
+
+/* Live object counts (struct mock_counters), updated atomically. */
+struct mock_live {
+	long kmalloc;
+	long vmalloc;
+	long pages;
+	long pinned_pages;
+	long vmaps;
+	long kthreads;
+	long tasks;
+	long files;
+};
+
+extern struct mock_live mock_live;
+
+static inline void mock_live_add(long *counter, long delta)
+{
+	__atomic_fetch_add(counter, delta, __ATOMIC_RELAXED);
+}
+
+/* Failure injection: true when this call must fail (each call counts). */
+bool mock_inject_alloc_failure(void);
+bool mock_inject_copy_from_user_failure(void);
+bool mock_inject_copy_to_user_failure(void);
+bool mock_inject_pin_failure(void);
+
+/* Allocation without injection or counting, for the mock's own needs. */
+void *mock_xzalloc(size_t size);
+
+/* The mock's address spaces. */
+enum mock_mm_kind {
+	MOCK_MM_LOCAL,		/* this process: direct, guarded access */
+	MOCK_MM_REMOTE,		/* another process: process_vm_*, pidfd */
+};
+
+struct mm_struct {
+	enum mock_mm_kind kind;
+	pid_t pid;		/* remote: the process */
+	int pidfd;		/* remote: to detect its death; -1 for local */
+	atomic_t mm_users;	/* mmget/mmput */
+	atomic_t mm_count;	/* mmgrab/mmdrop; freed at 0 */
+};
+
+enum mock_task_kind {
+	MOCK_TASK_SELF,
+	MOCK_TASK_REMOTE,
+	MOCK_TASK_KTHREAD,
+};
+
+struct mock_task {
+	struct task_struct task;
+	enum mock_task_kind kind;
+	atomic_t usage;			/* get/put_task_struct; not for SELF */
+
+	pthread_mutex_t lock;		/* Protects: woken, waiting_on, started, stop, exited */
+	pthread_cond_t cond;
+	bool woken;			/* wake_up_process() since the last sleep */
+	struct wait_queue_head *waiting_on; /* the queue a waiter sleeps on */
+
+	/* MOCK_TASK_KTHREAD */
+	pthread_t thread;
+	int (*threadfn)(void *data);
+	void *data;
+	bool started;			/* first wake_up_process() */
+	bool stop;			/* kthread_stop() asked */
+	bool exited;
+	int result;
+
+	/* MOCK_TASK_REMOTE */
+	struct list_head cache_link;	/* in the tgid cache while alive */
+	bool cached;
+};
+
+static inline struct mock_task *to_mock_task(struct task_struct *t)
+{
+	return t->mock;
+}
+
+void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind);
+/* Wake a task sleeping in schedule() or in a mock wait queue. */
+void mock_task_wake(struct mock_task *mt);
+
+/* Pages: the owner of a block of struct pages (allocation or pin). */
+enum mock_page_owner_kind {
+	MOCK_PAGES_ALLOC,	/* alloc_pages */
+	MOCK_PAGES_PIN_LOCAL,	/* pinned in this process */
+	MOCK_PAGES_PIN_REMOTE,	/* pinned through a shared mapping of a client file */
+};
+
+struct mock_page_owner {
+	enum mock_page_owner_kind kind;
+	unsigned int order;		/* MOCK_PAGES_ALLOC */
+	atomic_long_t pinned;		/* pins: pages not yet unpinned */
+	void *map;			/* PIN_REMOTE: our mapping of the client's file */
+	size_t map_len;
+	unsigned long nr_pages;
+	struct page pages[];
+};
+
+/* Fault-guarded access to this process's memory (uaccess.c). */
+size_t mock_guarded_copy(void *dst, const void *src, size_t n,
+			 unsigned long ulo, unsigned long uhi);
+/* 0 if [addr, addr + len) is readable (and writable if write), else -EFAULT. */
+int mock_guarded_probe(unsigned long addr, size_t len, bool write);
+
+/* Debug log of the mock itself (not counted as driver warnings). */
+void mock_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* MOCKDEV_KERNEL_INTERNAL_H */

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mock kernel: tasks, mm references, schedule()/wake_up_process() and
+ * kthreads.
+ *
+ * Three kinds of task: the process itself (static, never freed; its mm is
+ * the local one), remote processes (npud's clients: refcounted, cached by
+ * tgid, with a pidfd that tells when the process has exited, so a pid that
+ * was reused is never taken for the old client), and kthreads (a pthread
+ * each, mm NULL until kthread_use_mm).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/kernel.h>
+#include <linux/bug.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/list.h>
+#include <linux/sched.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/string.h>
+#include <mockdev/host.h>
+
+#include "internal.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+__thread struct task_struct *mock_current_task
+	__attribute__((tls_model("initial-exec")));
+
+void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind)
+{
+	mt->kind = kind;
+	mt->task.mock = mt;
+	atomic_set(&mt->usage, 1);
+	pthread_mutex_init(&mt->lock, NULL);
+	pthread_cond_init(&mt->cond, NULL);
+	INIT_LIST_HEAD(&mt->cache_link);
+}
+
+/* The process itself */
+
+static struct mm_struct self_mm = {
+	.kind = MOCK_MM_LOCAL,
+	.pidfd = -1,
+	.mm_users = ATOMIC_INIT(1),
+	.mm_count = ATOMIC_INIT(1),
+};
+
+static struct mock_task self_task;
+static pthread_once_t self_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t self_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: self pid after fork */
+
+static void read_comm(pid_t pid, char *comm)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	strscpy(comm, "?", TASK_COMM_LEN);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, comm, TASK_COMM_LEN - 1);
+	close(fd);
+	if (n <= 0)
+		n = 0;
+	comm[n] = '\0';
+	if (n && comm[n - 1] == '\n')
+		comm[n - 1] = '\0';
+}
+
+static void self_set_pid(void)
+{
+	self_task.task.pid = getpid();
+	self_task.task.tgid = self_task.task.pid;
+	self_mm.pid = self_task.task.pid;
+	read_comm(self_task.task.pid, self_task.task.comm);
+}
+
+static void self_init(void)
+{
+	mock_task_init_common(&self_task, MOCK_TASK_SELF);
+	self_task.task.mm = &self_mm;
+	self_task.task.active_mm = &self_mm;
+	self_set_pid();
+}
+
+MOCK_EXPORT struct task_struct *mockdev_task_self(void)
+{
+	pthread_once(&self_once, self_init);
+	/* After fork() the child is a different process. */
+	if (unlikely(self_task.task.tgid != getpid())) {
+		pthread_mutex_lock(&self_lock);
+		if (self_task.task.tgid != getpid())
+			self_set_pid();
+		pthread_mutex_unlock(&self_lock);
+	}
+	return &self_task.task;
+}
+
+struct task_struct *mock_task_default(void)
+{
+	return mockdev_task_self();
+}
+
+/* mm references */
+
+static void mm_free(struct mm_struct *mm)
+{
+	if (mm->pidfd >= 0)
+		close(mm->pidfd);
+	free(mm);
+}
+
+void mmgrab(struct mm_struct *mm)
+{
+	atomic_inc(&mm->mm_count);
+}
+
+void mmdrop(struct mm_struct *mm)
+{
+	if (atomic_dec_and_test(&mm->mm_count)) {
+		BUG_ON(mm == &self_mm);
+		mm_free(mm);
+	}
+}
+
+void mmget(struct mm_struct *mm)
+{
+	atomic_inc(&mm->mm_users);
+}
+
+bool mmget_not_zero(struct mm_struct *mm)
+{
+	return atomic_inc_not_zero(&mm->mm_users);
+}
+
+void mmput(struct mm_struct *mm)
+{
+	/* The address space keeps one mm_count for all its users. */
+	if (atomic_dec_and_test(&mm->mm_users))
+		mmdrop(mm);
+}
+
+struct mm_struct *get_task_mm(struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+
+	if (task->flags & PF_KTHREAD)
+		return NULL;
+	if (mm && !mmget_not_zero(mm))
+		mm = NULL;
+	return mm;
+}
+
+/* Remote tasks, cached by tgid */
+
+static pthread_mutex_t task_cache_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: task_cache, usage 0 transitions */
+static LIST_HEAD(task_cache);
+
+/* True if the process behind pidfd has exited. */
+static bool pidfd_exited(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) > 0;
+}
+
+static void remote_task_free(struct mock_task *mt)
+{
+	mmput(mt->task.mm);
+	pthread_mutex_destroy(&mt->lock);
+	pthread_cond_destroy(&mt->cond);
+	free(mt);
+}
+
+static struct mock_task *remote_task_create(pid_t tgid)
+{
+	struct mock_task *mt;
+	struct mm_struct *mm;
+	int pidfd;
+
+	pidfd = syscall(SYS_pidfd_open, tgid, 0);
+	if (pidfd < 0)
+		return ERR_PTR(-errno);
+	mt = calloc(1, sizeof(*mt));
+	mm = calloc(1, sizeof(*mm));
+	if (!mt || !mm) {
+		free(mt);
+		free(mm);
+		close(pidfd);
+		return ERR_PTR(-ENOMEM);
+	}
+	mm->kind = MOCK_MM_REMOTE;
+	mm->pid = tgid;
+	mm->pidfd = pidfd;
+	atomic_set(&mm->mm_users, 1);
+	atomic_set(&mm->mm_count, 1);
+
+	mock_task_init_common(mt, MOCK_TASK_REMOTE);
+	mt->task.pid = tgid;
+	mt->task.tgid = tgid;
+	mt->task.mm = mm;
+	mt->task.active_mm = mm;
+	read_comm(tgid, mt->task.comm);
+	return mt;
+}
+
+MOCK_EXPORT int mockdev_task_get(pid_t tgid, struct task_struct **task)
+{
+	struct mock_task *mt, *found = NULL;
+
+	*task = NULL;
+	if (tgid == 0)
+		return -EPERM;
+	if (tgid < 0)
+		return -ESRCH;
+
+	pthread_mutex_lock(&task_cache_lock);
+	list_for_each_entry(mt, &task_cache, cache_link) {
+		if (mt->task.tgid == tgid) {
+			found = mt;
+			break;
+		}
+	}
+	if (found && pidfd_exited(found->task.mm->pidfd)) {
+		/* That process is gone; tgid may be somebody new. */
+		list_del_init(&found->cache_link);
+		found->cached = false;
+		found = NULL;
+	}
+	if (found) {
+		atomic_inc(&found->usage);
+	} else {
+		found = remote_task_create(tgid);
+		if (IS_ERR(found)) {
+			pthread_mutex_unlock(&task_cache_lock);
+			return PTR_ERR(found);
+		}
+		list_add(&found->cache_link, &task_cache);
+		found->cached = true;
+	}
+	pthread_mutex_unlock(&task_cache_lock);
+	mock_live_add(&mock_live.tasks, 1);
+	*task = &found->task;
+	return 0;
+}
+
+static void remote_task_put(struct mock_task *mt)
+{
+	bool last;
+
+	pthread_mutex_lock(&task_cache_lock);
+	last = atomic_dec_and_test(&mt->usage);
+	if (last && mt->cached)
+		list_del_init(&mt->cache_link);
+	pthread_mutex_unlock(&task_cache_lock);
+	mock_live_add(&mock_live.tasks, -1);
+	if (last)
+		remote_task_free(mt);
+}
+
+MOCK_EXPORT void mockdev_task_put(struct task_struct *task)
+{
+	struct mock_task *mt;
+
+	if (!task)
+		return;
+	mt = to_mock_task(task);
+	if (mt->kind != MOCK_TASK_REMOTE) {
+		WARN(mt->kind != MOCK_TASK_SELF,
+		     "mockdev_task_put of a kthread\n");
+		return;
+	}
+	remote_task_put(mt);
+}
+
+MOCK_EXPORT pid_t mockdev_tid_to_tgid(pid_t tid)
+{
+	char path[64], buf[1024];
+	ssize_t n;
+	char *p;
+	int fd;
+
+	if (tid == 0)
+		return -EPERM;
+	if (tid < 0)
+		return -ESRCH;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	if (!p)
+		return -ESRCH;
+	return (pid_t)strtol(p + 6, NULL, 10);
+}
+
+MOCK_EXPORT void mockdev_task_signal(struct task_struct *task, bool fatal)
+{
+	__atomic_fetch_or(&task->mock_signals, fatal ? 3UL : 1UL,
+			  __ATOMIC_RELEASE);
+	mock_task_wake(to_mock_task(task));
+}
+
+MOCK_EXPORT void mockdev_task_clear_signals(struct task_struct *task)
+{
+	__atomic_store_n(&task->mock_signals, 0, __ATOMIC_RELEASE);
+}
+
+struct task_struct *get_task_struct(struct task_struct *t)
+{
+	struct mock_task *mt = to_mock_task(t);
+
+	if (mt->kind != MOCK_TASK_SELF) {
+		atomic_inc(&mt->usage);
+		if (mt->kind == MOCK_TASK_REMOTE)
+			mock_live_add(&mock_live.tasks, 1);
+	}
+	return t;
+}
+
+static void kthread_free(struct mock_task *mt);
+
+void put_task_struct(struct task_struct *t)
+{
+	struct mock_task *mt = to_mock_task(t);
+
+	switch (mt->kind) {
+	case MOCK_TASK_SELF:
+		break;
+	case MOCK_TASK_REMOTE:
+		remote_task_put(mt);
+		break;
+	case MOCK_TASK_KTHREAD:
+		if (atomic_dec_and_test(&mt->usage))
+			kthread_free(mt);
+		break;
+	}
+}
+
+/* Sleeping and waking */
+
+void mock_task_wake(struct mock_task *mt)
+{
+	struct wait_queue_head *wq;
+
+	pthread_mutex_lock(&mt->lock);
+	mt->woken = true;
+	WRITE_ONCE(mt->task.__state, TASK_RUNNING);
+	wq = mt->waiting_on;
+	pthread_cond_broadcast(&mt->cond);
+	pthread_mutex_unlock(&mt->lock);
+	/* A sleeper in a wait queue wakes when the sequence number moves. */
+	if (wq) {
+		pthread_mutex_lock(&wq->lock);
+		wq->seq++;
+		pthread_cond_broadcast(&wq->cond);
+		pthread_mutex_unlock(&wq->lock);
+	}
+}
+
+int wake_up_process(struct task_struct *tsk)
+{
+	struct mock_task *mt = to_mock_task(tsk);
+	bool was_running = READ_ONCE(tsk->__state) == TASK_RUNNING;
+
+	if (mt->kind == MOCK_TASK_KTHREAD) {
+		pthread_mutex_lock(&mt->lock);
+		mt->started = true;
+		pthread_mutex_unlock(&mt->lock);
+	}
+	mock_task_wake(mt);
+	return !was_running;
+}
+
+/*
+ * Sleep in the current state until woken, the timeout (jiffies) or, for
+ * interruptible states, a signal. Returns the jiffies left.
+ */
+static long schedule_sleep(long timeout)
+{
+	struct task_struct *t = current;
+	struct mock_task *mt = to_mock_task(t);
+	bool forever = timeout >= MAX_SCHEDULE_TIMEOUT;
+	struct timespec deadline;
+	s64 end_ns = 0;
+	long left = timeout;
+
+	if (!forever) {
+		end_ns = ktime_get() + jiffies_to_nsecs(timeout);
+		deadline.tv_sec = end_ns / NSEC_PER_SEC;
+		deadline.tv_nsec = end_ns % NSEC_PER_SEC;
+	}
+	pthread_mutex_lock(&mt->lock);
+	while (!mt->woken && READ_ONCE(t->__state) != TASK_RUNNING &&
+	       !signal_pending_state(READ_ONCE(t->__state), t)) {
+		if (forever) {
+			pthread_cond_wait(&mt->cond, &mt->lock);
+		} else if (pthread_cond_clockwait(&mt->cond, &mt->lock,
+						  CLOCK_MONOTONIC,
+						  &deadline) == ETIMEDOUT) {
+			break;
+		}
+	}
+	mt->woken = false;
+	WRITE_ONCE(t->__state, TASK_RUNNING);
+	pthread_mutex_unlock(&mt->lock);
+	if (!forever) {
+		s64 ns = end_ns - ktime_get();
+
+		left = ns > 0 ? (long)max(1UL, nsecs_to_jiffies(ns)) : 0;
+	}
+	return left;
+}
+
+void schedule(void)
+{
+	if (READ_ONCE(current->__state) == TASK_RUNNING) {
+		sched_yield();
+		return;
+	}
+	schedule_sleep(MAX_SCHEDULE_TIMEOUT);
+}
+
+long schedule_timeout(long timeout)
+{
+	if (timeout < 0) {
+		WARN(1, "schedule_timeout: wrong timeout value %lx\n", timeout);
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	if (READ_ONCE(current->__state) == TASK_RUNNING) {
+		sched_yield();
+		return timeout;
+	}
+	return schedule_sleep(timeout);
+}
+
+long schedule_timeout_interruptible(long timeout)
+{
+	__set_current_state(TASK_INTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+long schedule_timeout_uninterruptible(long timeout)
+{
+	__set_current_state(TASK_UNINTERRUPTIBLE);
+	return schedule_timeout(timeout);
+}
+
+long schedule_timeout_killable(long timeout)
+{
+	__set_current_state(TASK_KILLABLE);
+	return schedule_timeout(timeout);
+}
+
+void yield(void)
+{
+	sched_yield();
+}
+
+/* kthreads */
+
+static void kthread_free(struct mock_task *mt)
+{
+	pthread_mutex_destroy(&mt->lock);
+	pthread_cond_destroy(&mt->cond);
+	free(mt);
+}
+
+static void *kthread_main(void *arg)
+{
+	struct mock_task *mt = arg;
+	bool run;
+	int ret = -EINTR;
+
+	mock_current_task = &mt->task;
+	pthread_mutex_lock(&mt->lock);
+	while (!mt->started && !mt->stop)
+		pthread_cond_wait(&mt->cond, &mt->lock);
+	run = !mt->stop;
+	mt->woken = false;
+	pthread_mutex_unlock(&mt->lock);
+
+	/* Stopped before it was ever woken: threadfn does not run. */
+	if (run)
+		ret = mt->threadfn(mt->data);
+
+	if (mt->task.mm) {
+		WARN(1, "kthread %s exited inside kthread_use_mm\n",
+		     mt->task.comm);
+		kthread_unuse_mm(mt->task.mm);
+	}
+	pthread_mutex_lock(&mt->lock);
+	mt->result = ret;
+	mt->exited = true;
+	pthread_cond_broadcast(&mt->cond);
+	pthread_mutex_unlock(&mt->lock);
+	mock_live_add(&mock_live.kthreads, -1);
+	return NULL;
+}
+
+struct task_struct *kthread_create_on_node(int (*threadfn)(void *data),
+					   void *data, int node,
+					   const char namefmt[], ...)
+{
+	struct mock_task *mt;
+	pthread_attr_t attr;
+	va_list args;
+	int err;
+
+	(void)node;
+	mt = calloc(1, sizeof(*mt));
+	if (!mt)
+		return ERR_PTR(-ENOMEM);
+	mock_task_init_common(mt, MOCK_TASK_KTHREAD);
+	mt->threadfn = threadfn;
+	mt->data = data;
+	mt->task.flags = PF_KTHREAD;
+	mt->task.__state = TASK_UNINTERRUPTIBLE;
+	va_start(args, namefmt);
+	vsnprintf(mt->task.comm, sizeof(mt->task.comm), namefmt, args);
+	va_end(args);
+	/* Kernel pids are not ours to hand out; a kthread looks like the process. */
+	mt->task.tgid = getpid();
+	mt->task.pid = mt->task.tgid;
+
+	mock_live_add(&mock_live.kthreads, 1);
+	pthread_attr_init(&attr);
+	err = pthread_create(&mt->thread, &attr, kthread_main, mt);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		mock_live_add(&mock_live.kthreads, -1);
+		kthread_free(mt);
+		return ERR_PTR(-err);
+	}
+	pthread_setname_np(mt->thread, mt->task.comm);
+	return &mt->task;
+}
+
+int kthread_stop(struct task_struct *k)
+{
+	struct mock_task *mt = to_mock_task(k);
+	int ret;
+
+	if (WARN_ON(mt->kind != MOCK_TASK_KTHREAD))
+		return -EINVAL;
+	pthread_mutex_lock(&mt->lock);
+	mt->stop = true;
+	pthread_mutex_unlock(&mt->lock);
+	mock_task_wake(mt);
+
+	pthread_join(mt->thread, NULL);
+	ret = mt->result;
+	put_task_struct(k);
+	return ret;
+}
+
+bool kthread_should_stop(void)
+{
+	struct mock_task *mt = to_mock_task(current);
+	bool stop;
+
+	if (mt->kind != MOCK_TASK_KTHREAD)
+		return false;
+	pthread_mutex_lock(&mt->lock);
+	stop = mt->stop;
+	pthread_mutex_unlock(&mt->lock);
+	return stop;
+}
+
+void kthread_bind(struct task_struct *k, unsigned int cpu)
+{
+	(void)k;
+	(void)cpu;
+}
+
+void kthread_use_mm(struct mm_struct *mm)
+{
+	struct task_struct *tsk = current;
+
+	WARN_ON_ONCE(!(tsk->flags & PF_KTHREAD));
+	WARN_ON_ONCE(tsk->mm);
+	mmgrab(mm);
+	tsk->active_mm = mm;
+	tsk->mm = mm;
+}
+
+void kthread_unuse_mm(struct mm_struct *mm)
+{
+	struct task_struct *tsk = current;
+
+	WARN_ON_ONCE(!(tsk->flags & PF_KTHREAD));
+	WARN_ON_ONCE(tsk->mm != mm);
+	tsk->mm = NULL;
+	tsk->active_mm = NULL;
+	mmdrop(mm);
+}

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mock kernel: locks, wait queues, completions and RCU over pthreads.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <linux/kernel.h>
+#include <linux/bug.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/rwsem.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+
+#include "internal.h"
+
+static __thread unsigned long thread_id
+	__attribute__((tls_model("initial-exec")));
+
+unsigned long mock_thread_id(void)
+{
+	if (unlikely(!thread_id))
+		thread_id = (unsigned long)syscall(SYS_gettid);
+	return thread_id;
+}
+
+static void lock_or_die(int err, const char *what)
+{
+	if (unlikely(err))
+		mock_bug(__FILE__, __LINE__, what);
+}
+
+/* Mutexes */
+
+void mutex_init(struct mutex *lock)
+{
+	lock_or_die(pthread_mutex_init(&lock->lock, NULL), "mutex_init");
+	lock->mock_owner.tid = 0;
+}
+
+void mutex_destroy(struct mutex *lock)
+{
+	WARN(mutex_is_locked(lock), "mutex_destroy of a locked mutex\n");
+	pthread_mutex_destroy(&lock->lock);
+}
+
+void mutex_lock(struct mutex *lock)
+{
+	/* A recursive lock is a self-deadlock in the kernel: say so. */
+	if (unlikely(mock_lock_owner_is_me(&lock->mock_owner)))
+		mock_bug(__FILE__, __LINE__, "mutex_lock: recursive locking");
+	lock_or_die(pthread_mutex_lock(&lock->lock), "mutex_lock");
+	mock_lock_owner_set(&lock->mock_owner);
+}
+
+int mutex_lock_interruptible(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_lock_killable(struct mutex *lock)
+{
+	mutex_lock(lock);
+	return 0;
+}
+
+int mutex_trylock(struct mutex *lock)
+{
+	if (pthread_mutex_trylock(&lock->lock))
+		return 0;
+	mock_lock_owner_set(&lock->mock_owner);
+	return 1;
+}
+
+void mutex_unlock(struct mutex *lock)
+{
+	if (unlikely(!mock_lock_owner_is_me(&lock->mock_owner)))
+		mock_bug(__FILE__, __LINE__,
+			 "mutex_unlock: not locked by this thread");
+	mock_lock_owner_clear(&lock->mock_owner);
+	lock_or_die(pthread_mutex_unlock(&lock->lock), "mutex_unlock");
+}
+
+/* Spinlocks */
+
+void spin_lock_init(spinlock_t *lock)
+{
+	lock_or_die(pthread_mutex_init(&lock->lock, NULL), "spin_lock_init");
+	lock->mock_owner.tid = 0;
+}
+
+void spin_lock(spinlock_t *lock)
+{
+	if (unlikely(mock_lock_owner_is_me(&lock->mock_owner)))
+		mock_bug(__FILE__, __LINE__, "spin_lock: recursive locking");
+	lock_or_die(pthread_mutex_lock(&lock->lock), "spin_lock");
+	mock_lock_owner_set(&lock->mock_owner);
+}
+
+int spin_trylock(spinlock_t *lock)
+{
+	if (pthread_mutex_trylock(&lock->lock))
+		return 0;
+	mock_lock_owner_set(&lock->mock_owner);
+	return 1;
+}
+
+void spin_unlock(spinlock_t *lock)
+{
+	if (unlikely(!mock_lock_owner_is_me(&lock->mock_owner)))
+		mock_bug(__FILE__, __LINE__,
+			 "spin_unlock: not locked by this thread");
+	mock_lock_owner_clear(&lock->mock_owner);
+	lock_or_die(pthread_mutex_unlock(&lock->lock), "spin_unlock");
+}
+
+/* Reader/writer semaphores */
+
+void init_rwsem(struct rw_semaphore *sem)
+{
+	lock_or_die(pthread_rwlock_init(&sem->lock, NULL), "init_rwsem");
+	sem->mock_owner.tid = 0;
+}
+
+void down_read(struct rw_semaphore *sem)
+{
+	lock_or_die(pthread_rwlock_rdlock(&sem->lock), "down_read");
+}
+
+int down_read_trylock(struct rw_semaphore *sem)
+{
+	return pthread_rwlock_tryrdlock(&sem->lock) == 0;
+}
+
+void up_read(struct rw_semaphore *sem)
+{
+	lock_or_die(pthread_rwlock_unlock(&sem->lock), "up_read");
+}
+
+void down_write(struct rw_semaphore *sem)
+{
+	lock_or_die(pthread_rwlock_wrlock(&sem->lock), "down_write");
+	mock_lock_owner_set(&sem->mock_owner);
+}
+
+int down_write_trylock(struct rw_semaphore *sem)
+{
+	if (pthread_rwlock_trywrlock(&sem->lock))
+		return 0;
+	mock_lock_owner_set(&sem->mock_owner);
+	return 1;
+}
+
+void up_write(struct rw_semaphore *sem)
+{
+	mock_lock_owner_clear(&sem->mock_owner);
+	lock_or_die(pthread_rwlock_unlock(&sem->lock), "up_write");
+}
+
+void downgrade_write(struct rw_semaphore *sem)
+{
+	/*
+	 * pthreads cannot downgrade atomically; a writer may slip in
+	 * between, which downgrade_write's callers must tolerate anyway
+	 * only in the mock. The driver does not use it.
+	 */
+	up_write(sem);
+	down_read(sem);
+}
+
+/* Wait queues */
+
+void init_waitqueue_head(struct wait_queue_head *wq)
+{
+	lock_or_die(pthread_mutex_init(&wq->lock, NULL), "init_waitqueue_head");
+	lock_or_die(pthread_cond_init(&wq->cond, NULL), "init_waitqueue_head");
+	wq->seq = 0;
+	wq->waiters = 0;
+}
+
+void mock_wait_queue_destroy(struct wait_queue_head *wq)
+{
+	WARN_ON(waitqueue_active(wq));
+	pthread_cond_destroy(&wq->cond);
+	pthread_mutex_destroy(&wq->lock);
+}
+
+void __wake_up(struct wait_queue_head *wq)
+{
+	/*
+	 * Pairs with the fence in mock_wait_prepare(): either we see the
+	 * waiter, or the waiter sees the condition the caller just changed.
+	 */
+	smp_mb();
+	if (!__atomic_load_n(&wq->waiters, __ATOMIC_RELAXED))
+		return;
+	pthread_mutex_lock(&wq->lock);
+	wq->seq++;
+	pthread_cond_broadcast(&wq->cond);
+	pthread_mutex_unlock(&wq->lock);
+}
+
+void mock_wait_prepare(struct mock_waiter *w, struct wait_queue_head *wq,
+		       unsigned int state)
+{
+	w->wq = wq;
+	w->state = state;
+	pthread_mutex_lock(&wq->lock);
+	__atomic_fetch_add(&wq->waiters, 1, __ATOMIC_RELAXED);
+	w->seq = wq->seq;
+	pthread_mutex_unlock(&wq->lock);
+	smp_mb();		/* waiters++ before the condition is read */
+}
+
+void mock_wait_finish(struct mock_waiter *w)
+{
+	pthread_mutex_lock(&w->wq->lock);
+	__atomic_fetch_sub(&w->wq->waiters, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&w->wq->lock);
+}
+
+static bool wait_interrupted(unsigned int state)
+{
+	return signal_pending_state(state, current);
+}
+
+/* CLOCK_MONOTONIC deadline timeout jiffies from now. */
+static struct timespec deadline_after(long timeout)
+{
+	struct timespec ts;
+	u64 ns = jiffies_to_nsecs(timeout);
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += ns / NSEC_PER_SEC;
+	ts.tv_nsec += ns % NSEC_PER_SEC;
+	if (ts.tv_nsec >= NSEC_PER_SEC) {
+		ts.tv_sec++;
+		ts.tv_nsec -= NSEC_PER_SEC;
+	}
+	return ts;
+}
+
+static long jiffies_left(const struct timespec *deadline)
+{
+	struct timespec now;
+	s64 ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (s64)(deadline->tv_sec - now.tv_sec) * NSEC_PER_SEC +
+	     (deadline->tv_nsec - now.tv_nsec);
+	if (ns <= 0)
+		return 0;
+	return max(1UL, nsecs_to_jiffies(ns));
+}
+
+long mock_wait_sleep(struct mock_waiter *w, long timeout)
+{
+	struct mock_task *mt = to_mock_task(current);
+	struct wait_queue_head *wq = w->wq;
+	bool forever = timeout >= MAX_SCHEDULE_TIMEOUT;
+	struct timespec deadline;
+	long ret = timeout;
+
+	if (wait_interrupted(w->state))
+		return -ERESTARTSYS;
+	if (!forever)
+		deadline = deadline_after(timeout);
+
+	/*
+	 * wake_up_process() and signals find us through waiting_on; a
+	 * wake-up that came before (woken) ends this sleep at once.
+	 */
+	pthread_mutex_lock(&mt->lock);
+	if (mt->woken) {
+		mt->woken = false;
+		pthread_mutex_unlock(&mt->lock);
+		return timeout;
+	}
+	mt->waiting_on = wq;
+	pthread_mutex_unlock(&mt->lock);
+
+	pthread_mutex_lock(&wq->lock);
+	while (wq->seq == w->seq && !wait_interrupted(w->state)) {
+		if (forever) {
+			pthread_cond_wait(&wq->cond, &wq->lock);
+		} else if (pthread_cond_clockwait(&wq->cond, &wq->lock,
+						  CLOCK_MONOTONIC,
+						  &deadline) == ETIMEDOUT) {
+			break;
+		}
+	}
+	w->seq = wq->seq;
+	pthread_mutex_unlock(&wq->lock);
+
+	pthread_mutex_lock(&mt->lock);
+	mt->waiting_on = NULL;
+	mt->woken = false;
+	pthread_mutex_unlock(&mt->lock);
+
+	smp_mb();		/* the wake-up before the condition re-check */
+	if (wait_interrupted(w->state))
+		return -ERESTARTSYS;
+	if (!forever)
+		ret = jiffies_left(&deadline);
+	return ret;
+}
+
+/* Completions */
+
+void init_completion(struct completion *x)
+{
+	x->done = 0;
+	init_waitqueue_head(&x->wait);
+}
+
+void reinit_completion(struct completion *x)
+{
+	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
+}
+
+void complete(struct completion *x)
+{
+	unsigned int d = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
+
+	do {
+		if (d == UINT_MAX)
+			break;
+	} while (!__atomic_compare_exchange_n(&x->done, &d, d + 1, false,
+					      __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
+	wake_up(&x->wait);
+}
+
+void complete_all(struct completion *x)
+{
+	__atomic_store_n(&x->done, UINT_MAX, __ATOMIC_RELEASE);
+	wake_up_all(&x->wait);
+}
+
+bool try_wait_for_completion(struct completion *x)
+{
+	unsigned int d = __atomic_load_n(&x->done, __ATOMIC_ACQUIRE);
+
+	do {
+		if (!d)
+			return false;
+		if (d == UINT_MAX)
+			return true;
+	} while (!__atomic_compare_exchange_n(&x->done, &d, d - 1, false,
+					      __ATOMIC_ACQUIRE,
+					      __ATOMIC_ACQUIRE));
+	return true;
+}
+
+bool completion_done(struct completion *x)
+{
+	return __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+void wait_for_completion(struct completion *x)
+{
+	wait_event(x->wait, try_wait_for_completion(x));
+}
+
+int wait_for_completion_interruptible(struct completion *x)
+{
+	return wait_event_interruptible(x->wait, try_wait_for_completion(x));
+}
+
+int wait_for_completion_killable(struct completion *x)
+{
+	return wait_event_killable(x->wait, try_wait_for_completion(x));
+}
+
+unsigned long wait_for_completion_timeout(struct completion *x,
+					  unsigned long timeout)
+{
+	return wait_event_timeout(x->wait, try_wait_for_completion(x),
+				  (long)timeout);
+}
+
+long wait_for_completion_interruptible_timeout(struct completion *x,
+					       unsigned long timeout)
+{
+	return wait_event_interruptible_timeout(x->wait,
+						try_wait_for_completion(x),
+						(long)timeout);
+}
+
+/* RCU: a reader-preferring rwlock (readers may nest). */
+
+static pthread_rwlock_t rcu_lock = PTHREAD_RWLOCK_INITIALIZER;
+
+void rcu_read_lock(void)
+{
+	lock_or_die(pthread_rwlock_rdlock(&rcu_lock), "rcu_read_lock");
+}
+
+void rcu_read_unlock(void)
+{
+	lock_or_die(pthread_rwlock_unlock(&rcu_lock), "rcu_read_unlock");
+}
+
+void synchronize_rcu(void)
+{
+	lock_or_die(pthread_rwlock_wrlock(&rcu_lock), "synchronize_rcu");
+	pthread_rwlock_unlock(&rcu_lock);
+}
+
+void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	synchronize_rcu();
+	func(head);
+}
+
+void rcu_barrier(void)
+{
+}
+
+void mock_kfree_rcu(const void *ptr)
+{
+	synchronize_rcu();
+	kvfree(ptr);
+}

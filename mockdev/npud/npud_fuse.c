@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npud --fuse DIR: a FUSE file system with one regular file per device,
+ * DIR/npu0 .. DIR/npu{N-1}, that takes restricted ioctls. Nothing else
+ * about the files means anything: no read, write or mmap.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npud.h"
+
+#define NPUD_INO_FIRST	2	/* inode of npu0; 1 is the root */
+#define NPUD_TTL	3600.0	/* the tree never changes */
+
+struct npud_fuse {
+	unsigned int devices;
+	time_t start;
+};
+
+static bool npud_fuse_dev(const struct npud_fuse *fs, fuse_ino_t ino,
+			  unsigned int *index)
+{
+	if (ino < NPUD_INO_FIRST || ino >= NPUD_INO_FIRST + fs->devices)
+		return false;
+	*index = (unsigned int)(ino - NPUD_INO_FIRST);
+	return true;
+}
+
+static int npud_fuse_stat(const struct npud_fuse *fs, fuse_ino_t ino,
+			  struct stat *st)
+{
+	unsigned int index;
+
+	memset(st, 0, sizeof(*st));
+	st->st_ino = ino;
+	st->st_atime = st->st_mtime = st->st_ctime = fs->start;
+	if (ino == FUSE_ROOT_ID) {
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		return 0;
+	}
+	if (!npud_fuse_dev(fs, ino, &index))
+		return -ENOENT;
+	st->st_mode = S_IFREG | 0666;
+	st->st_nlink = 1;
+	return 0;
+}
+
+static void npud_fuse_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	const struct npud_fuse *fs = fuse_req_userdata(req);
+	struct fuse_entry_param e;
+	unsigned int index;
+	char *end;
+
+	if (parent != FUSE_ROOT_ID || strncmp(name, "npu", 3) != 0 ||
+	    name[3] < '0' || name[3] > '9' || (name[3] == '0' && name[4])) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	index = (unsigned int)strtoul(name + 3, &end, 10);
+	if (*end || index >= fs->devices) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.ino = NPUD_INO_FIRST + index;
+	e.attr_timeout = NPUD_TTL;
+	e.entry_timeout = NPUD_TTL;
+	npud_fuse_stat(fs, e.ino, &e.attr);
+	fuse_reply_entry(req, &e);
+}
+
+static void npud_fuse_getattr(fuse_req_t req, fuse_ino_t ino,
+			      struct fuse_file_info *fi)
+{
+	const struct npud_fuse *fs = fuse_req_userdata(req);
+	struct stat st;
+	int ret;
+
+	(void)fi;
+	ret = npud_fuse_stat(fs, ino, &st);
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_attr(req, &st, NPUD_TTL);
+}
+
+static void npud_fuse_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+			      off_t off, struct fuse_file_info *fi)
+{
+	const struct npud_fuse *fs = fuse_req_userdata(req);
+	unsigned int entries = fs->devices + 2, i;
+	char *buf, name[16];
+	size_t used = 0, len;
+	struct stat st;
+
+	(void)fi;
+	if (ino != FUSE_ROOT_ID) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	buf = malloc(size);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	/* Entry i is ".", "..", then npu{i-2}; its offset cookie is i + 1. */
+	for (i = (unsigned int)off; i < entries; i++) {
+		memset(&st, 0, sizeof(st));
+		if (i < 2) {
+			snprintf(name, sizeof(name), "%s", i ? ".." : ".");
+			st.st_ino = FUSE_ROOT_ID;
+			st.st_mode = S_IFDIR;
+		} else {
+			snprintf(name, sizeof(name), "npu%u", i - 2);
+			st.st_ino = NPUD_INO_FIRST + i - 2;
+			st.st_mode = S_IFREG;
+		}
+		len = fuse_add_direntry(req, buf + used, size - used, name, &st, i + 1);
+		if (len > size - used)
+			break;
+		used += len;
+	}
+	fuse_reply_buf(req, buf, used);
+	free(buf);
+}
+
+static void npud_fuse_open(fuse_req_t req, fuse_ino_t ino,
+			   struct fuse_file_info *fi)
+{
+	const struct npud_fuse *fs = fuse_req_userdata(req);
+	struct npud_client *client;
+	unsigned int index;
+	int ret;
+
+	if (ino == FUSE_ROOT_ID) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
+	if (!npud_fuse_dev(fs, ino, &index)) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	ret = npud_client_open(index, fuse_req_ctx(req)->pid, &client);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	fi->fh = (uintptr_t)client;
+	fi->direct_io = 1;
+	fi->nonseekable = 1;
+	if (fuse_reply_open(req, fi) == -ENOENT) {
+		/* The opener was interrupted and is gone: no RELEASE will come. */
+		npud_client_release(client);
+	}
+}
+
+static void npud_fuse_release(fuse_req_t req, fuse_ino_t ino,
+			      struct fuse_file_info *fi)
+{
+	(void)ino;
+	npud_client_release((struct npud_client *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+static void npud_fuse_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd,
+			    void *arg, struct fuse_file_info *fi, unsigned int flags,
+			    const void *in_buf, size_t in_bufsz, size_t out_bufsz)
+{
+	(void)ino;
+	npud_client_ioctl(req, (struct npud_client *)(uintptr_t)fi->fh, cmd, arg,
+			  flags, in_buf, in_bufsz, out_bufsz);
+}
+
+static const struct fuse_lowlevel_ops npud_fuse_ops = {
+	.lookup = npud_fuse_lookup,
+	.getattr = npud_fuse_getattr,
+	.readdir = npud_fuse_readdir,
+	.open = npud_fuse_open,
+	.release = npud_fuse_release,
+	.ioctl = npud_fuse_ioctl,
+};
+
+/**
+ * npud_fuse_run() - mount DIR, serve it until a shutdown signal, unmount
+ * @opts: parsed options; opts->fuse_dir is set
+ *
+ * Return: 0 after a clean shutdown, else non-zero.
+ */
+int npud_fuse_run(const struct npud_options *opts)
+{
+	char *argv[] = { "npud", "-o", "allow_other,fsname=npud,subtype=npud", NULL };
+	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
+	struct npud_session session = { .name = opts->fuse_dir };
+	struct npud_session *sessions[] = { &session };
+	struct npud_fuse fs = { .devices = opts->devices, .start = time(NULL) };
+	unsigned int left;
+	int ret = 1, sig;
+
+	if (mkdir(opts->fuse_dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "npud: cannot create %s: %s\n", opts->fuse_dir,
+			strerror(errno));
+		return 1;
+	}
+	session.se = fuse_session_new(&args, &npud_fuse_ops, sizeof(npud_fuse_ops), &fs);
+	if (!session.se) {
+		fprintf(stderr, "npud: cannot create the FUSE session\n");
+		goto out_args;
+	}
+	if (fuse_session_mount(session.se, opts->fuse_dir)) {
+		fprintf(stderr, "npud: cannot mount %s\n", opts->fuse_dir);
+		goto out_destroy;
+	}
+	if (npud_session_start(&session)) {
+		fprintf(stderr, "npud: cannot start the session thread\n");
+		goto out_unmount;
+	}
+	fprintf(stderr, "npud: serving %u device(s), %llu MiB HBM each, at %s\n",
+		opts->devices, opts->hbm_mb, opts->fuse_dir);
+
+	sig = npud_wait(sessions, 1);
+	if (sig)
+		fprintf(stderr, "npud: %s, shutting down\n", strsignal(sig));
+	npud_session_stop(&session);
+	ret = sig ? 0 : 1;
+
+out_unmount:
+	fuse_session_unmount(session.se);
+	left = npud_clients_release_all();
+	if (left)
+		fprintf(stderr, "npud: released %u file(s) left open\n", left);
+out_destroy:
+	fuse_session_destroy(session.se);
+out_args:
+	fuse_opt_free_args(&args);
+	return ret;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npud: run the npu driver (built against the mock kernel) in this process
+ * and serve it to others, as FUSE files or CUSE devices.
+ *
+ *   npud --fuse DIR [--devices N] [--hbm-size SIZE]
+ *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE]
+ *
+ * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mockdev/host.h"
+
+#include "npud.h"
+
+#define NPUD_MAX_DEVICES	64
+#define NPUD_DEFAULT_HBM_MB	(16ULL * 1024)	/* 16 GiB per device */
+
+static void npud_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE]\n"
+		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE]\n"
+		"  --devices N     devices to create (1..%d, default 1)\n"
+		"  --hbm-size SIZE device memory per device, bytes with K/M/G suffix,\n"
+		"                  a multiple of 1M (default 16G)\n"
+		"  --mode MODE     octal permissions for the CUSE nodes (e.g. 0666)\n",
+		NPUD_MAX_DEVICES);
+}
+
+/* SIZE in bytes with an optional K/M/G suffix, converted to MiB. */
+static int npud_parse_size_mb(const char *text, unsigned long long *mb)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end && end[1])
+		return -EINVAL;
+	if (shift && v > (~0ULL >> shift))
+		return -EINVAL;
+	v <<= shift;
+	if (!v || v & ((1ULL << 20) - 1))
+		return -EINVAL;
+	*mb = v >> 20;
+	return 0;
+}
+
+static int npud_parse(int argc, char **argv, struct npud_options *opts)
+{
+	static const struct option longopts[] = {
+		{ "fuse", required_argument, NULL, 'f' },
+		{ "cuse", no_argument, NULL, 'c' },
+		{ "devices", required_argument, NULL, 'n' },
+		{ "hbm-size", required_argument, NULL, 's' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned long v;
+	char *end;
+	int c;
+
+	opts->devices = 1;
+	opts->hbm_mb = NPUD_DEFAULT_HBM_MB;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			opts->fuse_dir = optarg;
+			break;
+		case 'c':
+			opts->cuse = true;
+			break;
+		case 'n':
+			v = strtoul(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || !v ||
+			    v > NPUD_MAX_DEVICES) {
+				fprintf(stderr, "npud: bad --devices %s\n", optarg);
+				return -EINVAL;
+			}
+			opts->devices = (unsigned int)v;
+			break;
+		case 's':
+			if (npud_parse_size_mb(optarg, &opts->hbm_mb)) {
+				fprintf(stderr, "npud: bad --hbm-size %s\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'm':
+			v = strtoul(optarg, &end, 8);
+			if (*optarg < '0' || *optarg > '7' || *end || v > 07777) {
+				fprintf(stderr, "npud: bad --mode %s\n", optarg);
+				return -EINVAL;
+			}
+			opts->mode = (mode_t)v;
+			opts->set_mode = true;
+			break;
+		case 'h':
+			npud_usage(stdout);
+			exit(0);
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind != argc || !opts->fuse_dir == !opts->cuse ||
+	    (opts->set_mode && !opts->cuse))
+		return -EINVAL;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct npud_options opts = { 0 };
+	char params[64];
+	int ret;
+
+	if (npud_parse(argc, argv, &opts)) {
+		npud_usage(stderr);
+		return 2;
+	}
+
+	/* Before any thread exists, so that every thread inherits the mask. */
+	npud_signals_init();
+
+	snprintf(params, sizeof(params), "devices=%u hbm_mb=%llu", opts.devices,
+		 opts.hbm_mb);
+	ret = mockdev_module_load(params);
+	if (ret) {
+		fprintf(stderr, "npud: loading the driver failed: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = opts.cuse ? npud_cuse_run(&opts) : npud_fuse_run(&opts);
+	mockdev_module_unload();
+	fprintf(stderr, "npud: exit %d\n", ret);
+	return ret;
+}

@@ -1,0 +1,89 @@
+/*
+ * The adapter layer (HAL): C functions that turn runtime requests into
+ * driver ioctls and ring submissions. The HAL is the only code that knows
+ * which backend it talks to:
+ *
+ *   NPU_DEVICE=inproc      the driver linked into this process (mock kernel)
+ *   NPU_DEVICE=/path/npu0  a device node or FUSE file (kmod, CUSE or npud --fuse);
+ *                          device N is the same path with the trailing 0 replaced by N
+ *   unset                  /dev/npu0 if it exists, else /run/npu/npu0, else inproc
+ *
+ * NPU_INPROC_DEVICES (default 1) and NPU_HBM_SIZE (bytes, with an optional
+ * K/M/G suffix; default 16G) configure the in-process device.
+ *
+ * Every function returns 0 or a negative errno from the driver or the
+ * system; halErrorToAcl() maps that to the upstream error code. All
+ * functions are thread safe.
+ */
+#ifndef NPU_HAL_H
+#define NPU_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "npu/npu_uapi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct halDevice halDevice;
+
+/* Which backend the process uses: "inproc", or the path of device 0. */
+const char *halBackendName(void);
+/* True when the backend is the in-process device. */
+int halBackendIsInproc(void);
+
+/* Number of physical devices the backend offers. */
+int halGetDeviceCount(uint32_t *count);
+
+/*
+ * Open physical device devId for this process: open the file, reserve the
+ * device-VA aperture in this address space and hand it to the driver, and
+ * create the ring that synchronous copies use. Each open is one driver
+ * context; closing it frees everything the context holds.
+ */
+int halDeviceOpen(uint32_t devId, halDevice **dev);
+void halDeviceClose(halDevice *dev);
+
+/* The device-VA aperture of dev: no host address is ever inside it. */
+uint64_t halApertureBase(const halDevice *dev);
+uint64_t halApertureSize(const halDevice *dev);
+/* True when [addr, addr + size) lies inside dev's aperture. */
+int halIsDeviceAddress(const halDevice *dev, const void *addr, size_t size);
+
+int halGetVersion(halDevice *dev, struct npu_version *version);
+int halDeviceInfo(halDevice *dev, struct npu_device_info *info);
+int halMemInfo(halDevice *dev, struct npu_mem_info *info);
+
+/* policy: NPU_POLICY_*; flags: NPU_MEM_*. */
+int halMemAlloc(halDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
+		struct npu_mem_alloc *out);
+int halMemFree(halDevice *dev, uint64_t va);
+int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out);
+
+/*
+ * Synchronous copy and fill through the device's ring: one descriptor, the
+ * doorbell, and a wait for its completion. dir is NPU_DIR_*; host operands
+ * are addresses in this process, device operands are device VAs of dev.
+ * Returns the descriptor's result (0 or -errno).
+ */
+int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir);
+int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir);
+
+/* NPU_IOCTL_NOP round trip: the backend's ioctl floor. */
+int halNop(halDevice *dev);
+
+/*
+ * Map a negative errno to the upstream code, as DESIGN.md gives it:
+ * EINVAL/EFAULT -> 107000, ENOMEM -> 207001, EOPNOTSUPP -> 207000,
+ * EPERM/EACCES -> 207006, ENOENT/EBADF -> 107017, anything else -> 507899.
+ * The caller's context decides where a different code is due.
+ */
+int halErrorToAcl(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NPU_HAL_H */

@@ -1,0 +1,45 @@
+// aclrtGetMemInfo, aclrtMemGetAddressRange and aclGetRecentErrMsg
+// (spec §7.3, §14.2, §14.3).
+#include "acl/acl.h"
+#include "api/api_boundary.h"
+#include "core/device_memory.h"
+#include "core/error_messages.h"
+#include "core/mem_info.h"
+#include "core/thread_state.h"
+
+using npu::rt::Context;
+using npu::rt::Error;
+using npu::rt::RunApi;
+using npu::rt::ThreadState;
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
+    return RunApi("aclrtGetMemInfo", [&] {
+        int32_t a = npu::rt::EnumValue(attr);
+        NPU_ACL_CHECK(free != nullptr, "free is NULL (attr %d)", a);
+        NPU_ACL_CHECK(total != nullptr, "total is NULL (attr %d)", a);
+        if (a < ACL_DDR_MEM || a > ACL_MEM_P2P_HUGE1G) {
+            return Error::Format(ACL_ERROR_RT_INVALID_MEMORY_TYPE,
+                                 "attr %d is not a memory attribute (0..17)", a);
+        }
+        std::shared_ptr<Context> ctx;
+        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        return npu::rt::QueryMemInfo(ctx->session(), attr, free, total);
+    });
+}
+
+aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize) {
+    return RunApi("aclrtMemGetAddressRange", [&] {
+        NPU_ACL_CHECK(ptr != nullptr, "ptr is NULL");
+        NPU_ACL_CHECK(pbase != nullptr, "pbase is NULL (ptr %p)", ptr);
+        NPU_ACL_CHECK(psize != nullptr, "psize is NULL (ptr %p)", ptr);
+        return npu::rt::DeviceAddressRange(ptr, pbase, psize);
+    });
+}
+
+const char *aclGetRecentErrMsg() {
+    try {
+        return npu::rt::ErrorMessages::Take();
+    } catch (...) {
+        return nullptr;
+    }
+}

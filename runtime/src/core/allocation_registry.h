@@ -1,0 +1,51 @@
+// AllocationRegistry: the live allocations of one address range owner
+// (a device session now; host memory later), keyed by base address, so that
+// any address can be mapped back to the allocation that contains it.
+#ifndef NPU_RT_CORE_ALLOCATION_REGISTRY_H
+#define NPU_RT_CORE_ALLOCATION_REGISTRY_H
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace npu::rt {
+
+enum class MemoryKind {
+    kDevice,  // device memory from aclrtMalloc* (lives in a device aperture)
+};
+
+struct Allocation {
+    uint64_t base = 0;
+    uint64_t requested = 0;    // size the caller asked for
+    uint64_t reserved = 0;     // size handed to the driver (rounding and pad)
+    uint64_t mapped = 0;       // size the driver mapped (page rounded)
+    uint32_t page_size = 0;    // bytes
+    uint32_t npu_flags = 0;    // NPU_MEM_*
+    int32_t user_device = -1;  // user device id (kDevice)
+    MemoryKind kind = MemoryKind::kDevice;
+
+    bool Contains(uint64_t addr, uint64_t len) const {
+        return addr >= base && addr - base <= mapped && len <= mapped - (addr - base);
+    }
+};
+
+// Thread safe.
+class AllocationRegistry {
+  public:
+    // Adds a; its base must not be registered yet.
+    void Insert(const Allocation &a);
+    // Removes and returns the allocation whose base is exactly base.
+    std::optional<Allocation> Remove(uint64_t base);
+    // The allocation containing addr (base <= addr < base + mapped).
+    std::optional<Allocation> Find(uint64_t addr) const;
+    size_t size() const;
+
+  private:
+    mutable std::mutex mu_;
+    std::map<uint64_t, Allocation> by_base_;  // Protected by mu_.
+};
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_ALLOCATION_REGISTRY_H

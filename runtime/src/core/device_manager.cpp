@@ -1,0 +1,159 @@
+#include "core/device_manager.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "core/thread_state.h"
+#include "npu/hal.h"
+
+namespace npu::rt {
+
+std::optional<std::vector<uint32_t>> ParseVisibleDevices(const char *text,
+                                                         uint32_t physical_count) {
+    if (text == nullptr || *text == '\0')
+        return std::nullopt;
+    std::vector<uint32_t> ids;
+    const char *p = text;
+    while (*p != '\0') {
+        while (*p == ' ')
+            ++p;
+        char *end = nullptr;
+        unsigned long v = std::strtoul(p, &end, 10);
+        if (end == p || v >= physical_count)
+            break;
+        if (std::find(ids.begin(), ids.end(), static_cast<uint32_t>(v)) != ids.end())
+            break;
+        ids.push_back(static_cast<uint32_t>(v));
+        p = end;
+        while (*p == ' ')
+            ++p;
+        if (*p != ',')
+            break;
+        ++p;
+    }
+    return ids;
+}
+
+DeviceManager &DeviceManager::Get() {
+    // Never destroyed: device sessions must not be closed from static
+    // destructors, when the backend may already be gone.
+    static DeviceManager *manager = new DeviceManager();
+    return *manager;
+}
+
+Error DeviceManager::EnsureDiscoveredLocked() {
+    if (discovered_)
+        return Error::Ok();
+    uint32_t physical = 0;
+    int err = halGetDeviceCount(&physical);
+    if (err != 0)
+        return Error::FromHal(err, "cannot count devices (backend %s)", halBackendName());
+    auto visible = ParseVisibleDevices(std::getenv("ASCEND_RT_VISIBLE_DEVICES"), physical);
+    if (visible) {
+        visible_ = *visible;
+    } else {
+        visible_.clear();
+        for (uint32_t i = 0; i < physical; ++i)
+            visible_.push_back(i);
+    }
+    slots_.assign(visible_.size(), DeviceSlot());
+    discovered_ = true;
+    return Error::Ok();
+}
+
+Error DeviceManager::CheckUserIdLocked(int32_t user_id) {
+    NPU_RETURN_IF_ERROR(EnsureDiscoveredLocked());
+    if (user_id < 0 || static_cast<size_t>(user_id) >= visible_.size()) {
+        return Error::Format(ACL_ERROR_RT_INVALID_DEVICEID,
+                             "invalid device id %d (%zu device(s) visible)", user_id,
+                             visible_.size());
+    }
+    return Error::Ok();
+}
+
+Error DeviceManager::DeviceCount(uint32_t *count) {
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(EnsureDiscoveredLocked());
+    *count = static_cast<uint32_t>(visible_.size());
+    return Error::Ok();
+}
+
+Error DeviceManager::ToPhysical(int32_t user_id, uint32_t *phys_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    *phys_id = visible_[static_cast<size_t>(user_id)];
+    return Error::Ok();
+}
+
+Error DeviceManager::SetDevice(int32_t user_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
+    if (!slot.default_context) {
+        std::shared_ptr<DeviceSession> session;
+        NPU_RETURN_IF_ERROR(
+            DeviceSession::Open(visible_[static_cast<size_t>(user_id)], user_id, &session));
+        slot.default_context = std::make_shared<Context>(std::move(session));
+    }
+    ++slot.refcount;
+    ThreadState::SetCurrentContext(slot.default_context);
+    return Error::Ok();
+}
+
+Error DeviceManager::ResetDevice(int32_t user_id) {
+    std::shared_ptr<Context> dying;  // released after the lock is dropped
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
+    if (slot.refcount == 0) {
+        return Error::Format(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                             "device %d is not set (or already reset)", user_id);
+    }
+    if (--slot.refcount == 0)
+        dying = std::move(slot.default_context);
+    return Error::Ok();
+}
+
+Error DeviceManager::ResetDeviceForce(int32_t user_id) {
+    std::shared_ptr<Context> dying;
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
+    if (slot.refcount == 0) {
+        return Error::Format(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
+                             "device %d is not set (or already reset)", user_id);
+    }
+    slot.refcount = 0;
+    dying = std::move(slot.default_context);
+    return Error::Ok();
+}
+
+void DeviceManager::ResetAll() {
+    std::vector<std::shared_ptr<Context>> dying;
+    std::lock_guard<std::mutex> lock(mu_);
+    for (DeviceSlot &slot : slots_) {
+        slot.refcount = 0;
+        if (slot.default_context)
+            dying.push_back(std::move(slot.default_context));
+    }
+}
+
+int DeviceManager::RefCount(int32_t user_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!CheckUserIdLocked(user_id).ok())
+        return 0;
+    return slots_[static_cast<size_t>(user_id)].refcount;
+}
+
+std::shared_ptr<DeviceSession> DeviceManager::FindSession(const void *addr, size_t len) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const DeviceSlot &slot : slots_) {
+        if (slot.default_context && slot.default_context->session().InAperture(addr, len)) {
+            return slot.default_context->session_ptr();
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace npu::rt

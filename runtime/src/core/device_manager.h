@@ -1,0 +1,74 @@
+// DeviceManager: the process-wide table of devices. It maps user device ids
+// to physical ones (ASCEND_RT_VISIBLE_DEVICES), counts aclrtSetDevice
+// references per device, owns each set device's default context, and finds
+// the device session whose aperture contains an address.
+#ifndef NPU_RT_CORE_DEVICE_MANAGER_H
+#define NPU_RT_CORE_DEVICE_MANAGER_H
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "core/context.h"
+#include "core/error.h"
+
+namespace npu::rt {
+
+class DeviceManager {
+  public:
+    static DeviceManager &Get();
+
+    // Number of devices visible to this process.
+    Error DeviceCount(uint32_t *count);
+    // Physical id of user device user_id; ACL_ERROR_RT_INVALID_DEVICEID
+    // when it is out of range.
+    Error ToPhysical(int32_t user_id, uint32_t *phys_id);
+
+    // aclrtSetDevice: one more reference on user_id, opening the device and
+    // creating its default context on the first; the context becomes the
+    // calling thread's current context.
+    Error SetDevice(int32_t user_id);
+    // aclrtResetDevice: one reference less; the default context is torn
+    // down at zero. ACL_ERROR_RT_CONTEXT_RELEASE_ERROR when there is none.
+    Error ResetDevice(int32_t user_id);
+    // aclrtResetDeviceForce: tear down now, whatever the count.
+    Error ResetDeviceForce(int32_t user_id);
+    // aclFinalize: tear every device down.
+    void ResetAll();
+
+    // References from aclrtSetDevice on user_id (0 when invalid or unset).
+    int RefCount(int32_t user_id);
+
+    // The open session whose aperture contains [addr, addr + len), if any.
+    std::shared_ptr<DeviceSession> FindSession(const void *addr, size_t len);
+
+  private:
+    DeviceManager() = default;
+
+    struct DeviceSlot {
+        int refcount = 0;
+        std::shared_ptr<Context> default_context;
+    };
+
+    // Fills visible_ on first use. Caller holds mu_.
+    Error EnsureDiscoveredLocked();
+    Error CheckUserIdLocked(int32_t user_id);
+
+    std::mutex mu_;
+    // Protected by mu_: the discovery result, and one slot per visible device.
+    bool discovered_ = false;
+    std::vector<uint32_t> visible_;  // user id -> physical id
+    std::vector<DeviceSlot> slots_;  // by user id
+};
+
+// Parses an ASCEND_RT_VISIBLE_DEVICES value ("1,3") against physical_count
+// devices: the physical ids in the order given, up to the first entry that is
+// not a number, is out of range or repeats an earlier one (later entries are
+// ignored). nullopt (all devices visible) when text is null or empty.
+std::optional<std::vector<uint32_t>> ParseVisibleDevices(const char *text, uint32_t physical_count);
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_DEVICE_MANAGER_H

@@ -1,0 +1,71 @@
+#include "core/device_memory.h"
+
+#include <cerrno>
+#include <cinttypes>
+
+#include "core/device_manager.h"
+#include "npu/hal.h"
+
+namespace npu::rt {
+
+Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequest &req,
+                           void **out) {
+    DeviceSession &session = ctx.session();
+    struct npu_mem_alloc result = {};
+    int err = halMemAlloc(session.hal(), req.size, req.policy, req.flags, &result);
+    if (err == -ENOMEM) {
+        return Error::FromHal(err, "device %d cannot provide %" PRIu64 " bytes (policy %u)",
+                              session.user_id(), req.size, req.policy);
+    }
+    if (err != 0) {
+        return Error::FromHal(err, "allocating %" PRIu64 " bytes on device %d failed", req.size,
+                              session.user_id());
+    }
+    Allocation a;
+    a.base = result.va;
+    a.requested = requested;
+    a.reserved = req.size;
+    a.mapped = result.mapped_size;
+    a.page_size = result.page_size;
+    a.npu_flags = req.flags;
+    a.user_device = session.user_id();
+    a.kind = MemoryKind::kDevice;
+    session.allocations().Insert(a);
+    *out = reinterpret_cast<void *>(static_cast<uintptr_t>(result.va));
+    return Error::Ok();
+}
+
+Error FreeDeviceMemory(void *ptr) {
+    std::shared_ptr<DeviceSession> session = DeviceManager::Get().FindSession(ptr, 1);
+    if (!session) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "devPtr %p is not device memory of any set device", ptr);
+    }
+    uint64_t base = reinterpret_cast<uintptr_t>(ptr);
+    if (!session->allocations().Remove(base)) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "devPtr %p is not the base of a live allocation on device %d "
+                             "(interior pointer or double free)",
+                             ptr, session->user_id());
+    }
+    int err = halMemFree(session->hal(), base);
+    if (err != 0)
+        return Error::FromHal(err, "freeing devPtr %p on device %d", ptr, session->user_id());
+    return Error::Ok();
+}
+
+Error DeviceAddressRange(const void *ptr, void **base, size_t *size) {
+    std::shared_ptr<DeviceSession> session = DeviceManager::Get().FindSession(ptr, 1);
+    std::optional<Allocation> a;
+    if (session)
+        a = session->allocations().Find(reinterpret_cast<uintptr_t>(ptr));
+    if (!a) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "ptr %p is not inside a live device allocation", ptr);
+    }
+    *base = reinterpret_cast<void *>(static_cast<uintptr_t>(a->base));
+    *size = static_cast<size_t>(a->mapped);
+    return Error::Ok();
+}
+
+}  // namespace npu::rt

@@ -1,0 +1,29 @@
+// Linear device memory: allocate in the current context's device, free from
+// any device, and find the allocation that contains an address.
+#ifndef NPU_RT_CORE_DEVICE_MEMORY_H
+#define NPU_RT_CORE_DEVICE_MEMORY_H
+
+#include <cstddef>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "core/malloc_policy.h"
+
+namespace npu::rt {
+
+// Allocates req in ctx's device and registers it; requested is the size the
+// caller asked for. Out of device memory is ACL_ERROR_RT_MEMORY_ALLOCATION.
+Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequest &req,
+                           void **out);
+
+// Frees the allocation whose base is ptr, on whichever device it lives. No
+// context is needed. A pointer that is not a live allocation base is
+// ACL_ERROR_RT_PARAM_INVALID.
+Error FreeDeviceMemory(void *ptr);
+
+// Base and mapped (page-rounded) size of the allocation containing ptr.
+Error DeviceAddressRange(const void *ptr, void **base, size_t *size);
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_DEVICE_MEMORY_H

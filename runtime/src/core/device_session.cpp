@@ -1,0 +1,31 @@
+#include "core/device_session.h"
+
+namespace npu::rt {
+
+Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<DeviceSession> *out) {
+    halDevice *hal = nullptr;
+    int err = halDeviceOpen(phys_id, &hal);
+    if (err != 0) {
+        return Error::FromHal(err, "cannot open device %d (physical %u, backend %s)", user_id,
+                              phys_id, halBackendName());
+    }
+    struct npu_version version = {};
+    err = halGetVersion(hal, &version);
+    if (err != 0) {
+        halDeviceClose(hal);
+        return Error::FromHal(err, "cannot query device %d (physical %u)", user_id, phys_id);
+    }
+    bool huge1g = (version.features & NPU_FEATURE_HUGE1G) != 0;
+    out->reset(new DeviceSession(hal, phys_id, user_id, huge1g));
+    return Error::Ok();
+}
+
+DeviceSession::~DeviceSession() {
+    halDeviceClose(hal_);
+}
+
+bool DeviceSession::InAperture(const void *addr, size_t len) const {
+    return halIsDeviceAddress(hal_, addr, len == 0 ? 1 : len) != 0;
+}
+
+}  // namespace npu::rt

@@ -1,0 +1,45 @@
+#include "core/error.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+#include "npu/hal.h"
+
+namespace npu::rt {
+namespace {
+
+std::string VFormat(const char *fmt, va_list ap) {
+    va_list copy;
+    va_copy(copy, ap);
+    int n = std::vsnprintf(nullptr, 0, fmt, copy);
+    va_end(copy);
+    if (n <= 0)
+        return std::string();
+    std::string out(static_cast<size_t>(n) + 1, '\0');
+    std::vsnprintf(out.data(), out.size(), fmt, ap);
+    out.resize(static_cast<size_t>(n));
+    return out;
+}
+
+}  // namespace
+
+Error Error::Format(aclError code, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::string message = VFormat(fmt, ap);
+    va_end(ap);
+    return Error(code, std::move(message));
+}
+
+Error Error::FromHal(int err, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::string message = VFormat(fmt, ap);
+    va_end(ap);
+    message += ": ";
+    message += std::strerror(err < 0 ? -err : err);
+    return Error(halErrorToAcl(err), std::move(message));
+}
+
+}  // namespace npu::rt

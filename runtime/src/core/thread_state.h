@@ -1,0 +1,27 @@
+// ThreadState: the calling thread's current context. The thread does not
+// own it: when the device is reset the context dies and the thread has no
+// current context any more (ACL_ERROR_RT_CONTEXT_NULL).
+#ifndef NPU_RT_CORE_THREAD_STATE_H
+#define NPU_RT_CORE_THREAD_STATE_H
+
+#include <memory>
+
+#include "core/context.h"
+#include "core/error.h"
+
+namespace npu::rt {
+
+class ThreadState {
+  public:
+    // The current context, or nullptr when there is none. The returned
+    // reference keeps the context alive for the duration of a call.
+    static std::shared_ptr<Context> CurrentContext();
+    // Like CurrentContext(), but a missing context is the error
+    // ACL_ERROR_RT_CONTEXT_NULL.
+    static Error RequireContext(std::shared_ptr<Context> *out);
+    static void SetCurrentContext(const std::shared_ptr<Context> &ctx);
+};
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_THREAD_STATE_H

@@ -1,0 +1,250 @@
+/*
+ * Backend selection and the two ways of reaching a driver file: a file
+ * descriptor (kmod, CUSE, FUSE) or the mock-kernel build of the driver
+ * linked into this process. Both issue the same commands with the same
+ * structs; only the transport differs.
+ */
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mockdev/host.h"
+
+#include "hal_internal.h"
+
+namespace npu::hal {
+namespace {
+
+constexpr const char *kInprocName = "inproc";
+constexpr const char *kDefaultPaths[] = { "/dev/npu0", "/run/npu/npu0" };
+constexpr uint32_t kMaxDevices = 64;
+constexpr uint64_t kDefaultHbmBytes = 16ULL << 30;
+
+bool PathExists(const std::string &path)
+{
+	struct stat st;
+	return ::stat(path.c_str(), &st) == 0;
+}
+
+// A device node or FUSE file opened by this process.
+class FdFile final : public DeviceFile {
+public:
+	explicit FdFile(int fd) : fd_(fd) {}
+	~FdFile() override { ::close(fd_); }
+	FdFile(const FdFile &) = delete;
+	FdFile &operator=(const FdFile &) = delete;
+
+	int Ioctl(unsigned int cmd, void *arg) override
+	{
+		for (;;) {
+			int ret = ::ioctl(fd_, cmd, arg);
+			if (ret >= 0)
+				return ret;
+			if (errno != EINTR)
+				return -errno;
+		}
+	}
+
+private:
+	int fd_;
+};
+
+// The mock-kernel driver in this process: its file_operations called
+// directly, with this process as the current task.
+class InprocFile final : public DeviceFile {
+public:
+	explicit InprocFile(struct file *filp) : filp_(filp) {}
+	~InprocFile() override { mockdev_file_release(filp_, mockdev_task_self()); }
+	InprocFile(const InprocFile &) = delete;
+	InprocFile &operator=(const InprocFile &) = delete;
+
+	int Ioctl(unsigned int cmd, void *arg) override
+	{
+		long ret = mockdev_file_ioctl(filp_, mockdev_task_self(), cmd,
+					      reinterpret_cast<unsigned long>(arg));
+		return static_cast<int>(ret);
+	}
+
+private:
+	struct file *filp_;
+};
+
+uint32_t InprocDeviceCount()
+{
+	const char *env = std::getenv("NPU_INPROC_DEVICES");
+	if (env == nullptr || *env == '\0')
+		return 1;
+	char *end = nullptr;
+	unsigned long n = std::strtoul(env, &end, 10);
+	if (*end != '\0' || n == 0 || n > kMaxDevices) {
+		std::fprintf(stderr, "npu: ignoring NPU_INPROC_DEVICES=%s (want 1..%u)\n",
+			     env, kMaxDevices);
+		return 1;
+	}
+	return static_cast<uint32_t>(n);
+}
+
+uint64_t InprocHbmMiB()
+{
+	uint64_t bytes = kDefaultHbmBytes;
+	const char *env = std::getenv("NPU_HBM_SIZE");
+	if (env != nullptr && *env != '\0' && (!ParseSize(env, &bytes) || bytes == 0)) {
+		std::fprintf(stderr, "npu: ignoring NPU_HBM_SIZE=%s\n", env);
+		bytes = kDefaultHbmBytes;
+	}
+	return (bytes + (1ULL << 20) - 1) >> 20;
+}
+
+// Loads the in-process driver once per process, on first use. The module
+// is never unloaded: files may be open until the process exits, and the
+// process's exit frees everything anyway.
+int InprocLoad()
+{
+	static std::once_flag once;
+	static int result;
+	std::call_once(once, [] {
+		char params[96];
+		std::snprintf(params, sizeof(params), "devices=%u hbm_mb=%" PRIu64,
+			      InprocDeviceCount(), InprocHbmMiB());
+		result = mockdev_module_load(params);
+		if (result < 0)
+			std::fprintf(stderr, "npu: in-process device failed to load: %s\n",
+				     std::strerror(-result));
+	});
+	return result;
+}
+
+} // namespace
+
+bool ParseSize(const char *text, uint64_t *bytes)
+{
+	if (text == nullptr || *text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	char *end = nullptr;
+	unsigned long long v = std::strtoull(text, &end, 10);
+	if (errno != 0)
+		return false;
+	unsigned int shift = 0;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	case 'g': case 'G':
+		shift = 30;
+		break;
+	default:
+		return false;
+	}
+	if (*end != '\0' && end[1] != '\0')
+		return false;
+	if (shift != 0 && v > (UINT64_MAX >> shift))
+		return false;
+	*bytes = static_cast<uint64_t>(v) << shift;
+	return true;
+}
+
+Backend::Backend()
+{
+	const char *env = std::getenv("NPU_DEVICE");
+	if (env != nullptr && *env != '\0') {
+		name_ = env;
+	} else {
+		name_ = kInprocName;
+		for (const char *path : kDefaultPaths) {
+			if (PathExists(path)) {
+				name_ = path;
+				break;
+			}
+		}
+	}
+	inproc_ = name_ == kInprocName;
+	if (!inproc_ && name_.size() > 1 && name_.back() == '0')
+		stem_ = name_.substr(0, name_.size() - 1);
+}
+
+const Backend &Backend::Get()
+{
+	static const Backend backend;
+	return backend;
+}
+
+std::string Backend::DevicePath(uint32_t devId) const
+{
+	if (devId == 0)
+		return name_;
+	if (stem_.empty())
+		return std::string();
+	return stem_ + std::to_string(devId);
+}
+
+int Backend::DeviceCount(uint32_t *count) const
+{
+	uint32_t n = 0;
+	if (inproc_) {
+		int ret = InprocLoad();
+		if (ret < 0)
+			return ret;
+		char name[16];
+		for (; n < kMaxDevices; n++) {
+			std::snprintf(name, sizeof(name), "npu%u", n);
+			if (mockdev_misc_find(name) == nullptr)
+				break;
+		}
+	} else {
+		for (; n < kMaxDevices; n++) {
+			std::string path = DevicePath(n);
+			if (path.empty() || !PathExists(path))
+				break;
+		}
+	}
+	*count = n;
+	return 0;
+}
+
+int Backend::Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const
+{
+	if (inproc_) {
+		int ret = InprocLoad();
+		if (ret < 0)
+			return ret;
+		char name[16];
+		std::snprintf(name, sizeof(name), "npu%u", devId);
+		struct miscdevice *misc = mockdev_misc_find(name);
+		if (misc == nullptr)
+			return -ENODEV;
+		struct file *filp = nullptr;
+		ret = mockdev_file_open(misc, mockdev_task_self(), &filp);
+		if (ret < 0)
+			return ret;
+		*file = std::make_unique<InprocFile>(filp);
+		return 0;
+	}
+
+	std::string path = DevicePath(devId);
+	if (path.empty())
+		return -ENODEV;
+	int fd;
+	do {
+		fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+	} while (fd < 0 && errno == EINTR);
+	if (fd < 0)
+		return errno == ENOENT ? -ENODEV : -errno;
+	*file = std::make_unique<FdFile>(fd);
+	return 0;
+}
+
+} // namespace npu::hal

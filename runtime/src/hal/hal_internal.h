@@ -1,0 +1,54 @@
+/*
+ * Internals of the HAL: how a device file is reached (the backend), shared
+ * by the backend selection and the device code. Nothing here is exported.
+ */
+#ifndef NPU_HAL_INTERNAL_H
+#define NPU_HAL_INTERNAL_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace npu::hal {
+
+// One open driver file. Ioctl() issues one command with arg pointing at
+// the command's struct in this process and returns the driver's result:
+// 0 (or a non-negative value) or -errno. Implementations are thread safe;
+// the destructor is the last close of the file.
+class DeviceFile {
+public:
+	virtual ~DeviceFile() = default;
+	virtual int Ioctl(unsigned int cmd, void *arg) = 0;
+};
+
+// The backend this process uses, decided once from NPU_DEVICE.
+class Backend {
+public:
+	static const Backend &Get();
+
+	bool inproc() const { return inproc_; }
+	// "inproc" or the path of device 0.
+	const std::string &name() const { return name_; }
+	// Path of device devId (file backends only).
+	std::string DevicePath(uint32_t devId) const;
+	// Number of devices, or -errno.
+	int DeviceCount(uint32_t *count) const;
+	// Open device devId: 0 or -errno.
+	int Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const;
+
+private:
+	Backend();
+
+	bool inproc_ = false;
+	std::string name_;
+	// For device paths: name_ without its trailing "0" (empty if the path
+	// does not end in "0", then only device 0 exists).
+	std::string stem_;
+};
+
+// Parse "123", "4K", "16M", "2G" (bytes; K/M/G are binary). False on junk.
+bool ParseSize(const char *text, uint64_t *bytes);
+
+} // namespace npu::hal
+
+#endif /* NPU_HAL_INTERNAL_H */

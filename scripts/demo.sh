@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Build the stack and walk a CANN-style program through the basic memory
+# scenarios (allocate, H2D, D2D, D2H, verify, memset, memory info) on the
+# in-process device and on a FUSE device served by npud, then run the
+# benchmark on both.
+set -euo pipefail
+
+usage() {
+	cat <<EOF
+usage: scripts/demo.sh [--no-install] [-h|--help]
+  --no-install  do not install missing apt packages (fail instead)
+Builds in build/, installs to build/install, builds samples/memory_basics
+out of tree against that prefix and runs it on NPU_DEVICE=inproc and on a
+FUSE device started with npud --fuse.
+EOF
+}
+
+# shellcheck source-path=SCRIPTDIR source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+install=1
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--no-install) install=0 ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*)
+		usage >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+
+cd "$NPU_ROOT"
+BUILD=$NPU_ROOT/build
+PREFIX=$BUILD/install
+SAMPLE_BUILD=$BUILD/sample-memory_basics
+
+trap npud_cleanup EXIT
+
+if [[ $install -eq 1 ]]; then
+	step "checking the apt packages the build needs"
+	ensure_packages "${NPU_BUILD_PACKAGES[@]}"
+fi
+
+step "configuring $BUILD (RelWithDebInfo)"
+cmake -S "$NPU_ROOT" -B "$BUILD" -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+step "building with $(nproc) jobs"
+cmake --build "$BUILD" -j "$(nproc)"
+
+step "installing to $PREFIX (include/, lib64/)"
+cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
+
+build_sample "$PREFIX" "$SAMPLE_BUILD"
+
+step "scenario run 1: the in-process device"
+run_sample "$PREFIX" "$SAMPLE_BUILD" inproc
+
+step "scenario run 2: a FUSE device"
+npud=$(find_binary "$BUILD" npud)
+mnt=$(mktemp -d "${TMPDIR:-/tmp}/npu-demo.XXXXXX")
+npud_start "$npud" "$mnt"
+run_sample "$PREFIX" "$SAMPLE_BUILD" "$mnt/npu0"
+
+bench=$(find_binary "$BUILD" npu-bench)
+step "npu-bench --quick --json on the FUSE device ($mnt/npu0)"
+NPU_DEVICE=$mnt/npu0 "$bench" --quick --json
+
+npud_stop
+
+step "npu-bench --quick --json on the in-process device"
+NPU_DEVICE=inproc "$bench" --quick --json
+
+step "demo finished: all scenarios passed on inproc and FUSE"

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The whole test run, as CI does it on a fresh clone: packages, the build
+# with -Werror and its tests, the CANN-style sample built out of tree
+# against an install prefix, the ASan+UBSan build and its tests, the kernel
+# module (plain and W=1 C=1, warning-free), and the VM tests if present.
+set -euo pipefail
+
+usage() {
+	cat <<EOF
+usage: scripts/test.sh [--quick] [--no-install] [-h|--help]
+  --quick       skip the ASan+UBSan build and its tests
+  --no-install  do not install missing apt packages (fail instead)
+Build directories: build/ (tests, install prefix build/install) and
+build-asan/. Stops at the first failing stage.
+EOF
+}
+
+# shellcheck source-path=SCRIPTDIR source=lib/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+
+quick=0
+install=1
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--quick) quick=1 ;;
+	--no-install) install=0 ;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	*)
+		usage >&2
+		exit 2
+		;;
+	esac
+	shift
+done
+
+cd "$NPU_ROOT"
+BUILD=$NPU_ROOT/build
+BUILD_ASAN=$NPU_ROOT/build-asan
+PREFIX=$BUILD/install
+SAMPLE_BUILD=$BUILD/sample-memory_basics
+JOBS=$(nproc)
+
+stage_packages() {
+	ensure_packages "${NPU_BUILD_PACKAGES[@]}" "${NPU_KMOD_VM_PACKAGES[@]}"
+}
+
+# configure_build DIR [CMAKE ARGS...]
+configure_build() {
+	local dir=$1
+	shift
+	step "configuring $dir $*"
+	cmake -S "$NPU_ROOT" -B "$dir" -G "Unix Makefiles" "$@"
+	step "building $dir with $JOBS jobs"
+	cmake --build "$dir" -j "$JOBS"
+}
+
+# Tests run serially: the FUSE backend's npud fixture is shared by them.
+run_ctest() {
+	step "ctest in $1"
+	ctest --test-dir "$1" --output-on-failure --timeout 900
+}
+
+stage_build() {
+	configure_build "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_WERROR=ON
+}
+
+stage_sample() {
+	step "installing $BUILD to $PREFIX"
+	cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
+	build_sample "$PREFIX" "$SAMPLE_BUILD"
+	run_sample "$PREFIX" "$SAMPLE_BUILD" inproc
+}
+
+stage_asan() {
+	configure_build "$BUILD_ASAN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DNPU_SANITIZE=address,undefined
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		run_ctest "$BUILD_ASAN"
+}
+
+# run_kmod_make LOG MAKE ARGS...: build the module, failing on any
+# diagnostic. Kbuild's progress lines go to stdout; the compiler, sparse and
+# modpost write to stderr. The only tolerated line is the BTF notice, which
+# Debian's headers cause because they ship no vmlinux.
+run_kmod_make() {
+	local log=$1 bad
+	shift
+	step "make -C kmod $*"
+	if ! make -C kmod "$@" 2>"$log"; then
+		cat "$log" >&2
+		die "make -C kmod $* failed"
+	fi
+	cat "$log" >&2
+	bad=$(grep -v -e 'Skipping BTF generation' "$log" || true)
+	if [[ -n $bad ]]; then
+		die "make -C kmod $* produced diagnostics (above)"
+	fi
+}
+
+kmod_clean() {
+	if make -n -C kmod clean >/dev/null 2>&1; then
+		make -C kmod clean >/dev/null
+	fi
+}
+
+stage_kmod() {
+	local log=$BUILD/kmod-make.log
+	mkdir -p "$BUILD"
+	kmod_clean
+	run_kmod_make "$log"
+	# Clean again so that W=1 and sparse (C=1) see every source file.
+	kmod_clean
+	run_kmod_make "$log" W=1 C=1
+	ls -l kmod/*.ko
+}
+
+stage_vm() {
+	scripts/vm/run.sh
+}
+
+total_start=$(date +%s)
+
+if [[ $install -eq 1 ]]; then
+	stage "apt packages" stage_packages
+fi
+stage "build ($BUILD, -Werror)" stage_build
+stage "ctest ($BUILD)" run_ctest "$BUILD"
+stage "CANN-style sample, out of tree against $PREFIX" stage_sample
+if [[ $quick -eq 0 ]]; then
+	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
+else
+	info "--quick: skipping the ASan+UBSan stage"
+fi
+stage "kernel module (make -C kmod; W=1 C=1)" stage_kmod
+if [[ -x scripts/vm/run.sh ]]; then
+	stage "VM tests (scripts/vm/run.sh)" stage_vm
+else
+	info "scripts/vm/run.sh not present: skipping the VM tests"
+fi
+
+printf '\nall stages passed in %ss\n' "$(($(date +%s) - total_start))"

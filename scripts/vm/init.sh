@@ -1,0 +1,230 @@
+#!/bin/busybox sh
+# /init of the VM test guest (copied in by scripts/vm/run.sh; runs under busybox ash).
+#
+# Loads npu.ko and runs every listed program against /dev/npu0, checks the driver's
+# counters and removes the module; then does the same with `npud --cuse`. Every result
+# is a "VMTEST ..." line on the serial console; the last line the host looks for is
+# NPU_VM_RESULT=PASS or NPU_VM_RESULT=FAIL. The host decides from those lines only,
+# because qemu exits 0 whether the guest powered off or panicked.
+#
+# Inputs, written by run.sh:
+#   /vmtest/config    shell variables (VM_DEVICES, VM_BACKENDS, VM_PROG_TIMEOUT, ...)
+#   /vmtest/programs  one program per line: "<set> <name> <absolute path>"
+#   /vmtest/env       one VAR=VALUE per line, exported to every program
+
+# Debian's kernel has no DEVTMPFS_MOUNT and the cpio has no /dev/console: mount devtmpfs
+# first, then take the console for stdin/stdout/stderr.
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+
+export PATH=/bin:/sbin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mkdir -p /dev/shm /run
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /run
+
+. /vmtest/config
+while IFS= read -r kv; do
+	[ -n "$kv" ] && export "$kv"
+done </vmtest/env
+
+failures=0
+
+fail() {
+	echo "VMTEST FAIL $*"
+	failures=$((failures + 1))
+}
+
+# Milliseconds since boot; /proc/uptime has exactly two decimals.
+now_ms() {
+	read -r up _ </proc/uptime
+	echo $((${up%.*} * 1000 + ${up#*.} * 10))
+}
+
+# True while process $1 exists and is not a zombie.
+alive() {
+	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
+}
+
+# wait_nodes TENTHS: wait until /dev/npu0 .. /dev/npu$((VM_DEVICES - 1)) all exist.
+wait_nodes() {
+	tries=0
+	while :; do
+		i=0
+		missing=
+		while [ "$i" -lt "$VM_DEVICES" ]; do
+			[ -c "/dev/npu$i" ] || missing="$missing /dev/npu$i"
+			i=$((i + 1))
+		done
+		[ -z "$missing" ] && return 0
+		[ "$tries" -ge "$1" ] && { echo "missing:$missing"; return 1; }
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+}
+
+# run_programs LABEL [VAR=VALUE...]: every listed program, with NPU_DEVICE=/dev/npu0 and
+# the given extra environment.
+run_programs() {
+	label=$1
+	shift
+	while read -r set name path; do
+		echo "VMTEST begin name=$name set=$set backend=$label"
+		t0=$(now_ms)
+		env NPU_DEVICE=/dev/npu0 NPU_VM_BACKEND="$label" "$@" \
+			timeout -s KILL "$VM_PROG_TIMEOUT" "$path" </dev/null
+		rc=$?
+		t1=$(now_ms)
+		echo "VMTEST name=$name set=$set backend=$label rc=$rc ms=$((t1 - t0))"
+		if [ "$rc" -eq 137 ]; then
+			fail "$name on $label: killed (timeout ${VM_PROG_TIMEOUT}s or SIGKILL)"
+		elif [ "$rc" -ne 0 ]; then
+			fail "$name on $label: rc=$rc"
+		fi
+	done </vmtest/programs
+}
+
+# Every file under /sys/kernel/debug/npu is printed. Files named "counters*" hold live
+# object/page counts ("name value" lines, or one number); each number must be back to 0.
+# Release work may finish just after the last close, so allow two seconds.
+check_counters() {
+	dir=/sys/kernel/debug/npu
+	if [ ! -d "$dir" ]; then
+		echo "VMTEST counters=missing (no $dir; driver exposes no counters)"
+		return
+	fi
+	files=$(find "$dir" -type f | sort)
+	for f in $files; do
+		echo "--- $f"
+		cat "$f"
+	done
+	checked=$(find "$dir" -type f -name 'counters*' | sort)
+	if [ -z "$checked" ]; then
+		echo "VMTEST counters=missing (no counters* file under $dir)"
+		return
+	fi
+	tries=0
+	while :; do
+		nonzero=$(for f in $checked; do
+			awk -v f="$f" '{ for (i = 1; i <= NF; i++)
+				if ($i ~ /^[0-9]+$/ && $i != 0) print f ": " $0 }' "$f"
+		done)
+		[ -z "$nonzero" ] && break
+		[ "$tries" -ge 20 ] && break
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	if [ -n "$nonzero" ]; then
+		echo "$nonzero"
+		fail "driver counters not zero after the suite (see above)"
+		echo "VMTEST counters=nonzero"
+	else
+		echo "VMTEST counters=zero files=$(echo $checked | wc -w)"
+	fi
+}
+
+stage_kmod() {
+	echo "VMTEST stage=kmod begin"
+	stage_t0=$(now_ms)
+	for m in $VM_KMOD_DEPS; do
+		modprobe "$m" || fail "modprobe $m (dependency of npu.ko)"
+	done
+	params="devices=$VM_DEVICES"
+	[ -n "$VM_HBM_MB" ] && params="$params hbm_mb=$VM_HBM_MB"
+	echo "VMTEST insmod /npu.ko $params"
+	if ! insmod /npu.ko $params; then
+		fail "insmod npu.ko"
+		return
+	fi
+	if wait_nodes 50; then
+		ls -l /dev/npu*
+		run_programs kmod
+		# Extra passes, e.g. with the runtime's io_uring doorbell switched off:
+		# "label:VAR=VALUE,VAR=VALUE" each.
+		for v in $VM_KMOD_VARIANTS; do
+			run_programs "kmod-${v%%:*}" $(echo "${v#*:}" | tr ',' ' ')
+		done
+	else
+		fail "device nodes missing after insmod"
+	fi
+	ls /sys/class/misc 2>/dev/null | grep '^npu' | tr '\n' ' '
+	echo
+	check_counters
+	grep '^npu ' /proc/modules
+	if rmmod npu; then
+		echo "VMTEST rmmod=ok"
+	else
+		fail "rmmod npu"
+	fi
+	[ -e /dev/npu0 ] && fail "/dev/npu0 still exists after rmmod"
+	echo "VMTEST stage=kmod end ms=$(($(now_ms) - stage_t0))"
+}
+
+stage_cuse() {
+	echo "VMTEST stage=cuse begin"
+	stage_t0=$(now_ms)
+	if ! modprobe cuse; then
+		fail "modprobe cuse"
+		return
+	fi
+	args="--cuse --devices $VM_DEVICES"
+	[ -n "$VM_HBM_MB" ] && args="$args --hbm-size $((VM_HBM_MB * 1024 * 1024))"
+	echo "VMTEST start /npud $args"
+	t0=$(now_ms)
+	/npud $args </dev/null &
+	npud_pid=$!
+	if wait_nodes 50; then
+		echo "VMTEST cuse nodes after $(($(now_ms) - t0)) ms"
+		ls -l /dev/npu*
+		run_programs cuse
+	else
+		fail "CUSE device nodes missing 5 s after starting npud"
+	fi
+	# npud may have forked into the background: signal every npud process.
+	pids=$(pidof npud)
+	[ -n "$pids" ] || fail "npud is not running at the end of the suite"
+	[ -n "$pids" ] && kill -TERM $pids
+	tries=0
+	for p in $pids; do
+		while alive "$p" && [ "$tries" -lt 50 ]; do
+			sleep 0.1
+			tries=$((tries + 1))
+		done
+		if alive "$p"; then
+			fail "npud (pid $p) still running 5 s after SIGTERM"
+			kill -KILL "$p"
+		fi
+	done
+	wait "$npud_pid"
+	rc=$?
+	echo "VMTEST npud rc=$rc"
+	[ "$rc" -eq 0 ] || fail "npud exited with rc=$rc after SIGTERM"
+	echo "VMTEST stage=cuse end ms=$(($(now_ms) - stage_t0))"
+}
+
+# Boot messages before this mark are the stock kernel's; only later ones go in the dump.
+echo "<6>npu-vm: /init started" >/dev/kmsg
+echo
+echo "VMTEST init kernel=$(uname -r) devices=$VM_DEVICES backends=$VM_BACKENDS" \
+	"programs=$(wc -l </vmtest/programs) mem=$(awk '/MemTotal/ { print $2 }' /proc/meminfo)kB"
+for b in $VM_BACKENDS; do
+	case "$b" in
+	kmod) stage_kmod ;;
+	cuse) stage_cuse ;;
+	*) fail "unknown backend $b" ;;
+	esac
+done
+
+echo "VMTEST dmesg begin (lines after /init started)"
+dmesg -s 4194304 | awk 'found; /npu-vm: \/init started/ { found = 1 }'
+echo "VMTEST dmesg end"
+if [ "$failures" -eq 0 ]; then
+	echo "NPU_VM_RESULT=PASS"
+else
+	echo "NPU_VM_RESULT=FAIL failures=$failures"
+fi
+sync
+poweroff -f

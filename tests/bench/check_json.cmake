@@ -1,0 +1,47 @@
+# Smoke check of npu-bench: run it with --json --quick and make sure the
+# output is one JSON object carrying every key the benchmark promises, with
+# a positive number for each measurement. Timing values are never judged.
+#
+#   cmake -DBENCH=<path to npu-bench> -P check_json.cmake
+
+if(NOT BENCH)
+  message(FATAL_ERROR "usage: cmake -DBENCH=<npu-bench> -P check_json.cmake")
+endif()
+
+execute_process(COMMAND ${BENCH} --json --quick
+  OUTPUT_VARIABLE out
+  ERROR_VARIABLE err
+  RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "npu-bench exited with ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+
+string(JSON type ERROR_VARIABLE json_err TYPE "${out}")
+if(json_err OR NOT type STREQUAL "OBJECT")
+  message(FATAL_ERROR "npu-bench --json did not print a JSON object (${json_err}):\n${out}")
+endif()
+
+string(JSON backend ERROR_VARIABLE json_err GET "${out}" backend)
+string(JSON backend_type ERROR_VARIABLE json_err TYPE "${out}" backend)
+if(json_err OR NOT backend_type STREQUAL "STRING" OR backend STREQUAL "")
+  message(FATAL_ERROR "key \"backend\" missing or not a non-empty string:\n${out}")
+endif()
+
+set(numbers
+  copy_h2d_64m_ratio copy_d2h_64m_ratio copy_d2d_64m_ratio
+  copy_h2d_64m_pvm_ratio copy_d2h_64m_pvm_ratio
+  memcpy_64m_gbps copy_h2d_64m_gbps copy_d2h_64m_gbps copy_d2d_64m_gbps
+  pvm_readv_64m_gbps pvm_writev_64m_gbps
+  malloc_free_2m_us memcpy_4k_us ioctl_floor_us
+  iters_64m iters_malloc_free_2m iters_memcpy_4k iters_ioctl_floor)
+foreach(key IN LISTS numbers)
+  string(JSON key_type ERROR_VARIABLE json_err TYPE "${out}" ${key})
+  if(json_err OR NOT key_type STREQUAL "NUMBER")
+    message(FATAL_ERROR "key \"${key}\" missing or not a number:\n${out}")
+  endif()
+  string(JSON value GET "${out}" ${key})
+  if(NOT value GREATER 0)
+    message(FATAL_ERROR "key \"${key}\" is ${value}, expected > 0:\n${out}")
+  endif()
+endforeach()
+message(STATUS "npu-bench --json: all keys present (backend ${backend})")

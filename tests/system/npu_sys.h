@@ -1,0 +1,94 @@
+/*
+ * Helpers shared by the system tests: they talk to the FUSE device file
+ * directly (raw ioctls) to observe the driver's accounting from outside
+ * the process under test.
+ */
+#ifndef NPU_SYS_H
+#define NPU_SYS_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <npu/npu_uapi.h>
+
+/* The device these tests use: device 1, so that runtime tests on device 0
+ * (same npud, run concurrently with ctest -j) do not disturb the counts. */
+#define SYS_DEVICE	1
+
+/* Path of device SYS_DEVICE, from NPU_DEVICE (".../npu0"). */
+static inline const char *sys_device_path(void)
+{
+	static char path[4096];
+	const char *dev0 = getenv("NPU_DEVICE");
+	size_t n;
+
+	if (!dev0 || !*dev0)
+		return NULL;
+	n = strlen(dev0);
+	if (n + 2 > sizeof(path) || dev0[n - 1] != '0')
+		return NULL;
+	memcpy(path, dev0, n - 1);
+	snprintf(path + n - 1, sizeof(path) - (n - 1), "%d", SYS_DEVICE);
+	return path;
+}
+
+static inline int sys_open(void)
+{
+	const char *path = sys_device_path();
+
+	return path ? open(path, O_RDWR | O_CLOEXEC) : -1;
+}
+
+/* ioctl returning 0/positive or -errno. */
+static inline int sys_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, cmd, arg);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : ret;
+}
+
+static inline int sys_info(int fd, struct npu_device_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return sys_ioctl(fd, NPU_IOCTL_DEVICE_INFO, info);
+}
+
+static inline void sys_sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Wait (up to timeout_ms) until the device is back to its idle state: all
+ * HBM free, no allocation, and contexts back to base_contexts. RELEASE of
+ * a dead client's file reaches npud asynchronously, hence the polling.
+ * Returns 0 when idle, else -1 with *info holding the last reading.
+ */
+static inline int sys_wait_idle(int fd, uint32_t base_contexts, long timeout_ms,
+				struct npu_device_info *info)
+{
+	long waited;
+
+	for (waited = 0;; waited += 10) {
+		if (sys_info(fd, info) == 0 && info->hbm_free == info->hbm_total &&
+		    info->allocations == 0 && info->contexts == base_contexts)
+			return 0;
+		if (waited >= timeout_ms)
+			return -1;
+		sys_sleep_ms(10);
+	}
+}
+
+#endif /* NPU_SYS_H */

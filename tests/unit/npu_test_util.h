@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers of the driver unit tests: a device file driven through the mock
+ * kernel's host interface (as npud and the in-process device do), and a
+ * ring in memory the test owns.
+ */
+#ifndef NPU_TEST_UTIL_H
+#define NPU_TEST_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <string.h>
+#include <errno.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <cmocka.h>
+
+#include <mockdev/host.h>
+#include <mockdev/mock.h>
+#include <npu/npu_uapi.h>
+
+#define T_GIB		(1ULL << 30)
+#define T_MIB		(1ULL << 20)
+#define T_VA_BASE	(16ULL << 40)	/* apertures the tests hand over */
+#define T_VA_SIZE	(64 * T_GIB)
+
+static inline struct miscdevice *t_misc(void)
+{
+	struct miscdevice *misc = mockdev_misc_find("npu0");
+
+	assert_non_null(misc);
+	return misc;
+}
+
+static inline int t_open(struct file **f)
+{
+	return mockdev_file_open(t_misc(), mockdev_task_self(), f);
+}
+
+static inline void t_close(struct file *f)
+{
+	assert_int_equal(mockdev_file_release(f, mockdev_task_self()), 0);
+}
+
+static inline long t_ioctl(struct file *f, unsigned int cmd, void *arg)
+{
+	return mockdev_file_ioctl(f, mockdev_task_self(), cmd, (unsigned long)arg);
+}
+
+static inline long t_setup_at(struct file *f, uint64_t base)
+{
+	struct npu_ctx_setup s = { .va_base = base, .va_size = T_VA_SIZE };
+
+	return t_ioctl(f, NPU_IOCTL_CTX_SETUP, &s);
+}
+
+static inline long t_alloc(struct file *f, uint64_t size, uint32_t policy, uint32_t flags,
+			   struct npu_mem_alloc *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = size;
+	out->policy = policy;
+	out->flags = flags;
+	return t_ioctl(f, NPU_IOCTL_MEM_ALLOC, out);
+}
+
+static inline long t_free(struct file *f, uint64_t va)
+{
+	struct npu_mem_free a = { .va = va };
+
+	return t_ioctl(f, NPU_IOCTL_MEM_FREE, &a);
+}
+
+static inline void t_device_info(struct file *f, struct npu_device_info *info)
+{
+	memset(info, 0xa5, sizeof(*info));
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_DEVICE_INFO, info), 0);
+}
+
+struct t_ring {
+	void *mem;
+	size_t bytes;
+	uint32_t id;
+	uint32_t sq_entries, cq_entries;
+	struct npu_ring_hdr *hdr;
+	struct npu_sqe *sqes;
+	struct npu_cqe *cqes;
+};
+
+static inline void *t_map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	assert_true(p != MAP_FAILED);
+	memset(p, 0x5a, bytes);	/* the driver must initialise the header */
+	return p;
+}
+
+/* Create a ring; returns the ioctl's result, the mapping stays in r->mem. */
+static inline long t_ring_create(struct file *f, struct t_ring *r, uint32_t sq, uint32_t cq)
+{
+	struct npu_ring_create c = { 0 };
+	long ret;
+
+	memset(r, 0, sizeof(*r));
+	r->bytes = (size_t)npu_ring_bytes(sq, cq);
+	r->bytes = (r->bytes + 4095) & ~(size_t)4095;
+	r->mem = t_map(r->bytes);
+	c.addr = (uintptr_t)r->mem;
+	c.size = r->bytes;
+	c.sq_entries = sq;
+	c.cq_entries = cq;
+	ret = t_ioctl(f, NPU_IOCTL_RING_CREATE, &c);
+	if (ret)
+		return ret;
+	r->id = c.ring_id;
+	r->sq_entries = sq;
+	r->cq_entries = cq;
+	r->hdr = r->mem;
+	r->sqes = (struct npu_sqe *)((char *)r->mem + c.sqes_off);
+	r->cqes = (struct npu_cqe *)((char *)r->mem + c.cqes_off);
+	return 0;
+}
+
+static inline void t_ring_unmap(struct t_ring *r)
+{
+	munmap(r->mem, r->bytes);
+	r->mem = NULL;
+}
+
+static inline void t_ring_push(struct t_ring *r, const struct npu_sqe *sqe)
+{
+	uint32_t tail = r->hdr->sq_tail;
+
+	r->sqes[tail & (r->sq_entries - 1)] = *sqe;
+	__atomic_store_n(&r->hdr->sq_tail, tail + 1, __ATOMIC_RELEASE);
+}
+
+static inline long t_ring_enter(struct file *f, struct t_ring *r, uint32_t to_submit,
+				uint32_t min_complete, uint32_t flags, uint32_t *submitted)
+{
+	struct npu_ring_enter e = {
+		.ring_id = r->id, .to_submit = to_submit,
+		.min_complete = min_complete, .flags = flags,
+	};
+	long ret = t_ioctl(f, NPU_IOCTL_RING_ENTER, &e);
+
+	if (submitted)
+		*submitted = e.submitted;
+	return ret;
+}
+
+/* Pop one CQE; false if the CQ is empty. */
+static inline bool t_ring_pop(struct t_ring *r, struct npu_cqe *cqe)
+{
+	uint32_t head = r->hdr->cq_head;
+	uint32_t tail = __atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE);
+
+	if (head == tail)
+		return false;
+	*cqe = r->cqes[head & (r->cq_entries - 1)];
+	__atomic_store_n(&r->hdr->cq_head, head + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* Run one descriptor synchronously; returns its CQE result. */
+static inline int32_t t_ring_run(struct file *f, struct t_ring *r, const struct npu_sqe *sqe)
+{
+	struct npu_cqe cqe;
+	uint32_t submitted = 0;
+
+	t_ring_push(r, sqe);
+	assert_int_equal(t_ring_enter(f, r, 1, 1, NPU_ENTER_GETEVENTS, &submitted), 0);
+	assert_int_equal(submitted, 1);
+	assert_true(t_ring_pop(r, &cqe));
+	assert_int_equal(cqe.user_data, sqe->user_data);
+	return cqe.res;
+}
+
+static inline struct npu_sqe t_copy(uint8_t dir, uint64_t dst, uint64_t src, uint64_t len)
+{
+	struct npu_sqe s = { .opcode = NPU_OP_COPY, .dir = dir, .dst = dst, .src = src,
+			     .len = len, .user_data = 0x1234 };
+	return s;
+}
+
+static inline struct npu_sqe t_memset(uint8_t dir, uint64_t dst, uint8_t value, uint64_t len)
+{
+	struct npu_sqe s = { .opcode = NPU_OP_MEMSET, .dir = dir, .dst = dst, .value = value,
+			     .len = len, .user_data = 0x5678 };
+	return s;
+}
+
+#endif /* NPU_TEST_UTIL_H */
