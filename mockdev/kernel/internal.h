@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <linux/atomic.h>

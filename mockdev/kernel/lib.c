@@ -16,6 +16,7 @@
 #include <linux/bug.h>
 #include <linux/cpumask.h>
 #include <linux/errno.h>
+#include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/string.h>
 

@@ -25,6 +25,7 @@
 #include <linux/bug.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>

@@ -11,6 +11,8 @@
 #   /vmtest/config    shell variables (VM_DEVICES, VM_BACKENDS, VM_PROG_TIMEOUT, ...)
 #   /vmtest/programs  one program per line: "<set> <name> <absolute path>"
 #   /vmtest/env       one VAR=VALUE per line, exported to every program
+#
+# shellcheck disable=SC2086,SC2046,SC2163  # argument lists are split into words on purpose
 
 # Debian's kernel has no DEVTMPFS_MOUNT and the cpio has no /dev/console: mount devtmpfs
 # first, then take the console for stdin/stdout/stderr.
@@ -26,6 +28,7 @@ mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
 
+# shellcheck source=/dev/null
 . /vmtest/config
 while IFS= read -r kv; do
 	[ -n "$kv" ] && export "$kv"
@@ -38,10 +41,11 @@ fail() {
 	failures=$((failures + 1))
 }
 
-# Milliseconds since boot; /proc/uptime has exactly two decimals.
+# Milliseconds since boot; /proc/uptime has exactly two decimals ("08" is no octal).
 now_ms() {
 	read -r up _ </proc/uptime
-	echo $((${up%.*} * 1000 + ${up#*.} * 10))
+	frac=${up#*.}
+	echo $((${up%.*} * 1000 + ${frac#0} * 10))
 }
 
 # True while process $1 exists and is not a zombie.
@@ -150,8 +154,7 @@ stage_kmod() {
 	else
 		fail "device nodes missing after insmod"
 	fi
-	ls /sys/class/misc 2>/dev/null | grep '^npu' | tr '\n' ' '
-	echo
+	echo "VMTEST misc devices:" /sys/class/misc/npu*
 	check_counters
 	grep '^npu ' /proc/modules
 	if rmmod npu; then
@@ -171,7 +174,7 @@ stage_cuse() {
 		return
 	fi
 	args="--cuse --devices $VM_DEVICES"
-	[ -n "$VM_HBM_MB" ] && args="$args --hbm-size $((VM_HBM_MB * 1024 * 1024))"
+	[ -n "$VM_HBM_MB" ] && args="$args --hbm-size ${VM_HBM_MB}M"
 	echo "VMTEST start /npud $args"
 	t0=$(now_ms)
 	/npud $args </dev/null &
@@ -182,6 +185,8 @@ stage_cuse() {
 		run_programs cuse
 	else
 		fail "CUSE device nodes missing 5 s after starting npud"
+		ls -l /dev/npu* /sys/class/cuse 2>&1
+		ps
 	fi
 	# npud may have forked into the background: signal every npud process.
 	pids=$(pidof npud)

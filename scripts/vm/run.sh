@@ -10,6 +10,7 @@
 #
 # Exit status: 0 pass, 1 harness or build error, 2 the guest reported a failure or the
 # kernel log shows an oops/warning, 3 no result marker (hang, timeout or crash).
+# shellcheck disable=SC2317  # the step functions are called through step()
 set -Eeuo pipefail
 
 usage() {
@@ -200,9 +201,12 @@ build_module() {
 	echo "    $KO ($vermagic)"
 }
 
-# Path of the npud executable in a CMake build dir.
+# Path of the npud executable in a CMake build dir: next to its CMakeFiles/npud.dir.
 find_npud() {
-	find "$1" -path '*/CMakeFiles' -prune -o -type f -name npud -perm -u+x -print | head -n 1
+	local d
+	d=$(find "$1" -type d -path '*/CMakeFiles/npud.dir' -print -quit)
+	[ -n "$d" ] && [ -x "${d%/CMakeFiles/npud.dir}/npud" ] && echo "${d%/CMakeFiles/npud.dir}/npud"
+	return 0
 }
 
 configure() {
@@ -306,10 +310,10 @@ copy_binary() {
 		grep 'not found' <<<"$out" >&2
 		return 1
 	fi
-	for lib in $(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$out"); do
+	while read -r lib; do
 		copy_file "$lib"
 		LIB_DIRS+=("$(dirname "$lib")")
-	done
+	done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$out")
 }
 
 copy_file() {
@@ -325,7 +329,7 @@ copy_file() {
 copy_module() {
 	local src=$1 rel dst
 	[[ "$src" == /* ]] || src=$(modinfo -k "$KV" -F filename "$src")
-	rel=${src#/lib/modules/$KV/}
+	rel=${src#/lib/modules/"$KV"/}
 	dst=$ROOT/lib/modules/$KV/${rel%.ko*}.ko
 	mkdir -p "$(dirname "$dst")"
 	case "$src" in
@@ -412,7 +416,7 @@ boot() {
 kernel_reports() {
 	tr -d '\r' <"$LOG" |
 		grep -a -E '^\[ *[0-9]+\.[0-9]+\] ' |
-		grep -a -E 'BUG:|WARNING:|Oops|general protection|KASAN|UBSAN|Call Trace|[Kk]ernel panic|soft lockup|hung_task|blocked for more than|refcount_t:|list_(add|del) corruption' |
+		grep -a -E 'BUG:|kernel BUG at|WARNING:|Oops|general protection|KASAN|UBSAN|Call Trace|[Kk]ernel panic|soft lockup|detected stall|hung_task|blocked for more than|refcount_t:|list_(add|del) corruption' |
 		grep -a -v -E 'loading out-of-tree module taints kernel|module verification failed' || true
 }
 

@@ -166,6 +166,17 @@ static void assert_killed(pid_t pid)
 	assert_int_equal(WTERMSIG(status), SIGKILL);
 }
 
+/* Hold everything until the parent's SIGKILL arrives. */
+static int victim_hold_then_wait(int ready_fd)
+{
+	int ret = victim_hold(ready_fd);
+
+	if (ret)
+		return ret;
+	for (;;)
+		pause();
+}
+
 static void test_sigkill_by_parent_frees_all_hbm(void **state)
 {
 	struct kill_state *st = *state;
@@ -173,7 +184,7 @@ static void test_sigkill_by_parent_frees_all_hbm(void **state)
 	int ready;
 	pid_t pid;
 
-	pid = spawn(victim_hold, &ready);
+	pid = spawn(victim_hold_then_wait, &ready);
 	assert_true(pid > 0);
 	await_ready(pid, ready);
 

@@ -142,8 +142,9 @@ static const unsigned long valid_cmds[] = {
 
 static void fuzz_file(int fd, unsigned int rounds)
 {
+	/* Larger than every command's struct: the driver writes results back. */
 	union {
-		uint64_t words[8];
+		uint64_t words[32];
 		struct npu_ring_enter enter;
 	} arg;
 	uint64_t *words = arg.words;
@@ -151,12 +152,13 @@ static void fuzz_file(int fd, unsigned int rounds)
 
 	for (r = 0; r < rounds; r++) {
 		for (i = 0; i < sizeof(valid_cmds) / sizeof(valid_cmds[0]); i++) {
-			for (w = 0; w < 8; w++)
+			assert_true(_IOC_SIZE(valid_cmds[i]) <= sizeof(arg));
+			for (w = 0; w < 32; w++)
 				words[w] = ((uint64_t)random() << 33) ^ ((uint64_t)random() << 11) ^
 					   (uint64_t)random();
 			/* Sometimes small numbers, to get past the first checks. */
 			if (r & 1)
-				for (w = 0; w < 8; w++)
+				for (w = 0; w < 32; w++)
 					words[w] &= 0xff;
 			/* Never block forever in a wait. */
 			if (valid_cmds[i] == NPU_IOCTL_RING_ENTER)

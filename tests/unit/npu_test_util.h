@@ -24,8 +24,27 @@
 
 #define T_GIB		(1ULL << 30)
 #define T_MIB		(1ULL << 20)
-#define T_VA_BASE	(16ULL << 40)	/* apertures the tests hand over */
 #define T_VA_SIZE	(64 * T_GIB)
+#define T_VA_BASE	t_va_base()
+
+/*
+ * Two apertures (T_VA_BASE and T_VA_BASE + T_VA_SIZE), reserved PROT_NONE
+ * in this process as the runtime does, so that a device address used as a
+ * host address faults instead of hitting whatever is mapped there.
+ */
+static inline uint64_t t_va_base(void)
+{
+	static uint64_t base;
+
+	if (!base) {
+		void *p = mmap(NULL, 2 * T_VA_SIZE + T_GIB, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		assert_true(p != MAP_FAILED);
+		base = ((uint64_t)(uintptr_t)p + T_GIB - 1) & ~(T_GIB - 1);
+	}
+	return base;
+}
 
 static inline struct miscdevice *t_misc(void)
 {
@@ -166,10 +185,28 @@ static inline bool t_ring_pop(struct t_ring *r, struct npu_cqe *cqe)
 	return true;
 }
 
+/*
+ * Run one descriptor synchronously without cmocka asserts (usable from
+ * other threads): 0 with *res set, or -1 if the ring misbehaved.
+ */
+static inline int t_ring_try_run(struct file *f, struct t_ring *r, const struct npu_sqe *sqe,
+				 int32_t *res)
+{
+	struct npu_cqe cqe = { 0 };
+	uint32_t submitted = 0;
+
+	t_ring_push(r, sqe);
+	if (t_ring_enter(f, r, 1, 1, NPU_ENTER_GETEVENTS, &submitted) || submitted != 1 ||
+	    !t_ring_pop(r, &cqe) || cqe.user_data != sqe->user_data)
+		return -1;
+	*res = cqe.res;
+	return 0;
+}
+
 /* Run one descriptor synchronously; returns its CQE result. */
 static inline int32_t t_ring_run(struct file *f, struct t_ring *r, const struct npu_sqe *sqe)
 {
-	struct npu_cqe cqe;
+	struct npu_cqe cqe = { 0 };
 	uint32_t submitted = 0;
 
 	t_ring_push(r, sqe);

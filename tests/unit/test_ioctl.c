@@ -4,6 +4,7 @@
  * interface exactly as npud and the in-process device drive it: every
  * rejection with its exact errno, and the happy paths with data read back.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,13 +32,18 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct file *open_ctx(void)
+static struct file *open_ctx_at(uint64_t base)
 {
 	struct file *f;
 
 	assert_int_equal(t_open(&f), 0);
-	assert_int_equal(t_setup_at(f, T_VA_BASE), 0);
+	assert_int_equal(t_setup_at(f, base), 0);
 	return f;
+}
+
+static struct file *open_ctx(void)
+{
+	return open_ctx_at(T_VA_BASE);
 }
 
 static void test_get_version_needs_no_context(void **state)
@@ -131,7 +137,7 @@ static void test_commands_before_ctx_setup_are_einval(void **state)
 
 static void test_ctx_setup_rejects_bad_aperture(void **state)
 {
-	static const struct {
+	const struct {
 		const char *what;
 		struct npu_ctx_setup s;
 	} rows[] = {
@@ -333,7 +339,7 @@ static void test_mem_info_counts_this_context(void **state)
 
 	(void)state;
 	f = open_ctx();
-	g = open_ctx();
+	g = open_ctx_at(T_VA_BASE + T_VA_SIZE);	/* b.va is not an address of f */
 	assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &a), 0);
 	assert_int_equal(t_alloc(g, 2 * T_MIB, NPU_POLICY_HUGE_ONLY, 0, &b), 0);
 	assert_int_equal(t_ioctl(f, NPU_IOCTL_MEM_INFO, &mi), 0);
@@ -351,6 +357,8 @@ static void test_mem_info_counts_this_context(void **state)
 	t_close(f);
 }
 
+#define RC(a, s, sq, cq) { .addr = (a), .size = (s), .sq_entries = (sq), .cq_entries = (cq) }
+
 static void test_ring_create_rejects_bad_parameters(void **state)
 {
 	size_t bytes = 2 * 1024 * 1024;
@@ -361,19 +369,20 @@ static void test_ring_create_rejects_bad_parameters(void **state)
 		struct npu_ring_create c;
 		long err;
 	} rows[] = {
-		{ "sq 0", { addr, bytes, 0, 8 }, -EINVAL },
-		{ "cq 0", { addr, bytes, 8, 0 }, -EINVAL },
-		{ "sq not power of 2", { addr, bytes, 3, 8 }, -EINVAL },
-		{ "cq not power of 2", { addr, bytes, 8, 12 }, -EINVAL },
-		{ "cq < sq", { addr, bytes, 16, 8 }, -EINVAL },
-		{ "cq > max", { addr, ~0ULL - addr, 8, NPU_RING_MAX_ENTRIES * 2 }, -EINVAL },
-		{ "sq > max", { addr, ~0ULL - addr, NPU_RING_MAX_ENTRIES * 2,
-				NPU_RING_MAX_ENTRIES * 2 }, -EINVAL },
-		{ "addr 0", { 0, bytes, 8, 8 }, -EINVAL },
-		{ "addr not page aligned", { addr + 64, bytes, 8, 8 }, -EINVAL },
-		{ "size too small", { addr, npu_ring_bytes(8, 8) - 1, 8, 8 }, -EINVAL },
-		{ "wraps", { addr, ~0ULL, 8, 8 }, -EINVAL },
-		{ "flags", { addr, bytes, 8, 8, .flags = 1 }, -EINVAL },
+		{ "sq 0", RC(addr, bytes, 0, 8), -EINVAL },
+		{ "cq 0", RC(addr, bytes, 8, 0), -EINVAL },
+		{ "sq not power of 2", RC(addr, bytes, 3, 8), -EINVAL },
+		{ "cq not power of 2", RC(addr, bytes, 8, 12), -EINVAL },
+		{ "cq < sq", RC(addr, bytes, 16, 8), -EINVAL },
+		{ "cq > max", RC(addr, ~0ULL - addr, 8, NPU_RING_MAX_ENTRIES * 2), -EINVAL },
+		{ "sq > max", RC(addr, ~0ULL - addr, NPU_RING_MAX_ENTRIES * 2,
+				 NPU_RING_MAX_ENTRIES * 2), -EINVAL },
+		{ "addr 0", RC(0, bytes, 8, 8), -EINVAL },
+		{ "addr not page aligned", RC(addr + 64, bytes, 8, 8), -EINVAL },
+		{ "size too small", RC(addr, npu_ring_bytes(8, 8) - 1, 8, 8), -EINVAL },
+		{ "wraps", RC(addr, ~0ULL, 8, 8), -EINVAL },
+		{ "flags", { .addr = addr, .size = bytes, .sq_entries = 8, .cq_entries = 8,
+			     .flags = 1 }, -EINVAL },
 	};
 	struct npu_device_info info;
 	struct file *f;
@@ -391,7 +400,8 @@ static void test_ring_create_rejects_bad_parameters(void **state)
 	/* Memory that is not mapped cannot be pinned. */
 	munmap(mem, bytes);
 	{
-		struct npu_ring_create c = { addr, bytes, 8, 8 };
+		struct npu_ring_create c = { .addr = addr, .size = bytes, .sq_entries = 8,
+					      .cq_entries = 8 };
 
 		assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_CREATE, &c), -EFAULT);
 	}
@@ -735,6 +745,73 @@ static void test_enter_submits_at_most_what_is_published(void **state)
 	t_ring_unmap(&r);
 }
 
+struct stream_arg {
+	struct file *f;
+	unsigned int seed;
+	int errors;
+};
+
+/* One stream: its own ring and buffer, round trips with data checks. */
+static void *stream_main(void *p)
+{
+	struct stream_arg *arg = p;
+	unsigned char src[65536], dst[65536];
+	struct npu_mem_alloc a;
+	struct t_ring r;
+	unsigned int i;
+
+	if (t_ring_create(arg->f, &r, 4, 4) ||
+	    t_alloc(arg->f, sizeof(src), NPU_POLICY_NORMAL_ONLY, 0, &a)) {
+		arg->errors++;
+		return NULL;
+	}
+	for (i = 0; i < 200; i++) {
+		struct npu_sqe s = t_copy(NPU_DIR_H2D, a.va, (uintptr_t)src, sizeof(src));
+		int32_t res;
+
+		fill(src, sizeof(src), arg->seed + i);
+		memset(dst, 0, sizeof(dst));
+		if (t_ring_try_run(arg->f, &r, &s, &res) || res) {
+			arg->errors++;
+			continue;
+		}
+		s = t_copy(NPU_DIR_D2H, (uintptr_t)dst, a.va, sizeof(dst));
+		if (t_ring_try_run(arg->f, &r, &s, &res) || res || memcmp(src, dst, sizeof(src)))
+			arg->errors++;
+	}
+	if (t_free(arg->f, a.va))
+		arg->errors++;
+	t_ring_unmap(&r);	/* the ring itself goes at release */
+	return NULL;
+}
+
+static void test_concurrent_streams_of_one_context_keep_their_data(void **state)
+{
+	enum { STREAMS = 4 };
+	struct stream_arg args[STREAMS];
+	pthread_t th[STREAMS];
+	struct npu_mem_alloc churn;
+	struct file *f;
+	unsigned int i;
+
+	(void)state;
+	f = open_ctx();
+	for (i = 0; i < STREAMS; i++) {
+		args[i] = (struct stream_arg){ .f = f, .seed = i * 1000 };
+		assert_int_equal(pthread_create(&th[i], NULL, stream_main, &args[i]), 0);
+	}
+	/* Allocations come and go meanwhile in the same address space. */
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(t_alloc(f, 4096 * (1 + i % 7), NPU_POLICY_NORMAL_ONLY, 0, &churn), 0);
+		assert_int_equal(t_free(f, churn.va), 0);
+	}
+	for (i = 0; i < STREAMS; i++) {
+		assert_int_equal(pthread_join(th[i], NULL), 0);
+		assert_int_equal(args[i].errors, 0);
+	}
+	t_close(f);
+}
+
 static void test_release_frees_everything_the_file_owned(void **state)
 {
 	struct mock_counters before, after;
@@ -848,6 +925,7 @@ int main(void)
 		T(test_malformed_descriptor_fails_only_itself),
 		T(test_cq_overflow_is_counted_and_flagged),
 		T(test_enter_submits_at_most_what_is_published),
+		T(test_concurrent_streams_of_one_context_keep_their_data),
 		T(test_release_frees_everything_the_file_owned),
 		T(test_default_parameters_give_one_16g_device),
 		T(test_module_parameters_are_validated),

@@ -6,6 +6,7 @@
 #ifndef MOCK_LINUX_BITOPS_H
 #define MOCK_LINUX_BITOPS_H
 
+#include <strings.h>
 #include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/compiler.h>
@@ -33,11 +34,10 @@ static __always_inline unsigned long ffz(unsigned long word)
 	return __builtin_ctzl(~word);
 }
 
-/* 1-based position of the lowest set bit, 0 if none. */
-static __always_inline int ffs(int x)
-{
-	return __builtin_ffs(x);
-}
+/*
+ * ffs(): 1-based position of the lowest set bit, 0 if none. The C
+ * library's (<strings.h>, a gcc builtin) has the kernel's semantics.
+ */
 
 /* 1-based position of the highest set bit, 0 if none. */
 static __always_inline int fls(unsigned int x)

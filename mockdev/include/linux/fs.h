@@ -15,6 +15,7 @@
 #include <linux/err.h>
 #include <linux/list.h>
 #include <linux/atomic.h>
+#include <linux/ioctl.h>
 
 struct module;
 struct poll_table_struct;

@@ -39,18 +39,25 @@ static inline void *__mock_param_check_ushort(unsigned short *p) { return p; }
 static inline void *__mock_param_check_short(short *p) { return p; }
 static inline void *__mock_param_check_byte(unsigned char *p) { return p; }
 
-#define module_param_named(name, value, type, perm)			\
+/*
+ * The type is pasted before it can be macro-expanded (stdbool's "bool"
+ * is a macro), hence no module_param -> module_param_named layering.
+ */
+#define __mock_module_param(name, value, check, ptype, perm)		\
 	static void __attribute__((constructor))			\
 	__mock_param_register_##name(void)				\
 	{								\
 		(void)(perm);						\
-		mock_param_register(#name,				\
-				    __mock_param_check_##type(&(value)), \
-				    MOCK_PARAM_##type);			\
+		mock_param_register(#name, check(&(value)), ptype);	\
 	}
 
-#define module_param(name, type, perm) \
-	module_param_named(name, name, type, perm)
+#define module_param_named(name, value, type, perm)			\
+	__mock_module_param(name, value, __mock_param_check_##type,	\
+			    MOCK_PARAM_##type, perm)
+
+#define module_param(name, type, perm)					\
+	__mock_module_param(name, name, __mock_param_check_##type,	\
+			    MOCK_PARAM_##type, perm)
 
 #define MODULE_PARM_DESC(_parm, desc) \
 	extern const char mock_parm_desc_##_parm[]

@@ -23,6 +23,7 @@
 #ifndef MOCKDEV_HOST_H
 #define MOCKDEV_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -59,6 +60,14 @@ int mockdev_task_get(pid_t tgid, struct task_struct **task);
 void mockdev_task_put(struct task_struct *task);
 /* The TGID of the process a thread id belongs to, or -errno. */
 pid_t mockdev_tid_to_tgid(pid_t tid);
+/*
+ * Mark a signal pending on task (fatal: as for SIGKILL), e.g. when a
+ * relayed request is interrupted: the driver's interruptible waits of that
+ * task end with -ERESTARTSYS (seen by the host as -EINTR). The mark stays
+ * until mockdev_task_clear_signals().
+ */
+void mockdev_task_signal(struct task_struct *task, bool fatal);
+void mockdev_task_clear_signals(struct task_struct *task);
 
 /* open(): a new struct file on dev, opened by task. */
 int mockdev_file_open(struct miscdevice *dev, struct task_struct *task,

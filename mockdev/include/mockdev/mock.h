@@ -52,6 +52,13 @@ void mock_log_clear(void);
 /* Echo printk output to stderr (default: only pr_warn and worse). */
 void mock_log_verbose(bool on);
 
+/*
+ * Read a debugfs file the driver created, e.g. "npu/npu0/stats" (as cat
+ * would: open, read to the end, release). Returns the length read, with a
+ * NUL written after it, or -ENOENT/-EISDIR/-errno.
+ */
+long mock_debugfs_read(const char *path, char *buf, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

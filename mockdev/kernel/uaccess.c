@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Mock kernel: copies between the "kernel" (the mock's own memory) and
+ * user memory, which is current->mm:
+ *
+ *  - local mm (the process itself): loads and stores guarded against
+ *    faults. A SIGSEGV/SIGBUS handler, installed once, jumps back to a
+ *    per-thread recovery point when the fault hits the user range of a
+ *    guarded copy; any other fault goes to the handler that was there
+ *    before (a crash stays a crash). The copy loops are our own code,
+ *    exempt from ASan, which would otherwise report the bad user pointer
+ *    itself.
+ *  - remote mm (an npud client): process_vm_readv/writev.
+ *  - the relay window of a CUSE/FUSE restricted ioctl: the argument bytes
+ *    that the kernel already copied for us (mockdev_file_ioctl_relayed).
+ *
+ * Copies of 256 KiB or more use non-temporal stores: the data will not be
+ * read again soon, and streaming stores nearly double the bandwidth of
+ * such copies on the CI machine compared with glibc's memcpy.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <immintrin.h>
+
+#include <linux/kernel.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+#include "uaccess.h"
+
+#define NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
+
+/* Copy helpers, all exempt from the sanitizers */
+
+static inline NO_SANITIZE void movsb(void *dst, const void *src, size_t n)
+{
+	__asm__ __volatile__("rep movsb"
+			     : "+D"(dst), "+S"(src), "+c"(n)
+			     :
+			     : "memory");
+}
+
+static inline NO_SANITIZE void stosb(void *dst, int c, size_t n)
+{
+	__asm__ __volatile__("rep stosb"
+			     : "+D"(dst), "+c"(n)
+			     : "a"(c)
+			     : "memory");
+}
+
+/* Streaming copy, SSE2: dst aligned to 64 first, 64 bytes per round. */
+static NO_SANITIZE void copy_nt_sse2(void *dst, const void *src, size_t n)
+{
+	size_t head = (-(uintptr_t)dst) & 63;
+	char *d = dst;
+	const char *s = src;
+
+	if (head > n)
+		head = n;
+	movsb(d, s, head);
+	d += head;
+	s += head;
+	n -= head;
+	for (; n >= 64; n -= 64, d += 64, s += 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+		__m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+
+		_mm_stream_si128((__m128i *)d, a);
+		_mm_stream_si128((__m128i *)(d + 16), b);
+		_mm_stream_si128((__m128i *)(d + 32), c);
+		_mm_stream_si128((__m128i *)(d + 48), e);
+	}
+	movsb(d, s, n);
+}
+
+/* Streaming copy, AVX2: 128 bytes per round. */
+static __attribute__((target("avx2"))) NO_SANITIZE void
+copy_nt_avx2(void *dst, const void *src, size_t n)
+{
+	size_t head = (-(uintptr_t)dst) & 63;
+	char *d = dst;
+	const char *s = src;
+
+	if (head > n)
+		head = n;
+	movsb(d, s, head);
+	d += head;
+	s += head;
+	n -= head;
+	for (; n >= 128; n -= 128, d += 128, s += 128) {
+		__m256i a = _mm256_loadu_si256((const __m256i *)s);
+		__m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
+		__m256i c = _mm256_loadu_si256((const __m256i *)(s + 64));
+		__m256i e = _mm256_loadu_si256((const __m256i *)(s + 96));
+
+		_mm256_stream_si256((__m256i *)d, a);
+		_mm256_stream_si256((__m256i *)(d + 32), b);
+		_mm256_stream_si256((__m256i *)(d + 64), c);
+		_mm256_stream_si256((__m256i *)(d + 96), e);
+	}
+	movsb(d, s, n);
+}
+
+typedef void (*copy_fn)(void *dst, const void *src, size_t n);
+
+static copy_fn copy_nt_impl;	/* chosen once by CPU features */
+static pthread_once_t copy_nt_once = PTHREAD_ONCE_INIT;
+
+static void copy_nt_choose(void)
+{
+	__builtin_cpu_init();
+	copy_nt_impl = __builtin_cpu_supports("avx2") ? copy_nt_avx2 :
+							copy_nt_sse2;
+}
+
+static copy_fn copy_nt(void)
+{
+	pthread_once(&copy_nt_once, copy_nt_choose);
+	return copy_nt_impl;
+}
+
+void *mock_memcpy_nt(void *dst, const void *src, size_t n)
+{
+#ifdef __SANITIZE_ADDRESS__
+	/* Let ASan check the driver's big copies through its memcpy. */
+	return __builtin_memcpy(dst, src, n);
+#else
+	copy_nt()(dst, src, n);
+	_mm_sfence();
+	return dst;
+#endif
+}
+
+/* Fault guard */
+
+struct fault_guard {
+	sigjmp_buf env;
+	unsigned long ulo, uhi;		/* the user range being accessed */
+};
+
+static __thread struct fault_guard *volatile fault_guard
+	__attribute__((tls_model("initial-exec")));
+
+static struct sigaction prev_segv, prev_bus;
+
+static void fault_chain(int sig, siginfo_t *info, void *uctx)
+{
+	struct sigaction *prev = sig == SIGSEGV ? &prev_segv : &prev_bus;
+
+	if (prev->sa_flags & SA_SIGINFO) {
+		prev->sa_sigaction(sig, info, uctx);
+	} else if (prev->sa_handler == SIG_DFL || prev->sa_handler == SIG_IGN) {
+		/* Returning re-executes the access: now it kills us. */
+		signal(sig, SIG_DFL);
+	} else {
+		prev->sa_handler(sig);
+	}
+}
+
+static void fault_handler(int sig, siginfo_t *info, void *uctx)
+{
+	struct fault_guard *g = fault_guard;
+	unsigned long addr = (unsigned long)info->si_addr;
+
+	/*
+	 * Only faults on the user side of a guarded copy are recovered.
+	 * A non-canonical address raises #GP, which reports address 0.
+	 */
+	if (g && ((addr >= g->ulo && addr < g->uhi) || addr == 0)) {
+		fault_guard = NULL;
+		siglongjmp(g->env, 1);
+	}
+	fault_chain(sig, info, uctx);
+}
+
+static pthread_mutex_t fault_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: prev_segv, prev_bus */
+
+static void fault_install_one(int sig, struct sigaction *prev)
+{
+	struct sigaction sa, cur;
+
+	BUG_ON(sigaction(sig, NULL, &cur));
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == fault_handler)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fault_handler;
+	/* NODEFER: we leave by siglongjmp without restoring the mask. */
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	BUG_ON(sigaction(sig, &sa, prev));
+}
+
+/*
+ * Make sure our handler is the one installed. Checked on every guarded
+ * access, not once: test harnesses (cmocka) and runtimes install their
+ * own SIGSEGV handlers around our back, and a guarded copy must still
+ * recover; the handler we displace becomes the one we chain to.
+ */
+static void fault_install(void)
+{
+	struct sigaction cur;
+
+	if (!sigaction(SIGSEGV, NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_sigaction == fault_handler &&
+	    !sigaction(SIGBUS, NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
+	    cur.sa_sigaction == fault_handler)
+		return;
+	pthread_mutex_lock(&fault_lock);
+	fault_install_one(SIGSEGV, &prev_segv);
+	fault_install_one(SIGBUS, &prev_bus);
+	pthread_mutex_unlock(&fault_lock);
+}
+
+/*
+ * Copy n bytes; the user side is [ulo, uhi). Work goes in chunks that end
+ * at user page boundaries, so that after a fault "done" is exactly the
+ * bytes before the bad page. Returns the bytes not copied.
+ */
+NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
+				     unsigned long ulo, unsigned long uhi)
+{
+	struct fault_guard g;
+	volatile size_t done = 0;
+	copy_fn fn = n >= MOCK_MEMCPY_NT_THRESHOLD ? copy_nt() : movsb;
+
+	fault_install();
+	g.ulo = ulo;
+	g.uhi = uhi;
+	if (sigsetjmp(g.env, 0)) {
+		if (fn != movsb)
+			_mm_sfence();
+		return n - done;
+	}
+	fault_guard = &g;
+	while (done < n) {
+		unsigned long uaddr = ulo + done;
+		size_t chunk = min_t(size_t, n - done,
+				     PAGE_SIZE - (uaddr & ~PAGE_MASK));
+
+		/* Big copies: whole runs of pages at a time. */
+		if (fn != movsb)
+			chunk = min_t(size_t, n - done,
+				      chunk + (64UL << PAGE_SHIFT));
+		fn((char *)dst + done, (const char *)src + done, chunk);
+		done += chunk;
+	}
+	fault_guard = NULL;
+	if (fn != movsb)
+		_mm_sfence();
+	return 0;
+}
+
+/* Store zeros to user memory; returns the bytes not cleared. */
+static NO_SANITIZE size_t guarded_clear(void *dst, size_t n)
+{
+	struct fault_guard g;
+	volatile size_t done = 0;
+
+	fault_install();
+	g.ulo = (unsigned long)dst;
+	g.uhi = g.ulo + n;
+	if (sigsetjmp(g.env, 0))
+		return n - done;
+	fault_guard = &g;
+	while (done < n) {
+		unsigned long uaddr = g.ulo + done;
+		size_t chunk = min_t(size_t, n - done,
+				     PAGE_SIZE - (uaddr & ~PAGE_MASK));
+
+		stosb((char *)dst + done, 0, chunk);
+		done += chunk;
+	}
+	fault_guard = NULL;
+	return 0;
+}
+
+/*
+ * Touch one byte per page: a load, or for write a locked add of zero
+ * (which needs write access but changes nothing, even if another thread
+ * writes the same byte meanwhile).
+ */
+NO_SANITIZE int mock_guarded_probe(unsigned long addr, size_t len, bool write)
+{
+	struct fault_guard g;
+	unsigned long p, end = addr + len;
+
+	fault_install();
+	g.ulo = addr;
+	g.uhi = end;
+	if (sigsetjmp(g.env, 0))
+		return -EFAULT;
+	fault_guard = &g;
+	for (p = addr & PAGE_MASK; p < end; p += PAGE_SIZE) {
+		unsigned long a = max(p, addr);
+
+		if (write)
+			__atomic_fetch_add((volatile char *)a, 0,
+					   __ATOMIC_RELAXED);
+		else
+			(void)*(volatile const char *)a;
+	}
+	fault_guard = NULL;
+	return 0;
+}
+
+/* Remote process memory */
+
+static bool remote_alive(const struct mm_struct *mm)
+{
+	struct pollfd p = { .fd = mm->pidfd, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 0;
+}
+
+/* Returns the bytes not transferred. */
+static size_t remote_rw(const struct mm_struct *mm, void *local,
+			unsigned long remote, size_t n, bool write)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		struct iovec l = { (char *)local + done, n - done };
+		struct iovec r = { (void *)(remote + done), n - done };
+		ssize_t got = write ?
+			process_vm_writev(mm->pid, &l, 1, &r, 1, 0) :
+			process_vm_readv(mm->pid, &l, 1, &r, 1, 0);
+
+		if (got <= 0) {
+			if (got < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		done += got;
+	}
+	/*
+	 * The pid may have been reused if the client died: only trust what
+	 * was transferred while its pidfd still said "running".
+	 */
+	if (done && !remote_alive(mm))
+		return n;
+	return n - done;
+}
+
+/* The user-memory side, with the mm of the calling context. */
+
+static size_t user_read(void *to, unsigned long from, size_t n)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!n)
+		return 0;
+	if (!access_ok((const void __user *)from, n))
+		return n;
+	if (!mm) {
+		WARN_ONCE(1, "copy_from_user by %s without an mm\n",
+			  current->comm);
+		return n;
+	}
+	if (mm->kind == MOCK_MM_REMOTE)
+		return remote_rw(mm, to, from, n, false);
+	return mock_guarded_copy(to, (const void *)from, n, from, from + n);
+}
+
+static size_t user_write(unsigned long to, const void *from, size_t n)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!n)
+		return 0;
+	if (!access_ok((void __user *)to, n))
+		return n;
+	if (!mm) {
+		WARN_ONCE(1, "copy_to_user by %s without an mm\n",
+			  current->comm);
+		return n;
+	}
+	if (mm->kind == MOCK_MM_REMOTE)
+		return remote_rw(mm, (void *)from, to, n, true);
+	return mock_guarded_copy((void *)to, from, n, to, to + n);
+}
+
+/* Relay window */
+
+static __thread struct mock_relay *relay
+	__attribute__((tls_model("initial-exec")));
+
+void mock_relay_push(struct mock_relay *r, unsigned long uarg, size_t size,
+		     void *buf)
+{
+	r->uarg = uarg;
+	r->size = size;
+	r->buf = buf;
+	r->prev = relay;
+	relay = r;
+}
+
+void mock_relay_pop(struct mock_relay *r)
+{
+	relay = r->prev;
+}
+
+/*
+ * Split [addr, addr + n) into the part before the window, the part inside
+ * and the part after, and run each through the right path, in order,
+ * stopping at the first failure. Returns the bytes not copied.
+ */
+static size_t relay_copy(void *kbuf, unsigned long addr, size_t n, bool write)
+{
+	struct mock_relay *r = relay;
+	unsigned long end = addr + n;
+	unsigned long wlo, whi, cut[4];
+	size_t done = 0;
+	int i;
+
+	if (!r || !r->size || end <= r->uarg || addr >= r->uarg + r->size ||
+	    end < addr) {
+		return write ? user_write(addr, kbuf, n) :
+			       user_read(kbuf, addr, n);
+	}
+	wlo = max(addr, r->uarg);
+	whi = min(end, r->uarg + r->size);
+	cut[0] = addr;
+	cut[1] = wlo;
+	cut[2] = whi;
+	cut[3] = end;
+	for (i = 0; i < 3; i++) {
+		size_t len = cut[i + 1] - cut[i];
+		char *k = (char *)kbuf + (cut[i] - addr);
+		size_t left;
+
+		if (!len)
+			continue;
+		if (i == 1) {
+			char *w = (char *)r->buf + (cut[i] - r->uarg);
+
+			__builtin_memcpy(write ? w : k, write ? k : w, len);
+			left = 0;
+		} else {
+			left = write ? user_write(cut[i], k, len) :
+				       user_read(k, cut[i], len);
+		}
+		done += len - left;
+		if (left)
+			break;
+	}
+	return n - done;
+}
+
+unsigned long mock_copy_from_user(void *to, const void __user *from,
+				  unsigned long n)
+{
+	size_t left;
+
+	if (mock_inject_copy_from_user_failure())
+		left = n;
+	else
+		left = relay_copy(to, (unsigned long)from, n, false);
+	/* The kernel zero-fills what it could not read. */
+	if (left)
+		memset((char *)to + (n - left), 0, left);
+	return left;
+}
+
+unsigned long mock_copy_to_user(void __user *to, const void *from,
+				unsigned long n)
+{
+	if (mock_inject_copy_to_user_failure())
+		return n;
+	return relay_copy((void *)from, (unsigned long)to, n, true);
+}
+
+unsigned long mock_clear_user(void __user *to, unsigned long n)
+{
+	static const char zeros[4096];
+	struct mm_struct *mm = current->mm;
+	unsigned long addr = (unsigned long)to, done = 0;
+
+	if (mock_inject_copy_to_user_failure())
+		return n;
+	if (!n)
+		return 0;
+	if (relay || !mm || mm->kind == MOCK_MM_REMOTE) {
+		while (done < n) {
+			size_t chunk = min_t(size_t, n - done, sizeof(zeros));
+			size_t left = relay_copy((void *)zeros, addr + done,
+						 chunk, true);
+
+			done += chunk - left;
+			if (left)
+				break;
+		}
+		return n - done;
+	}
+	if (!access_ok(to, n))
+		return n;
+	return guarded_clear(to, n);
+}
+
+long strncpy_from_user(char *dst, const char __user *src, long count)
+{
+	long i;
+
+	/* Byte by byte through the normal path: simple, and rare. */
+	for (i = 0; i < count; i++) {
+		char c;
+
+		if (relay_copy(&c, (unsigned long)src + i, 1, false))
+			return -EFAULT;
+		dst[i] = c;
+		if (!c)
+			return i;
+	}
+	return count;
+}
+
+int copy_struct_from_user(void *dst, size_t ksize, const void __user *src,
+			  size_t usize)
+{
+	size_t size = min(ksize, usize);
+	size_t rest = max(ksize, usize) - size;
+
+	if (usize > ksize) {
+		/* The user's tail must be zero, or it asks for a feature we lack. */
+		unsigned long p = (unsigned long)src + ksize;
+
+		while (rest) {
+			char buf[64];
+			size_t chunk = min(rest, sizeof(buf));
+
+			if (copy_from_user(buf, (const void __user *)p, chunk))
+				return -EFAULT;
+			if (memchr_inv(buf, 0, chunk))
+				return -E2BIG;
+			p += chunk;
+			rest -= chunk;
+		}
+	} else if (usize < ksize) {
+		memset((char *)dst + size, 0, rest);
+	}
+	if (copy_from_user(dst, src, size))
+		return -EFAULT;
+	return 0;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A remote task (npud's view of a client): copies through
+ * process_vm_readv/writev and pinning of the client's shared memfd,
+ * against a forked child.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "mock_test.h"
+
+#define RING_PAGES 4
+
+/* What the child maps; the child's addresses are the same as ours (fork). */
+static char *shared;		/* memfd, MAP_SHARED */
+static char *private_mem;	/* anonymous, private */
+static pid_t child;
+static int to_child[2];
+
+static void child_main(void)
+{
+	char c;
+
+	/* Wait until the parent is done, then exit. */
+	close(to_child[1]);
+	while (read(to_child[0], &c, 1) < 0 && errno == EINTR)
+		;
+	_exit(0);
+}
+
+static int start_child(void **state)
+{
+	int fd = memfd_create("mock-ring", MFD_CLOEXEC);
+
+	(void)state;
+	if (fd < 0 || ftruncate(fd, RING_PAGES * PAGE_SIZE))
+		return -1;
+	shared = mmap(NULL, RING_PAGES * PAGE_SIZE, PROT_READ | PROT_WRITE,
+		      MAP_SHARED, fd, 0);
+	private_mem = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED || private_mem == MAP_FAILED)
+		return -1;
+	strcpy(private_mem, "child's private page");
+	if (pipe(to_child))
+		return -1;
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (child == 0)
+		child_main();
+	close(to_child[0]);
+	/* The child keeps the memfd open; we close ours to prove we use its. */
+	close(fd);
+	/* After the fork, our private page differs from the child's. */
+	strcpy(private_mem, "parent's page");
+	return 0;
+}
+
+static int stop_child(void **state)
+{
+	(void)state;
+	close(to_child[1]);
+	waitpid(child, NULL, 0);
+	munmap(shared, RING_PAGES * PAGE_SIZE);
+	munmap(private_mem, PAGE_SIZE);
+	return 0;
+}
+
+static bool pidfd_getfd_allowed(void)
+{
+	int pidfd = syscall(434, child, 0);
+	int fd = pidfd >= 0 ? syscall(438, pidfd, 0, 0) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (pidfd >= 0)
+		close(pidfd);
+	return fd >= 0;
+}
+
+static void test_remote_copies_reach_the_client(void **state)
+{
+	struct task_struct *task, *again, *saved = mock_current_task;
+	struct mock_counters c;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(mockdev_task_get(0, &task), -EPERM);
+	assert_int_equal(mockdev_task_get(child, &task), 0);
+	assert_int_equal(mockdev_task_get(child, &again), 0);
+	assert_ptr_equal(task, again);		/* cached by tgid */
+	assert_int_equal(task_tgid_nr(task), child);
+	mock_counters_get(&c);
+	assert_int_equal(c.tasks, 2);
+	mockdev_task_put(again);
+
+	mock_current_task = task;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(copy_from_user(buf, (void __user *)private_mem, 21), 0);
+	assert_string_equal(buf, "child's private page");
+	assert_int_equal(copy_to_user((void __user *)private_mem, "hello", 6), 0);
+	assert_int_equal(copy_from_user(buf, (void __user *)private_mem, 6), 0);
+	assert_string_equal(buf, "hello");
+	/* Our own page was not touched. */
+	assert_string_equal(private_mem, "parent's page");
+	/* Bad client address: nothing copied, zero-filled. */
+	assert_int_equal(copy_from_user(buf, (void __user *)16, 8), 8);
+	assert_null(memchr_inv(buf, 0, 8));
+	/* A copy running off the end of the client's mapping is partial. */
+	assert_int_equal(copy_from_user(buf, (void __user *)(private_mem + PAGE_SIZE - 10), 20) <= 20, 1);
+	mock_current_task = saved;
+	mockdev_task_put(task);
+}
+
+static void test_remote_pin_maps_the_clients_memfd(void **state)
+{
+	struct task_struct *task, *saved = mock_current_task;
+	struct page *pages[RING_PAGES];
+	struct mock_counters c;
+	char *v;
+
+	(void)state;
+	if (!pidfd_getfd_allowed())
+		skip();
+	assert_int_equal(mockdev_task_get(child, &task), 0);
+	mock_current_task = task;
+	assert_int_equal(pin_user_pages_fast((unsigned long)shared, RING_PAGES,
+					     FOLL_WRITE | FOLL_LONGTERM, pages),
+			 RING_PAGES);
+	v = vmap(pages, RING_PAGES, VM_MAP, PAGE_KERNEL);
+	assert_non_null(v);
+	/* Our own mapping of the same file, not the client's address. */
+	assert_ptr_not_equal(v, shared);
+	strcpy(v + PAGE_SIZE, "written through the pin");
+	/* The memfd is shared: the parent's own mapping sees it too. */
+	assert_string_equal(shared + PAGE_SIZE, "written through the pin");
+
+	/* A private mapping cannot be pinned remotely. */
+	assert_int_equal(pin_user_pages_fast((unsigned long)private_mem, 1, 0,
+					     pages + 0), -EFAULT);
+	mock_counters_get(&c);
+	assert_int_equal(c.pinned_pages, RING_PAGES);
+	vunmap(v);
+	mock_current_task = saved;
+	/* The mapping lives until the last unpin, even after the task put. */
+	mockdev_task_put(task);
+	assert_string_equal(page_address(pages[1]), "written through the pin");
+	unpin_user_pages(pages, RING_PAGES);
+}
+
+static void test_dead_client_is_not_reused(void **state)
+{
+	struct task_struct *task, *saved = mock_current_task;
+	char buf[8];
+	pid_t dead;
+
+	(void)state;
+	dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(mockdev_task_get(dead, &task), 0);
+	waitpid(dead, NULL, 0);
+	mock_current_task = task;
+	assert_int_equal(copy_from_user(buf, (void __user *)private_mem, 8), 8);
+	mock_current_task = saved;
+	mockdev_task_put(task);
+	assert_int_equal(mockdev_task_get(dead, &task), -ESRCH);
+}
+
+static void test_tid_to_tgid(void **state)
+{
+	(void)state;
+	assert_int_equal(mockdev_tid_to_tgid(gettid()), getpid());
+	assert_int_equal(mockdev_tid_to_tgid(child), child);
+	assert_int_equal(mockdev_tid_to_tgid(0), -EPERM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		MOCK_TEST(test_remote_copies_reach_the_client),
+		MOCK_TEST(test_remote_pin_maps_the_clients_memfd),
+		MOCK_TEST(test_dead_client_is_not_reused),
+		MOCK_TEST(test_tid_to_tgid),
+	};
+
+	return cmocka_run_group_tests(tests, start_child, stop_child);
+}
