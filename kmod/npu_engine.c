@@ -30,53 +30,34 @@ static bool npu_engine_host_ok(u64 addr, u64 len)
 	return !check_add_overflow(addr, len, &end);
 }
 
-static int npu_engine_h2d(struct npu_ctx *ctx, u64 dst, u64 src, u64 len)
+/*
+ * Move len bytes between host address host and device address dev, segment
+ * by segment of the device range: into the device when to_dev (H2D), out of
+ * it otherwise (D2H).
+ */
+static int npu_engine_host_xfer(struct npu_ctx *ctx, u64 dev, u64 host,
+				u64 len, bool to_dev)
 {
 	struct npu_mem_range r;
 	u64 pos, seg;
 	int ret;
 
-	if (!npu_engine_host_ok(src, len))
+	if (!npu_engine_host_ok(host, len))
 		return -EFAULT;
-	ret = npu_mem_range_get(ctx, dst, len, true, &r);
+	ret = npu_mem_range_get(ctx, dev, len, to_dev, &r);
 	if (ret)
 		return ret;
 	for (pos = 0; pos < len; pos += seg) {
 		void *d = npu_mem_range_seg(&r, pos, &seg);
+		void __user *h = u64_to_user_ptr(host + pos);
+		unsigned long left;
 
 		if (!d) {
 			ret = -EIO;
 			break;
 		}
-		if (copy_from_user(d, u64_to_user_ptr(src + pos), seg)) {
-			ret = -EFAULT;
-			break;
-		}
-		cond_resched();
-	}
-	npu_mem_range_put(&r);
-	return ret;
-}
-
-static int npu_engine_d2h(struct npu_ctx *ctx, u64 dst, u64 src, u64 len)
-{
-	struct npu_mem_range r;
-	u64 pos, seg;
-	int ret;
-
-	if (!npu_engine_host_ok(dst, len))
-		return -EFAULT;
-	ret = npu_mem_range_get(ctx, src, len, false, &r);
-	if (ret)
-		return ret;
-	for (pos = 0; pos < len; pos += seg) {
-		void *s = npu_mem_range_seg(&r, pos, &seg);
-
-		if (!s) {
-			ret = -EIO;
-			break;
-		}
-		if (copy_to_user(u64_to_user_ptr(dst + pos), s, seg)) {
+		left = to_dev ? copy_from_user(d, h, seg) : copy_to_user(h, d, seg);
+		if (left) {
 			ret = -EFAULT;
 			break;
 		}
@@ -182,9 +163,9 @@ static int npu_engine_copy(struct npu_ctx *ctx, void *bounce, const struct npu_s
 		return -EINVAL;
 	switch (sqe->dir) {
 	case NPU_DIR_H2D:
-		return npu_engine_h2d(ctx, sqe->dst, sqe->src, sqe->len);
+		return npu_engine_host_xfer(ctx, sqe->dst, sqe->src, sqe->len, true);
 	case NPU_DIR_D2H:
-		return npu_engine_d2h(ctx, sqe->dst, sqe->src, sqe->len);
+		return npu_engine_host_xfer(ctx, sqe->src, sqe->dst, sqe->len, false);
 	case NPU_DIR_D2D:
 		return npu_engine_d2d(ctx, sqe->dst, sqe->src, sqe->len);
 	case NPU_DIR_H2H:
