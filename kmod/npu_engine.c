@@ -203,7 +203,11 @@ s32 npu_engine_exec(struct npu_ctx *ctx, void *bounce, const struct npu_sqe *sqe
 {
 	if (sqe->flags & ~NPU_SQE_FLAGS_ALL)
 		return -EINVAL;
-	if (sqe->rsvd0 || sqe->rsvd1 || sqe->rsvd2[0] || sqe->rsvd2[1])
+	if (sqe->rsvd0 || sqe->rsvd1 || sqe->rsvd2)
+		return -EINVAL;
+	if (sqe->opcode != NPU_OP_COPY2D && (sqe->dpitch || sqe->spitch))
+		return -EINVAL;
+	if (sqe->opcode != NPU_OP_VALUE_WAIT && sqe->cond)
 		return -EINVAL;
 	switch (sqe->opcode) {
 	case NPU_OP_NOP:

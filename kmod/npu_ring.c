@@ -257,8 +257,10 @@ void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
 	sqe->src = READ_ONCE(s->src);
 	sqe->len = READ_ONCE(s->len);
 	sqe->value = READ_ONCE(s->value);
-	sqe->rsvd2[0] = READ_ONCE(s->rsvd2[0]);
-	sqe->rsvd2[1] = READ_ONCE(s->rsvd2[1]);
+	sqe->dpitch = READ_ONCE(s->dpitch);
+	sqe->spitch = READ_ONCE(s->spitch);
+	sqe->cond = READ_ONCE(s->cond);
+	sqe->rsvd2 = READ_ONCE(s->rsvd2);
 	ring->sq_head++;
 	/* Our reads of the slot are done before the application may reuse it. */
 	smp_store_release(&ring->hdr->sq_head, ring->sq_head);

@@ -218,10 +218,26 @@ struct npu_ring_hdr {
 };
 
 /* SQE opcodes. */
-#define NPU_OP_NOP	0 /* completes with res 0 */
-#define NPU_OP_COPY	1 /* copy len bytes from src to dst, direction in dir */
-#define NPU_OP_MEMSET	2 /* fill len bytes at dst with the low byte of value */
-#define NPU_OP_COUNT	3
+#define NPU_OP_NOP		0 /* completes with res 0 */
+#define NPU_OP_COPY		1 /* copy len bytes from src to dst, direction in dir */
+#define NPU_OP_MEMSET		2 /* fill len bytes at dst with the low byte of value */
+#define NPU_OP_COPY2D		3 /* height rows of len bytes; pitches in dpitch/spitch */
+#define NPU_OP_VALUE_WRITE	4 /* store the __u64 value at device VA dst (8-aligned) */
+#define NPU_OP_VALUE_WAIT	5 /* hold this ring until cond(*(u64 *)dst, value) */
+#define NPU_OP_COUNT		6
+
+/*
+ * NPU_OP_VALUE_WAIT conditions (npu_sqe.cond), the values of CANN's
+ * ACL_STREAM_WAIT_VALUE_*. m is the __u64 at dst:
+ *   GEQ: (__s64)(m - value) >= 0 (wrap-around safe), EQ: m == value,
+ *   AND: (m & value) != 0, NOR: ~(m | value) != 0.
+ * A waiting ring holds only itself: the engines keep serving other rings.
+ */
+#define NPU_WAIT_GEQ		0
+#define NPU_WAIT_EQ		1
+#define NPU_WAIT_AND		2
+#define NPU_WAIT_NOR		3
+#define NPU_WAIT_COUNT		4
 
 /* Copy directions (npu_sqe.dir). Host operands are addresses of the
  * process that submitted the SQE; device operands are device VAs of the
@@ -247,9 +263,13 @@ struct npu_sqe {
 	__u64 user_data;	/* copied to the CQE untouched */
 	__u64 dst;
 	__u64 src;		/* COPY only; 0 otherwise */
-	__u64 len;		/* bytes, > 0 */
-	__u64 value;		/* MEMSET: fill byte in bits 0..7; 0 otherwise */
-	__u64 rsvd2[2];
+	__u64 len;		/* bytes, > 0; COPY2D: bytes per row (width) */
+	__u64 value;		/* MEMSET: fill byte in bits 0..7; VALUE_*: the value;
+				 * COPY2D: height (rows); 0 otherwise */
+	__u32 dpitch;		/* COPY2D: dst row pitch in bytes, >= len; 0 otherwise */
+	__u32 spitch;		/* COPY2D: src row pitch in bytes, >= len; 0 otherwise */
+	__u32 cond;		/* VALUE_WAIT: NPU_WAIT_*; 0 otherwise */
+	__u32 rsvd2;
 };
 
 struct npu_cqe {
@@ -307,6 +327,20 @@ struct npu_ring_enter {
 	__u32 pad;
 };
 
+/*
+ * NPU_IOCTL_RING_STATS: what a ring has cost so far. Counters are
+ * free-running since RING_CREATE.
+ */
+struct npu_ring_stats {
+	__u32 ring_id;		/* in */
+	__u32 pad;
+	__u64 sqes;		/* out: descriptors consumed */
+	__u64 doorbells;	/* out: RING_ENTER / uring_cmd calls with to_submit > 0 */
+	__u64 waits;		/* out: calls that blocked for completions */
+	__u64 wakeups;		/* out: times an engine was woken for this ring */
+	__u64 rsvd[3];		/* out: zero */
+};
+
 /* NPU_IOCTL_NOP: does nothing; measures the ioctl floor. */
 struct npu_nop {
 	__u64 cookie;	/* in, echoed in out */
@@ -324,7 +358,14 @@ struct npu_nop {
 #define NPU_IOCTL_RING_DESTROY	_IOW(NPU_IOCTL_MAGIC, 0x08, struct npu_ring_destroy)
 #define NPU_IOCTL_RING_ENTER	_IOWR(NPU_IOCTL_MAGIC, 0x09, struct npu_ring_enter)
 #define NPU_IOCTL_NOP		_IOWR(NPU_IOCTL_MAGIC, 0x0a, struct npu_nop)
-/* 0x0b..0x3f: reserved for host registration, IPC, VMM and statistics. */
+#define NPU_IOCTL_RING_STATS	_IOWR(NPU_IOCTL_MAGIC, 0x0d, struct npu_ring_stats)
+/*
+ * 0x0b..0x17: host memory registration, peers and ring statistics (streams issue).
+ * 0x18..0x2f: IPC keys, physical memory (VMM), shareable handles, npu-smi queries
+ *             (sharing issue).
+ * 0x30..0x3f: reserved.
+ * 0x80:       NPU_URING_CMD_ENTER, the io_uring command form of RING_ENTER (VM issue).
+ */
 /* 0x80..0xff: experimental commands. */
 
 /*
@@ -345,6 +386,7 @@ struct npu_nop {
 	X(struct npu_ring_create, 48)			\
 	X(struct npu_ring_destroy, 8)			\
 	X(struct npu_ring_enter, 32)			\
-	X(struct npu_nop, 16)
+	X(struct npu_nop, 16)				\
+	X(struct npu_ring_stats, 64)
 
 #endif /* _UAPI_NPU_UAPI_H */

@@ -74,6 +74,71 @@ int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t
 /* NPU_IOCTL_NOP round trip: the backend's ioctl floor. */
 int halNop(halDevice *dev);
 
+/* ---------------------------------------------------------------------- */
+/* Queues, host memory and peers (streams issue)                           */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * A queue is one ring of dev, owned by one stream: descriptors execute in
+ * submission order; different queues run concurrently on the device's
+ * engines. Each descriptor gets a sequence number (1, 2, ... per queue);
+ * the HAL writes it into user_data, so callers leave user_data alone.
+ * All queue functions are thread safe.
+ */
+typedef struct halQueue halQueue;
+
+/* entries: a power of two in [1, NPU_RING_MAX_ENTRIES]; 0 picks the default. */
+int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out);
+/* Waits for every submitted descriptor, then destroys the ring. */
+void halQueueDestroy(halQueue *q);
+/*
+ * Append n descriptors, in order, and make sure an engine will run them
+ * (the doorbell only when the engine asked for it with NEED_WAKEUP). Blocks
+ * while the ring is full. *last_seq (may be NULL) gets the sequence number
+ * of the last one.
+ */
+int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq);
+/* Sequence number up to which everything has completed; never blocks. */
+uint64_t halQueueCompleted(halQueue *q);
+/* Sequence number of the last descriptor submitted (0 if none). */
+uint64_t halQueueSubmitted(halQueue *q);
+/*
+ * Wait until descriptor seq (and so every older one) has completed: spin
+ * briefly, then block. timeout_ns 0 waits forever. Returns 0 or -ETIME.
+ */
+int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns);
+/*
+ * The first descriptor error since the last call: returns its res (a
+ * negative errno) and its sequence number in *seq (may be NULL), and
+ * clears it; 0 when none failed.
+ */
+int halQueueTakeError(halQueue *q, uint64_t *seq);
+/* Driver-side statistics of the queue's ring. */
+int halQueueStats(halQueue *q, struct npu_ring_stats *out);
+
+/*
+ * Register [ptr, ptr + size) of this process with dev so the engines copy
+ * it directly (pinned). fd is a memfd backing the range at offset fd_off,
+ * or -1 for anonymous memory. Page aligned. Unregister takes the same ptr.
+ */
+int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off);
+int halHostUnregister(halDevice *dev, void *ptr);
+
+/*
+ * Let descriptors of dev's queues name device VAs of peer (both opened by
+ * this process on the same driver instance), and stop it again.
+ */
+int halPeerEnable(halDevice *dev, halDevice *peer);
+int halPeerDisable(halDevice *dev, halDevice *peer);
+/* 1 if dev and peer can reach each other (same driver instance), else 0. */
+int halPeerCapable(halDevice *dev, halDevice *peer);
+
+/* ---------------------------------------------------------------------- */
+/* Sharing: IPC keys, physical memory, shareable handles (sharing issue)   */
+/* ---------------------------------------------------------------------- */
+
+/* (declared by the sharing work) */
+
 /*
  * Map a negative errno to the upstream code, as DESIGN.md gives it:
  * EINVAL/EFAULT -> 107000, ENOMEM -> 207001, EOPNOTSUPP -> 207000,
