@@ -267,7 +267,7 @@ int halDevice::Submit(const struct npu_sqe &proto)
 	re.min_complete = 1;
 	re.flags = NPU_ENTER_GETEVENTS;
 	for (int i = 0; i < kMaxEnters; i++) {
-		int ret = file->Ioctl(NPU_IOCTL_RING_ENTER, &re);
+		int ret = file->RingEnter(&re);
 		if (ret < 0)
 			return ret;
 		uint32_t head = h->cq_head; // only we write it

@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "npu/npu_uapi.h"
+
 namespace npu::hal {
 
 // One open driver file. Ioctl() issues one command with arg pointing at
@@ -19,6 +21,10 @@ class DeviceFile {
 public:
 	virtual ~DeviceFile() = default;
 	virtual int Ioctl(unsigned int cmd, void *arg) = 0;
+	// The ring doorbell and completion wait (NPU_IOCTL_RING_ENTER). Every
+	// RING_ENTER goes through here so a backend can use a faster path
+	// (the kmod's io_uring command) without the ring code knowing.
+	virtual int RingEnter(struct npu_ring_enter *re) { return Ioctl(NPU_IOCTL_RING_ENTER, re); }
 };
 
 // The backend this process uses, decided once from NPU_DEVICE.
