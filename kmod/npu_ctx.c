@@ -14,6 +14,8 @@
 #include "npu_drv.h"
 #include "npu_mem.h"
 #include "npu_ring.h"
+#include "npu_share.h"
+#include "npu_vmm.h"
 
 /**
  * npu_ctx_create() - a context for a file being opened
@@ -35,6 +37,7 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	mutex_init(&ctx->lock);
 	idr_init(&ctx->mems);
 	idr_init(&ctx->rings);
+	idr_init(&ctx->phys);
 
 	mutex_lock(&ndev->lock);
 	id = idr_alloc_cyclic(&ndev->ctx_idr, ctx, 1, 0, GFP_KERNEL);
@@ -47,6 +50,7 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	return 0;
 
 err_free_ctx:
+	idr_destroy(&ctx->phys);
 	idr_destroy(&ctx->rings);
 	idr_destroy(&ctx->mems);
 	mutex_destroy(&ctx->lock);
@@ -58,16 +62,21 @@ err_free_ctx:
  * npu_ctx_destroy() - release everything a closing file owned
  * @ctx: the context; no other operation can run on it any more
  *
- * Rings go first (they stop using allocations), then the allocations.
+ * Rings go first (they stop using allocations), then the exports this
+ * file made (no new imports), the allocations and imports, and last the
+ * VMM reservations and physical handles.
  */
 void npu_ctx_destroy(struct npu_ctx *ctx)
 {
 	struct npu_device *ndev = ctx->ndev;
 
 	npu_ring_release_all(ctx);
+	npu_share_release_ctx(ctx);
 	npu_mem_release_all(ctx);
+	npu_vmm_release_all(ctx);
 	if (ctx->setup)
 		npu_vas_fini(&ctx->vas);
+	idr_destroy(&ctx->phys);
 	idr_destroy(&ctx->rings);
 	idr_destroy(&ctx->mems);
 	mutex_destroy(&ctx->lock);

@@ -16,13 +16,19 @@ struct npu_ctx {
 	pid_t tgid;		/* of the opener, fixed at open */
 	u32 id;
 
-	struct mutex lock; /* Protects: setup (writes), vas, mems, rings, mapped_bytes, nr_mems */
+	struct mutex lock; /* Protects: setup (writes), vas, mems, rings, phys, the counters */
 	bool setup;		/* CTX_SETUP done; read locklessly with smp_load_acquire */
 	struct npu_vas vas;
-	struct idr mems;	/* handle -> struct npu_mem */
+	struct idr mems;	/* handle -> struct npu_mem (allocations, IPC imports) */
 	struct idr rings;	/* ring id -> struct npu_ring */
+	struct idr phys;	/* physical handle -> struct npu_phys_handle */
+	/* Counters, written under lock with WRITE_ONCE, read by npu-smi without it. */
 	u64 mapped_bytes;
 	u64 nr_mems;
+	u64 nr_imports;
+	u64 nr_phys;
+	u64 phys_bytes;
+	u32 nr_exports;		/* keys and shareable handles; protected by the share table's lock */
 };
 
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out);

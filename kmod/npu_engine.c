@@ -241,6 +241,7 @@ u32 npu_engine_submit(struct npu_ring *ring, u32 to_submit)
 		if (fatal_signal_pending(current))
 			break;
 		npu_ring_read_sqe(ring, &sqe);
+		atomic64_inc(&ring->st_sqes);
 		npu_ring_post_cqe(ring, sqe.user_data,
 				  npu_engine_exec(ring->ctx, ring->bounce, &sqe));
 	}

@@ -14,9 +14,14 @@
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
+#include "npu_host.h"
 #include "npu_ioctl.h"
 #include "npu_mem.h"
+#include "npu_peer.h"
 #include "npu_ring.h"
+#include "npu_share.h"
+#include "npu_smi.h"
+#include "npu_vmm.h"
 
 #define NPU_UAPI_ASSERT_SIZE(type, size) static_assert(sizeof(type) == (size));
 NPU_UAPI_SIZES(NPU_UAPI_ASSERT_SIZE)
@@ -33,6 +38,27 @@ union npu_ioctl_args {
 	struct npu_ring_destroy ring_destroy;
 	struct npu_ring_enter ring_enter;
 	struct npu_nop nop;
+	struct npu_ring_stats ring_stats;
+	struct npu_host_register host_register;
+	struct npu_host_unregister host_unregister;
+	struct npu_peer peer;
+	struct npu_ipc_export ipc_export;
+	struct npu_share_set_pid share_set_pid;
+	struct npu_ipc_import ipc_import;
+	struct npu_ipc_unimport ipc_unimport;
+	struct npu_ipc_destroy ipc_destroy;
+	struct npu_phys_alloc phys_alloc;
+	struct npu_phys_free phys_free;
+	struct npu_phys_retain phys_retain;
+	struct npu_phys_info phys_info;
+	struct npu_vmm_reserve vmm_reserve;
+	struct npu_vmm_release vmm_release;
+	struct npu_vmm_map vmm_map;
+	struct npu_vmm_unmap vmm_unmap;
+	struct npu_vmm_access vmm_access;
+	struct npu_share_export share_export;
+	struct npu_share_import share_import;
+	struct npu_smi_query smi_query;
 };
 
 /* The command needs a context set up by NPU_IOCTL_CTX_SETUP. */
@@ -185,12 +211,223 @@ static int npu_ioctl_ring_enter(struct npu_ctx *ctx, void *data)
 	return npu_ring_enter(ctx, args);
 }
 
+static int npu_ioctl_ring_stats(struct npu_ctx *ctx, void *data)
+{
+	struct npu_ring_stats *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_ring_stats(ctx, args);
+}
+
+static int npu_ioctl_host_register(struct npu_ctx *ctx, void *data)
+{
+	struct npu_host_register *args = data;
+
+	if (args->flags)
+		return -EINVAL;
+	return npu_host_register(ctx, args);
+}
+
+static int npu_ioctl_host_unregister(struct npu_ctx *ctx, void *data)
+{
+	struct npu_host_unregister *args = data;
+
+	if (args->rsvd)
+		return -EINVAL;
+	return npu_host_unregister(ctx, args->addr);
+}
+
+static int npu_ioctl_peer_enable(struct npu_ctx *ctx, void *data)
+{
+	struct npu_peer *args = data;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	return npu_peer_enable(ctx, args->peer_device, args->peer_ctx);
+}
+
+static int npu_ioctl_peer_disable(struct npu_ctx *ctx, void *data)
+{
+	struct npu_peer *args = data;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	return npu_peer_disable(ctx, args->peer_device, args->peer_ctx);
+}
+
 static int npu_ioctl_nop(struct npu_ctx *ctx, void *data)
 {
 	struct npu_nop *args = data;
 
 	args->out = args->cookie;
 	return 0;
+}
+
+static int npu_ioctl_ipc_export(struct npu_ctx *ctx, void *data)
+{
+	struct npu_ipc_export *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_share_ipc_export(ctx, args);
+}
+
+static int npu_ioctl_ipc_set_pid(struct npu_ctx *ctx, void *data)
+{
+	struct npu_share_set_pid *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_share_set_pid(ctx, args, true);
+}
+
+static int npu_ioctl_ipc_import(struct npu_ctx *ctx, void *data)
+{
+	struct npu_ipc_import *args = data;
+
+	if (args->flags)
+		return -EINVAL;
+	return npu_share_ipc_import(ctx, args);
+}
+
+static int npu_ioctl_ipc_unimport(struct npu_ctx *ctx, void *data)
+{
+	struct npu_ipc_unimport *args = data;
+
+	if (args->rsvd)
+		return -EINVAL;
+	return npu_mem_unimport(ctx, args->va);
+}
+
+static int npu_ioctl_ipc_destroy(struct npu_ctx *ctx, void *data)
+{
+	struct npu_ipc_destroy *args = data;
+
+	return npu_share_ipc_destroy(ctx, args->key);
+}
+
+static int npu_ioctl_phys_alloc(struct npu_ctx *ctx, void *data)
+{
+	struct npu_phys_alloc *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_vmm_phys_alloc(ctx, args);
+}
+
+static int npu_ioctl_phys_free(struct npu_ctx *ctx, void *data)
+{
+	struct npu_phys_free *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_vmm_phys_free(ctx, args->handle);
+}
+
+static int npu_ioctl_phys_retain(struct npu_ctx *ctx, void *data)
+{
+	struct npu_phys_retain *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_vmm_phys_retain(ctx, args->va, &args->handle);
+}
+
+static int npu_ioctl_phys_info(struct npu_ctx *ctx, void *data)
+{
+	return npu_vmm_phys_info(ctx, data);
+}
+
+static int npu_ioctl_vmm_reserve(struct npu_ctx *ctx, void *data)
+{
+	struct npu_vmm_reserve *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_vmm_reserve(ctx, args);
+}
+
+static int npu_ioctl_vmm_release(struct npu_ctx *ctx, void *data)
+{
+	struct npu_vmm_release *args = data;
+
+	if (args->rsvd)
+		return -EINVAL;
+	return npu_vmm_release(ctx, args->va);
+}
+
+static int npu_ioctl_vmm_map(struct npu_ctx *ctx, void *data)
+{
+	return npu_vmm_map(ctx, data);
+}
+
+static int npu_ioctl_vmm_unmap(struct npu_ctx *ctx, void *data)
+{
+	struct npu_vmm_unmap *args = data;
+
+	if (args->rsvd)
+		return -EINVAL;
+	return npu_vmm_unmap(ctx, args->va);
+}
+
+static int npu_ioctl_vmm_set_access(struct npu_ctx *ctx, void *data)
+{
+	struct npu_vmm_access *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_vmm_set_access(ctx, args);
+}
+
+static int npu_ioctl_vmm_get_access(struct npu_ctx *ctx, void *data)
+{
+	struct npu_vmm_access *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_vmm_get_access(ctx, args);
+}
+
+static int npu_ioctl_share_export(struct npu_ctx *ctx, void *data)
+{
+	return npu_share_handle_export(ctx, data);
+}
+
+static int npu_ioctl_share_set_pid(struct npu_ctx *ctx, void *data)
+{
+	struct npu_share_set_pid *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_share_set_pid(ctx, args, false);
+}
+
+static int npu_ioctl_share_import(struct npu_ctx *ctx, void *data)
+{
+	struct npu_share_import *args = data;
+
+	if (args->flags || args->pad)
+		return -EINVAL;
+	return npu_share_handle_import(ctx, args);
+}
+
+static int npu_ioctl_smi_procs(struct npu_ctx *ctx, void *data)
+{
+	struct npu_smi_query *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_smi_procs(ctx->ndev, args);
+}
+
+static int npu_ioctl_smi_shares(struct npu_ctx *ctx, void *data)
+{
+	struct npu_smi_query *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_share_smi(args);
 }
 
 #define NPU_IOCTL_DEF(ioctl, _func, _flags)				\
@@ -208,6 +445,31 @@ static const struct npu_ioctl_desc npu_ioctls[] = {
 	NPU_IOCTL_DEF(NPU_IOCTL_RING_DESTROY, npu_ioctl_ring_destroy, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_RING_ENTER, npu_ioctl_ring_enter, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_NOP, npu_ioctl_nop, 0),
+	NPU_IOCTL_DEF(NPU_IOCTL_HOST_REGISTER, npu_ioctl_host_register, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_HOST_UNREGISTER, npu_ioctl_host_unregister, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_RING_STATS, npu_ioctl_ring_stats, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PEER_ENABLE, npu_ioctl_peer_enable, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PEER_DISABLE, npu_ioctl_peer_disable, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_IPC_EXPORT, npu_ioctl_ipc_export, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_IPC_SET_PID, npu_ioctl_ipc_set_pid, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_IPC_IMPORT, npu_ioctl_ipc_import, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_IPC_UNIMPORT, npu_ioctl_ipc_unimport, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_IPC_DESTROY, npu_ioctl_ipc_destroy, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_ALLOC, npu_ioctl_phys_alloc, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_FREE, npu_ioctl_phys_free, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_RETAIN, npu_ioctl_phys_retain, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_INFO, npu_ioctl_phys_info, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_VMM_RESERVE, npu_ioctl_vmm_reserve, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_VMM_RELEASE, npu_ioctl_vmm_release, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_VMM_MAP, npu_ioctl_vmm_map, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_VMM_UNMAP, npu_ioctl_vmm_unmap, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_VMM_SET_ACCESS, npu_ioctl_vmm_set_access, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_VMM_GET_ACCESS, npu_ioctl_vmm_get_access, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_SHARE_EXPORT, npu_ioctl_share_export, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_SHARE_SET_PID, npu_ioctl_share_set_pid, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_SHARE_IMPORT, npu_ioctl_share_import, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_SMI_PROCS, npu_ioctl_smi_procs, 0),
+	NPU_IOCTL_DEF(NPU_IOCTL_SMI_SHARES, npu_ioctl_smi_shares, 0),
 };
 
 /**

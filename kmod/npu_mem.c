@@ -1,73 +1,75 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Device memory allocations.
+ * Mappings of device memory in a context.
  *
- * An allocation owns its frames (a list of buddy extents), is mapped at one
- * range of its context's address space and has a per-file handle. It is
- * reference counted: the context holds one reference until MEM_FREE or
- * release, and an engine holds one while a descriptor reads or writes it,
- * so a concurrent free never pulls the frames from under a copy.
+ * A mapping (struct npu_mem) puts physical memory (struct npu_phys) at a
+ * range of device VAs. MEM_ALLOC creates both at once; an IPC import maps
+ * the exporter's physical memory again, in the importer's context; a VMM
+ * mapping (npu_vmm.c) puts a physical handle inside a reservation. The
+ * mapping holds a reference to the physical memory, so the frames outlive
+ * every mapping of them, wherever they are.
+ *
+ * npu_mem_range_get() is how an engine resolves a device range: it holds
+ * a reference to each physical memory the range crosses (several, for VMM
+ * mappings placed back to back), so an unmap or free racing with a copy
+ * only drops the mapping, never the frames under the copy.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
-#include "npu_hbm.h"
 #include "npu_mem.h"
+#include "npu_share.h"
+#include "npu_vmm.h"
 
-static void npu_mem_release(struct kref *ref)
+/* Counters npu-smi reads without the lock. */
+static void npu_mem_account(struct npu_ctx *ctx, const struct npu_mem *mem, int sign)
 {
-	struct npu_mem *mem = container_of(ref, struct npu_mem, ref);
-
-	npu_pfa_free(&mem->ndev->pfa, mem->extents, mem->nr_extents);
-	kvfree(mem->extents);
-	atomic64_dec(&mem->ndev->nr_allocations);
-	kfree(mem);
+	lockdep_assert_held(&ctx->lock);
+	WRITE_ONCE(ctx->mapped_bytes, ctx->mapped_bytes + sign * (s64)mem->node.size);
+	if (mem->kind == NPU_MAPPING_ALLOC)
+		WRITE_ONCE(ctx->nr_mems, ctx->nr_mems + sign);
+	else if (mem->kind == NPU_MAPPING_IMPORT)
+		WRITE_ONCE(ctx->nr_imports, ctx->nr_imports + sign);
 }
 
-/**
- * npu_mem_put() - drop a reference to an allocation
- * @mem: the allocation; its frames go back to the allocator with the last
- */
-void npu_mem_put(struct npu_mem *mem)
+/* Place @mem (phys and kind set) in the context's address space with a handle. */
+static int npu_mem_insert(struct npu_ctx *ctx, struct npu_mem *mem, u64 size)
 {
-	kref_put(&mem->ref, npu_mem_release);
-}
+	u32 page = npu_phys_page_size(mem->phys);
+	int ret, id;
 
-/* Frames for @size bytes under @policy; sets the page order actually used. */
-static int npu_mem_get_frames(struct npu_device *ndev, struct npu_mem *mem,
-			      u64 size, u32 policy)
-{
-	u64 huge = round_up(size, (u64)SZ_2M) >> NPU_PAGE_SHIFT;
-	u64 normal = round_up(size, (u64)SZ_4K) >> NPU_PAGE_SHIFT;
-	int ret;
-
-	switch (policy) {
-	case NPU_POLICY_HUGE_FIRST:
-		if (size > SZ_1M) {
-			ret = npu_pfa_alloc(&ndev->pfa, huge, NPU_ORDER_HUGE,
-					    &mem->extents, &mem->nr_extents);
-			if (ret != -ENOMEM) {
-				mem->page_order = NPU_ORDER_HUGE;
-				return ret;
-			}
-		}
-		fallthrough;
-	case NPU_POLICY_NORMAL_ONLY:
-		mem->page_order = NPU_ORDER_NORMAL;
-		return npu_pfa_alloc(&ndev->pfa, normal, NPU_ORDER_NORMAL,
-				     &mem->extents, &mem->nr_extents);
-	case NPU_POLICY_HUGE_ONLY:
-		mem->page_order = NPU_ORDER_HUGE;
-		return npu_pfa_alloc(&ndev->pfa, huge, NPU_ORDER_HUGE,
-				     &mem->extents, &mem->nr_extents);
-	case NPU_POLICY_HUGE1G_ONLY:
-		mem->page_order = NPU_ORDER_HUGE1G;
-		return npu_pfa_alloc(&ndev->pfa,
-				     round_up(size, (u64)SZ_1G) >> NPU_PAGE_SHIFT,
-				     NPU_ORDER_HUGE1G, &mem->extents, &mem->nr_extents);
+	lockdep_assert_held(&ctx->lock);
+	mem->node.kind = NPU_VAS_MAPPING;
+	ret = npu_vas_reserve(&ctx->vas, &mem->node, round_up(size, (u64)page), page);
+	if (ret)
+		return ret;
+	id = idr_alloc(&ctx->mems, mem, 1, 0, GFP_KERNEL);
+	if (id < 0) {
+		npu_vas_remove(&ctx->vas, &mem->node);
+		return id;
 	}
-	return -EINVAL;
+	mem->handle = id;
+	npu_mem_account(ctx, mem, 1);
+	return 0;
+}
+
+/* Unmap and unlink an ALLOC or IMPORT mapping; the caller frees it. */
+static void npu_mem_unlink(struct npu_ctx *ctx, struct npu_mem *mem)
+{
+	lockdep_assert_held(&ctx->lock);
+	idr_remove(&ctx->mems, mem->handle);
+	npu_vas_remove(&ctx->vas, &mem->node);
+	npu_mem_account(ctx, mem, -1);
+}
+
+/* Free an unlinked mapping and what it references. */
+static void npu_mem_destroy(struct npu_mem *mem)
+{
+	if (mem->link)
+		npu_share_link_drop(mem->link);
+	npu_phys_put(mem->phys);
+	kfree(mem);
 }
 
 /**
@@ -82,86 +84,79 @@ static int npu_mem_get_frames(struct npu_device *ndev, struct npu_mem *mem,
  */
 int npu_mem_create(struct npu_ctx *ctx, struct npu_mem_alloc *args)
 {
-	struct npu_device *ndev = ctx->ndev;
 	struct npu_mem *mem;
-	int ret, id;
-
-	if (!args->size || args->policy >= NPU_POLICY_COUNT)
-		return -EINVAL;
-	/* Also keeps the rounding below from overflowing. */
-	if (args->size > ndev->hbm_size)
-		return -ENOMEM;
+	int ret;
 
 	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
 	if (!mem)
 		return -ENOMEM;
-	kref_init(&mem->ref);
-	mem->ndev = ndev;
+	mem->kind = NPU_MAPPING_ALLOC;
 	mem->size = args->size;
-	mem->flags = args->flags;
-	RB_CLEAR_NODE(&mem->node.rb);
-
-	ret = npu_mem_get_frames(ndev, mem, args->size, args->policy);
+	mem->access = NPU_MEM_ACCESS_ALL;
+	ret = npu_phys_create(ctx->ndev, args->size, args->policy, args->flags, &mem->phys);
 	if (ret)
 		goto err_free_mem;
-	ret = npu_hbm_populate(&ndev->hbm, mem->extents, mem->nr_extents);
-	if (ret)
-		goto err_free_frames;
 
 	mutex_lock(&ctx->lock);
-	ret = npu_vas_reserve(&ctx->vas, &mem->node,
-			      round_up(args->size, NPU_PAGE_SIZE << mem->page_order),
-			      NPU_PAGE_SIZE << mem->page_order);
+	ret = npu_mem_insert(ctx, mem, args->size);
 	if (ret)
 		goto err_unlock;
-	id = idr_alloc(&ctx->mems, mem, 1, 0, GFP_KERNEL);
-	if (id < 0) {
-		ret = id;
-		goto err_unmap;
-	}
-	mem->handle = id;
-	ctx->mapped_bytes += mem->node.size;
-	ctx->nr_mems++;
-	atomic64_inc(&ndev->nr_allocations);
-
 	args->va = mem->node.start;
 	args->handle = mem->handle;
 	args->mapped_size = mem->node.size;
-	args->page_size = NPU_PAGE_SIZE << mem->page_order;
+	args->page_size = npu_phys_page_size(mem->phys);
 	mutex_unlock(&ctx->lock);
 	return 0;
 
-err_unmap:
-	npu_vas_remove(&ctx->vas, &mem->node);
 err_unlock:
 	mutex_unlock(&ctx->lock);
-err_free_frames:
-	npu_pfa_free(&ndev->pfa, mem->extents, mem->nr_extents);
-	kvfree(mem->extents);
+	npu_phys_put(mem->phys);
 err_free_mem:
 	kfree(mem);
 	return ret;
 }
 
-/* Unmap and unlink @mem from its context; the caller drops the reference. */
-static void npu_mem_unlink(struct npu_ctx *ctx, struct npu_mem *mem)
+/**
+ * npu_mem_import() - map physical memory of an IPC export in the context
+ * @ctx: the importer, set up
+ * @phys: the exported memory; the caller's reference moves to the mapping
+ *	on success
+ * @size: bytes to map (rounded up to the page size, at most phys->size)
+ * @link: the importer record, owned by the mapping on success
+ * @va: out: base
+ * @mapped: out: mapped size
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int npu_mem_import(struct npu_ctx *ctx, struct npu_phys *phys, u64 size,
+		   struct npu_share_link *link, u64 *va, u64 *mapped)
 {
-	lockdep_assert_held(&ctx->lock);
-	idr_remove(&ctx->mems, mem->handle);
-	npu_vas_remove(&ctx->vas, &mem->node);
-	ctx->mapped_bytes -= mem->node.size;
-	ctx->nr_mems--;
+	struct npu_mem *mem;
+	int ret;
+
+	mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	if (!mem)
+		return -ENOMEM;
+	mem->kind = NPU_MAPPING_IMPORT;
+	mem->phys = phys;
+	mem->size = size;
+	mem->access = NPU_MEM_ACCESS_ALL;
+	mutex_lock(&ctx->lock);
+	ret = npu_mem_insert(ctx, mem, min(size, phys->size));
+	if (ret) {
+		mutex_unlock(&ctx->lock);
+		kfree(mem);
+		return ret;
+	}
+	mem->link = link;
+	*va = mem->node.start;
+	*mapped = mem->node.size;
+	mutex_unlock(&ctx->lock);
+	return 0;
 }
 
-/**
- * npu_mem_free() - free the allocation mapped at @va
- * @ctx: a set-up context
- * @va: the base address MEM_ALLOC returned
- *
- * Return: 0; -ENOENT if no allocation of @ctx contains @va; -EINVAL if
- * @va is inside an allocation but not its base.
- */
-int npu_mem_free(struct npu_ctx *ctx, u64 va)
+/* Unlink the mapping of @kind whose base is @va; -ENOENT / -EINVAL otherwise. */
+static int npu_mem_remove_kind(struct npu_ctx *ctx, u64 va, u32 kind)
 {
 	struct npu_vas_node *node;
 	struct npu_mem *mem;
@@ -172,15 +167,61 @@ int npu_mem_free(struct npu_ctx *ctx, u64 va)
 		mutex_unlock(&ctx->lock);
 		return -ENOENT;
 	}
-	if (node->start != va) {
+	mem = container_of(node, struct npu_mem, node);
+	if (node->start != va || node->kind != NPU_VAS_MAPPING || mem->kind != kind) {
 		mutex_unlock(&ctx->lock);
 		return -EINVAL;
 	}
-	mem = container_of(node, struct npu_mem, node);
 	npu_mem_unlink(ctx, mem);
 	mutex_unlock(&ctx->lock);
-	npu_mem_put(mem);
+	npu_mem_destroy(mem);
 	return 0;
+}
+
+/**
+ * npu_mem_free() - free the allocation mapped at @va
+ * @ctx: a set-up context
+ * @va: the base address MEM_ALLOC returned
+ *
+ * Return: 0; -ENOENT if nothing of @ctx contains @va; -EINVAL if @va is
+ * inside an allocation but not its base, or is an import or VMM address.
+ */
+int npu_mem_free(struct npu_ctx *ctx, u64 va)
+{
+	return npu_mem_remove_kind(ctx, va, NPU_MAPPING_ALLOC);
+}
+
+/**
+ * npu_mem_unimport() - unmap the IPC import at @va
+ * @ctx: a set-up context
+ * @va: the base address IPC_IMPORT returned
+ *
+ * Return: 0; -ENOENT if nothing contains @va; -EINVAL if it is not an
+ * import's base.
+ */
+int npu_mem_unimport(struct npu_ctx *ctx, u64 va)
+{
+	return npu_mem_remove_kind(ctx, va, NPU_MAPPING_IMPORT);
+}
+
+/**
+ * npu_mem_lookup() - the mapping that contains @va
+ * @ctx: a set-up context; the caller holds its lock
+ * @va: any address
+ *
+ * Looks through reservations into their VMM mappings.
+ *
+ * Return: the mapping, or NULL.
+ */
+struct npu_mem *npu_mem_lookup(struct npu_ctx *ctx, u64 va)
+{
+	struct npu_vas_node *node;
+
+	lockdep_assert_held(&ctx->lock);
+	node = npu_vas_lookup(&ctx->vas, va);
+	if (node && node->kind == NPU_VAS_RESV)
+		node = npu_vas_lookup(&container_of(node, struct npu_resv, node)->maps, va);
+	return node ? container_of(node, struct npu_mem, node) : NULL;
 }
 
 /**
@@ -191,6 +232,7 @@ int npu_mem_free(struct npu_ctx *ctx, u64 va)
 void npu_mem_query(struct npu_ctx *ctx, struct npu_mem_query *args)
 {
 	struct npu_vas_node *node;
+	struct npu_mem *mem;
 
 	args->base = 0;
 	args->size = 0;
@@ -198,21 +240,26 @@ void npu_mem_query(struct npu_ctx *ctx, struct npu_mem_query *args)
 	args->page_size = 0;
 	args->flags = 0;
 	mutex_lock(&ctx->lock);
-	node = npu_vas_lookup(&ctx->vas, args->va);
-	if (node) {
-		struct npu_mem *mem = container_of(node, struct npu_mem, node);
-
-		args->base = node->start;
-		args->size = node->size;
-		args->kind = NPU_MAPPING_ALLOC;
-		args->page_size = NPU_PAGE_SIZE << mem->page_order;
-		args->flags = mem->flags;
+	mem = npu_mem_lookup(ctx, args->va);
+	if (mem) {
+		args->base = mem->node.start;
+		args->size = mem->node.size;
+		args->kind = mem->kind;
+		args->page_size = npu_phys_page_size(mem->phys);
+		args->flags = mem->phys->flags;
+	} else {
+		node = npu_vas_lookup(&ctx->vas, args->va);
+		if (node) {
+			args->base = node->start;
+			args->size = node->size;
+			args->kind = NPU_MAPPING_RESERVED;
+		}
 	}
 	mutex_unlock(&ctx->lock);
 }
 
 /**
- * npu_mem_release_all() - free every allocation of a closing context
+ * npu_mem_release_all() - unmap every allocation and import of a closing context
  * @ctx: the context; no ioctl can run on it any more
  */
 void npu_mem_release_all(struct npu_ctx *ctx)
@@ -223,52 +270,108 @@ void npu_mem_release_all(struct npu_ctx *ctx)
 	mutex_lock(&ctx->lock);
 	idr_for_each_entry(&ctx->mems, mem, id) {
 		npu_mem_unlink(ctx, mem);
-		npu_mem_put(mem);
+		npu_mem_destroy(mem);
 	}
 	mutex_unlock(&ctx->lock);
 }
 
+/* Whether the device running @ctx's engines may read (and write) @mem. */
+static int npu_mem_check_access(struct npu_ctx *ctx, const struct npu_mem *mem, bool write)
+{
+	if (!(mem->access & BIT(ctx->ndev->index)))
+		return -EFAULT;
+	if (write && (mem->phys->flags & NPU_MEM_READONLY))
+		return -EPERM;
+	return 0;
+}
+
+static struct npu_mem_range_part *npu_mem_range_parts(const struct npu_mem_range *range)
+{
+	return range->more ? range->more : (struct npu_mem_range_part *)range->part;
+}
+
+/* Add a piece; grows into a kmalloc'd array past the inline ones. */
+static int npu_mem_range_add(struct npu_mem_range *range, struct npu_phys *phys,
+			     u64 off, u64 len)
+{
+	struct npu_mem_range_part *parts = npu_mem_range_parts(range);
+	unsigned int n = range->nr_parts;
+
+	if (n >= NPU_MEM_RANGE_INLINE && is_power_of_2(n)) {
+		struct npu_mem_range_part *more;
+
+		more = kmalloc_array(2 * n, sizeof(*more), GFP_KERNEL);
+		if (!more)
+			return -ENOMEM;
+		memcpy(more, parts, n * sizeof(*more));
+		kfree(range->more);
+		range->more = more;
+		parts = more;
+	}
+	parts[n].phys = npu_phys_get(phys);
+	parts[n].off = off;
+	parts[n].len = len;
+	range->nr_parts = n + 1;
+	return 0;
+}
+
 /**
- * npu_mem_range_get() - find and hold the allocation behind a device range
+ * npu_mem_range_get() - find and hold the memory behind a device range
  * @ctx: the context whose address space @va belongs to
  * @va: first byte
  * @len: bytes, > 0
  * @write: the range will be written
  * @range: out; release with npu_mem_range_put()
  *
- * The whole range [va, va + len) must lie in one allocation of @ctx.
+ * The whole range [va, va + len) must be mapped in @ctx: inside one
+ * allocation or import, or across VMM mappings that follow each other
+ * without a gap inside one reservation, each accessible from @ctx's device.
  *
- * Return: 0; -EFAULT if it does not (or wraps); -EPERM for a write to a
- * READONLY allocation.
+ * Return: 0; -EFAULT if it is not (or wraps); -EPERM for a write to a
+ * READONLY allocation; -ENOMEM.
  */
 int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 		      struct npu_mem_range *range)
 {
-	struct npu_vas_node *node;
 	struct npu_mem *mem;
-	u64 last;
+	u64 last, pos = 0;
 	int ret = 0;
 
+	range->len = len;
+	range->nr_parts = 0;
+	range->more = NULL;
 	if (!len || check_add_overflow(va, len - 1, &last))
 		return -EFAULT;
 
 	mutex_lock(&ctx->lock);
-	node = npu_vas_lookup(&ctx->vas, va);
-	if (!node || last - node->start >= node->size) {
-		ret = -EFAULT;
-		goto out_unlock;
+	mem = npu_mem_lookup(ctx, va);
+	while (pos < len) {
+		u64 off, n;
+
+		if (!mem || mem->node.start > va + pos) {
+			ret = -EFAULT;
+			break;
+		}
+		ret = npu_mem_check_access(ctx, mem, write);
+		if (ret)
+			break;
+		off = va + pos - mem->node.start;
+		n = min(mem->node.size - off, len - pos);
+		ret = npu_mem_range_add(range, mem->phys, off, n);
+		if (ret)
+			break;
+		pos += n;
+		if (pos < len) {
+			struct npu_vas_node *next;
+
+			/* Only VMM mappings of one reservation continue. */
+			next = mem->kind == NPU_MAPPING_VMM ? npu_vas_next(&mem->node) : NULL;
+			mem = next ? container_of(next, struct npu_mem, node) : NULL;
+		}
 	}
-	mem = container_of(node, struct npu_mem, node);
-	if (write && (mem->flags & NPU_MEM_READONLY)) {
-		ret = -EPERM;
-		goto out_unlock;
-	}
-	kref_get(&mem->ref);
-	range->mem = mem;
-	range->off = va - node->start;
-	range->len = len;
-out_unlock:
 	mutex_unlock(&ctx->lock);
+	if (ret)
+		npu_mem_range_put(range);
 	return ret;
 }
 
@@ -278,8 +381,14 @@ out_unlock:
  */
 void npu_mem_range_put(struct npu_mem_range *range)
 {
-	npu_mem_put(range->mem);
-	range->mem = NULL;
+	struct npu_mem_range_part *parts = npu_mem_range_parts(range);
+	unsigned int i;
+
+	for (i = 0; i < range->nr_parts; i++)
+		npu_phys_put(parts[i].phys);
+	kfree(range->more);
+	range->more = NULL;
+	range->nr_parts = 0;
 }
 
 /**
@@ -287,40 +396,25 @@ void npu_mem_range_put(struct npu_mem_range *range)
  * @range: a held range
  * @pos: offset in the range, < range->len
  * @seg_len: out: bytes from there that are contiguous in the kernel (they
- *	end at an extent or backing chunk boundary, or at the range's end)
+ *	end at an extent, backing chunk or mapping boundary, or at the
+ *	range's end)
  *
  * Return: the address, or NULL if the backing is missing (a driver bug).
  */
 void *npu_mem_range_seg(const struct npu_mem_range *range, u64 pos, u64 *seg_len)
 {
-	const struct npu_mem *mem = range->mem;
-	u64 off = range->off + pos;
-	u32 frame = off >> NPU_PAGE_SHIFT;
-	const struct npu_extent *e;
-	unsigned int lo = 0, hi = mem->nr_extents;
-	u64 in_frame = off & (NPU_PAGE_SIZE - 1);
-	u64 ext_end, chunk_left;
-	u32 pfn;
-	char *addr;
+	const struct npu_mem_range_part *parts = npu_mem_range_parts(range);
+	unsigned int i;
+	u64 contig;
+	void *addr;
 
-	/* The extents are sorted by index and cover the allocation. */
-	while (hi - lo > 1) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (mem->extents[mid].index <= frame)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	e = &mem->extents[lo];
-	pfn = e->pfn + (frame - e->index);
-	ext_end = (u64)(e->index + (1U << e->order)) << NPU_PAGE_SHIFT;
-	chunk_left = ((u64)(round_up(pfn + 1, 1U << NPU_HBM_CHUNK_ORDER) - pfn)
-		      << NPU_PAGE_SHIFT) - in_frame;
-
-	addr = npu_hbm_frame_addr(&mem->ndev->hbm, pfn);
+	for (i = 0; i < range->nr_parts && pos >= parts[i].len; i++)
+		pos -= parts[i].len;
+	if (i == range->nr_parts)
+		return NULL;
+	addr = npu_phys_addr(parts[i].phys, parts[i].off + pos, &contig);
 	if (!addr)
 		return NULL;
-	*seg_len = min(min(ext_end - off, chunk_left), range->len - pos);
-	return addr + in_frame;
+	*seg_len = min(contig, parts[i].len - pos);
+	return addr;
 }

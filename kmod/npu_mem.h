@@ -1,45 +1,73 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Device memory allocations of a context and the translation of device
- * virtual address ranges to their backing.
+ * Mappings of device memory in a context (allocations, IPC imports, VMM
+ * mappings) and the translation of device virtual address ranges to their
+ * backing.
  */
 #ifndef _NPU_MEM_H
 #define _NPU_MEM_H
 
 #include "npu_internal.h"
-#include "npu_pfa.h"
+#include "npu_phys.h"
 #include "npu_vas.h"
 
 struct npu_ctx;
 struct npu_device;
 struct npu_mem_alloc;
 struct npu_mem_query;
+struct npu_resv;
+struct npu_share_link;
 
-/* An allocation: frames, the mapping in its context's address space. */
+/* npu_mem.access: every location may read and write (allocations, imports). */
+#define NPU_MEM_ACCESS_ALL	U32_MAX
+/* npu_mem.access bit of the host location; bits 0..15 are devices. */
+#define NPU_MEM_ACCESS_HOST	BIT(31)
+
+/*
+ * Physical memory mapped at one range of an address space. kind is an
+ * NPU_MAPPING_* value: ALLOC and IMPORT nodes live in the context's
+ * address space and have a handle in ctx->mems; VMM nodes live in their
+ * reservation's. Everything is protected by the context's lock.
+ */
 struct npu_mem {
-	struct kref ref;	/* the context's handle, plus engines using it */
-	struct npu_device *ndev;
-	struct npu_vas_node node;	/* protected by the context's lock */
-	u64 size;		/* bytes requested */
-	u32 handle;
-	u32 page_order;
-	u32 flags;		/* NPU_MEM_* */
-	unsigned int nr_extents;
-	struct npu_extent *extents;	/* immutable while the allocation lives */
+	struct npu_vas_node node;
+	struct npu_phys *phys;		/* referenced */
+	u64 size;			/* bytes asked for (ALLOC) */
+	u32 kind;			/* NPU_MAPPING_ALLOC, _IMPORT or _VMM */
+	u32 handle;			/* ALLOC, IMPORT */
+	u32 access;			/* VMM: NPU_MEM_ACCESS_HOST | BIT(device) of who may use it */
+	struct npu_share_link *link;	/* IMPORT: the importer record of the key */
+	struct npu_resv *resv;		/* VMM: the reservation it is in */
 };
 
-/* A device VA range inside one allocation, held while an engine uses it. */
-struct npu_mem_range {
-	struct npu_mem *mem;	/* referenced */
-	u64 off;		/* of the range's first byte in the allocation */
+/* One piece of a range: bytes of one physical memory. */
+struct npu_mem_range_part {
+	struct npu_phys *phys;	/* referenced */
+	u64 off;		/* of the piece's first byte in phys */
 	u64 len;
+};
+
+#define NPU_MEM_RANGE_INLINE	4
+
+/*
+ * A device VA range held while an engine uses it: one piece per mapping it
+ * crosses (VMM mappings placed back to back in a reservation).
+ */
+struct npu_mem_range {
+	u64 len;
+	unsigned int nr_parts;
+	struct npu_mem_range_part *more;	/* kmalloc'd when nr_parts > INLINE */
+	struct npu_mem_range_part part[NPU_MEM_RANGE_INLINE];
 };
 
 int npu_mem_create(struct npu_ctx *ctx, struct npu_mem_alloc *args);
 int npu_mem_free(struct npu_ctx *ctx, u64 va);
+int npu_mem_import(struct npu_ctx *ctx, struct npu_phys *phys, u64 size,
+		   struct npu_share_link *link, u64 *va, u64 *mapped);
+int npu_mem_unimport(struct npu_ctx *ctx, u64 va);
+struct npu_mem *npu_mem_lookup(struct npu_ctx *ctx, u64 va);
 void npu_mem_query(struct npu_ctx *ctx, struct npu_mem_query *args);
 void npu_mem_release_all(struct npu_ctx *ctx);
-void npu_mem_put(struct npu_mem *mem);
 
 int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 		      struct npu_mem_range *range);

@@ -85,6 +85,8 @@ static void npu_ring_init_hdr(struct npu_ring *ring)
 	WRITE_ONCE(hdr->cq_entries, ring->cq_entries);
 	WRITE_ONCE(hdr->sq_mask, ring->sq_entries - 1);
 	WRITE_ONCE(hdr->cq_mask, ring->cq_entries - 1);
+	/* No engine polls a new ring: the first submission rings the doorbell. */
+	WRITE_ONCE(hdr->flags, ring->flags);
 	/* The application may start producing once RING_CREATE returns. */
 	smp_wmb();
 }
@@ -120,6 +122,7 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	ring->ctx = ctx;
 	ring->sq_entries = args->sq_entries;
 	ring->cq_entries = args->cq_entries;
+	ring->flags = NPU_RING_NEED_WAKEUP;
 	mutex_init(&ring->submit_lock);
 	init_waitqueue_head(&ring->cq_wait);
 	atomic_set(&ring->submitters, 0);
@@ -363,6 +366,7 @@ int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 	}
 
 	if (args->to_submit) {
+		atomic64_inc(&ring->st_doorbells);
 		atomic_inc(&ring->submitters);
 		ret = mutex_lock_interruptible(&ring->submit_lock);
 		if (!ret) {
@@ -376,10 +380,34 @@ int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 			goto out_put;
 		}
 	}
-	if (wait)
+	if (wait && !npu_ring_wait_done(ring, args->min_complete)) {
+		atomic64_inc(&ring->st_waits);
 		ret = npu_ring_wait(ring, args->min_complete, args->timeout_ns);
+	}
 	args->submitted = submitted;
 out_put:
 	npu_ring_put(ring);
 	return ret;
+}
+
+/**
+ * npu_ring_stats() - NPU_IOCTL_RING_STATS
+ * @ctx: a set-up context
+ * @args: ring_id in, the counters out
+ *
+ * Return: 0 or -ENOENT.
+ */
+int npu_ring_stats(struct npu_ctx *ctx, struct npu_ring_stats *args)
+{
+	struct npu_ring *ring = npu_ring_get(ctx, args->ring_id);
+
+	if (!ring)
+		return -ENOENT;
+	args->sqes = atomic64_read(&ring->st_sqes);
+	args->doorbells = atomic64_read(&ring->st_doorbells);
+	args->waits = atomic64_read(&ring->st_waits);
+	args->wakeups = atomic64_read(&ring->st_wakeups);
+	memset(args->rsvd, 0, sizeof(args->rsvd));
+	npu_ring_put(ring);
+	return 0;
 }

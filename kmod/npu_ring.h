@@ -32,6 +32,12 @@ struct npu_ring {
 	u32 flags;
 	void *bounce;		/* the engine's host-to-host staging buffer */
 
+	/* NPU_IOCTL_RING_STATS counters. */
+	atomic64_t st_sqes;
+	atomic64_t st_doorbells;
+	atomic64_t st_waits;
+	atomic64_t st_wakeups;
+
 	atomic_t submitters;	/* RING_ENTER calls consuming SQEs right now */
 	wait_queue_head_t cq_wait;	/* woken when CQEs are posted or submitters finish */
 };
@@ -39,6 +45,7 @@ struct npu_ring {
 int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args);
 int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id);
 int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args);
+int npu_ring_stats(struct npu_ctx *ctx, struct npu_ring_stats *args);
 void npu_ring_release_all(struct npu_ctx *ctx);
 
 u32 npu_ring_sq_ready(struct npu_ring *ring);

@@ -97,6 +97,69 @@ int npu_vas_reserve(struct npu_vas *vas, struct npu_vas_node *node, u64 size,
 }
 
 /**
+ * npu_vas_reserve_at() - place a range at a fixed address
+ * @vas: the address space
+ * @node: the range; start and size are set on success
+ * @start: first address
+ * @size: bytes, > 0
+ *
+ * Return: 0; -EINVAL if [start, start + size) is not inside the address
+ * space; -EEXIST if it overlaps a range already there.
+ */
+int npu_vas_reserve_at(struct npu_vas *vas, struct npu_vas_node *node,
+		       u64 start, u64 size)
+{
+	struct rb_node **link = &vas->root.rb_node, *parent = NULL;
+
+	if (!size || start < vas->base || start - vas->base > vas->size ||
+	    size > vas->size - (start - vas->base))
+		return -EINVAL;
+	while (*link) {
+		struct npu_vas_node *n = rb_entry(*link, struct npu_vas_node, rb);
+
+		parent = *link;
+		if (start + size <= n->start)
+			link = &parent->rb_left;
+		else if (start >= npu_vas_node_end(n))
+			link = &parent->rb_right;
+		else
+			return -EEXIST;
+	}
+	node->start = start;
+	node->size = size;
+	rb_link_node(&node->rb, parent, link);
+	rb_insert_color(&node->rb, &vas->root);
+	vas->used += size;
+	return 0;
+}
+
+/**
+ * npu_vas_first() - the range with the lowest start
+ * @vas: the address space
+ *
+ * Return: the range, or NULL when the address space is empty.
+ */
+struct npu_vas_node *npu_vas_first(struct npu_vas *vas)
+{
+	struct rb_node *rb = rb_first(&vas->root);
+
+	return rb ? rb_entry(rb, struct npu_vas_node, rb) : NULL;
+}
+
+/**
+ * npu_vas_next() - the range after @node
+ * @node: a range of an address space
+ *
+ * Return: the next range by start, or NULL.
+ */
+struct npu_vas_node *npu_vas_next(struct npu_vas_node *node)
+{
+	struct rb_node *rb = rb_next(&node->rb);
+
+	return rb ? rb_entry(rb, struct npu_vas_node, rb) : NULL;
+}
+
+/**
  * npu_vas_lookup() - the range that contains @addr
  * @vas: the address space
  * @addr: any address

@@ -65,6 +65,14 @@ mnt=$(mktemp -d "${TMPDIR:-/tmp}/npu-demo.XXXXXX")
 npud_start "$npud" "$mnt"
 run_sample "$PREFIX" "$SAMPLE_BUILD" "$mnt/npu0"
 
+step "scenario run 3: two processes share an IPC buffer and VMM physical memory ($mnt/npu0)"
+cmake -S "$NPU_ROOT/samples/ipc_share" -B "$BUILD/sample-ipc_share" -DASCEND_HOME="$PREFIX" >/dev/null
+cmake --build "$BUILD/sample-ipc_share" >/dev/null
+NPU_DEVICE=$mnt/npu0 LD_LIBRARY_PATH=$PREFIX/lib64 \
+	"$NPU_ROOT/samples/ipc_share/run.sh" "$BUILD/sample-ipc_share"
+step "npu-smi on the FUSE device"
+NPU_DEVICE=$mnt/npu0 LD_LIBRARY_PATH=$PREFIX/lib64 "$PREFIX/bin/npu-smi"
+
 bench=$(find_binary "$BUILD" npu-bench)
 step "npu-bench --quick --json on the FUSE device ($mnt/npu0)"
 NPU_DEVICE=$mnt/npu0 "$bench" --quick --json

@@ -422,7 +422,7 @@ static void test_ring_create_initialises_header(void **state)
 	assert_int_equal(r.hdr->sq_tail, 0);
 	assert_int_equal(r.hdr->cq_head, 0);
 	assert_int_equal(r.hdr->cq_tail, 0);
-	assert_int_equal(r.hdr->flags, 0);
+	assert_int_equal(r.hdr->flags, NPU_RING_NEED_WAKEUP);
 	assert_int_equal(r.hdr->sq_dropped, 0);
 	assert_int_equal(r.hdr->cq_overflow, 0);
 	assert_int_equal(r.hdr->sq_entries, 8);

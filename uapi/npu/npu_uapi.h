@@ -341,10 +341,331 @@ struct npu_ring_stats {
 	__u64 rsvd[3];		/* out: zero */
 };
 
+/* ---------------------------------------------------------------------- */
+/* Host memory registration and peers (streams issue)                      */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * NPU_IOCTL_HOST_REGISTER: pin [addr, addr + size) of the caller (page
+ * aligned, non-zero, not wrapping) so the engines copy it directly. fd is a
+ * memfd that backs the range from offset fd_off (the daemon maps it), or -1
+ * for anonymous memory. Ranges must not overlap another registration of the
+ * file (-EEXIST). The pages stay pinned until HOST_UNREGISTER or close.
+ */
+struct npu_host_register {
+	__u64 addr;	/* in */
+	__u64 size;	/* in */
+	__u64 fd_off;	/* in: page aligned; 0 when fd is -1 */
+	__s32 fd;	/* in: memfd or -1 */
+	__u32 flags;	/* in: must be 0 */
+};
+
+/* NPU_IOCTL_HOST_UNREGISTER: drop the registration whose base is addr. */
+struct npu_host_unregister {
+	__u64 addr;	/* in */
+	__u64 rsvd;	/* in: must be 0 */
+};
+
+/*
+ * NPU_IOCTL_PEER_ENABLE / NPU_IOCTL_PEER_DISABLE: let the rings of this
+ * file name device VAs of the context peer_ctx (npu_ctx_setup.ctx_id) on
+ * device peer_device of the same driver instance, which the same process
+ * (TGID) must have opened (-EPERM otherwise; -ENOENT if there is no such
+ * context; -EINVAL for this file's own device; ENABLE twice is -EEXIST,
+ * DISABLE of a peer not enabled -ENOENT). Only D2D copies use peer VAs.
+ */
+struct npu_peer {
+	__u32 peer_device;	/* in */
+	__u32 peer_ctx;		/* in */
+	__u32 flags;		/* in: must be 0 */
+	__u32 pad;
+};
+
 /* NPU_IOCTL_NOP: does nothing; measures the ioctl floor. */
 struct npu_nop {
 	__u64 cookie;	/* in, echoed in out */
 	__u64 out;	/* out */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Sharing: IPC keys, physical memory (VMM), shareable handles, npu-smi    */
+/* ---------------------------------------------------------------------- */
+
+/*
+ * Lifetimes (all commands below):
+ *  - Device frames are reference counted. Every mapping (MEM_ALLOC, an IPC
+ *    import, a VMM map), every physical handle and every export holds one;
+ *    the frames return to the allocator when the last one goes.
+ *  - Keys and shareable handles live in one table of the driver instance,
+ *    so a process on another device of the same instance can import them.
+ *    Whitelists hold TGIDs as the driver sees them (npu_ctx_setup.tgid).
+ *  - An export belongs to the file that created it and dies with it (or
+ *    with IPC_DESTROY / the last PHYS_FREE of the exported handle); imports
+ *    made before stay valid until they are closed.
+ */
+
+/* Kinds of mapping reported by NPU_IOCTL_MEM_QUERY (continued). */
+#define NPU_MAPPING_IMPORT	2 /* from NPU_IOCTL_IPC_IMPORT */
+#define NPU_MAPPING_VMM		3 /* a physical handle mapped by NPU_IOCTL_VMM_MAP */
+#define NPU_MAPPING_RESERVED	4 /* reserved by NPU_IOCTL_VMM_RESERVE, nothing mapped at va */
+
+/* An IPC key: 64 lowercase hex characters (256 random bits), no NUL. */
+#define NPU_IPC_KEY_LEN		64
+
+/* Export flags (IPC_EXPORT, SHARE_EXPORT): anyone may import, no whitelist. */
+#define NPU_SHARE_NO_WHITELIST	(1U << 0)
+#define NPU_SHARE_FLAGS_ALL	(NPU_SHARE_NO_WHITELIST)
+
+/* Whitelists take at most this many TGIDs (in total, over all SET_PID calls). */
+#define NPU_SHARE_MAX_PIDS	65535
+
+/*
+ * NPU_IOCTL_IPC_EXPORT: create a key for the first size bytes of the
+ * allocation whose base is va (MEM_ALLOC memory only: no interior address,
+ * no import, no VMM address). The import maps size rounded up to the
+ * allocation's page size. Without NPU_SHARE_NO_WHITELIST only TGIDs added
+ * by IPC_SET_PID may import.
+ */
+struct npu_ipc_export {
+	__u64 va;			/* in */
+	__u64 size;			/* in: 0 < size <= the allocation's mapped size */
+	__u32 flags;			/* in: NPU_SHARE_* */
+	__u32 pad;
+	char key[NPU_IPC_KEY_LEN];	/* out */
+};
+
+/*
+ * NPU_IOCTL_IPC_SET_PID / NPU_IOCTL_SHARE_SET_PID: add count TGIDs, read
+ * from the user array pids (__s32 each), to the whitelist of a key (or of a
+ * shareable handle, in handle). Only the exporting file may do it (-EPERM),
+ * never for a NO_WHITELIST export (-EPERM); an unknown key is -ENOENT.
+ */
+struct npu_share_set_pid {
+	char key[NPU_IPC_KEY_LEN];	/* in: IPC_SET_PID; zero for SHARE_SET_PID */
+	__u64 handle;			/* in: SHARE_SET_PID; 0 for IPC_SET_PID */
+	__u64 pids;			/* in: user address of __s32[count] */
+	__u32 count;			/* in: 1..NPU_SHARE_MAX_PIDS */
+	__u32 pad;
+};
+
+/*
+ * NPU_IOCTL_IPC_IMPORT: map the memory behind key in this context.
+ * -ENOENT: no such key (never existed, destroyed, or malformed);
+ * -EPERM: the caller's TGID is not on the whitelist.
+ */
+struct npu_ipc_import {
+	char key[NPU_IPC_KEY_LEN];	/* in */
+	__u32 flags;			/* in: must be 0 */
+	__u32 owner_device;		/* out: device index of the exported frames */
+	__u64 va;			/* out: base of the new mapping */
+	__u64 size;			/* out: its mapped size */
+	__u32 page_size;		/* out */
+	__u32 owner_tgid;		/* out */
+};
+
+/* NPU_IOCTL_IPC_UNIMPORT: unmap an import; va is what IPC_IMPORT returned. */
+struct npu_ipc_unimport {
+	__u64 va;	/* in */
+	__u64 rsvd;	/* in: must be 0 */
+};
+
+/*
+ * NPU_IOCTL_IPC_DESTROY: destroy a key this file exported: no new imports.
+ * A key this file did not export is -ENOENT.
+ */
+struct npu_ipc_destroy {
+	char key[NPU_IPC_KEY_LEN];	/* in */
+};
+
+/* Classes of physical memory (npu_phys_alloc.page_class) are NPU_CLASS_*. */
+
+/*
+ * NPU_IOCTL_PHYS_ALLOC: physical memory with no mapping, as a per-file
+ * handle holding one reference. size must be a multiple of the
+ * granularity: 2 MiB for NORMAL and HUGE, 1 GiB for HUGE1G (-EINVAL);
+ * NORMAL is backed by 4 KiB frames, HUGE by 2 MiB and HUGE1G by 1 GiB ones.
+ */
+struct npu_phys_alloc {
+	__u64 size;		/* in */
+	__u32 page_class;	/* in: NPU_CLASS_* */
+	__u32 flags;		/* in: NPU_MEM_P2P only */
+	__u32 handle;		/* out */
+	__u32 pad;
+};
+
+/*
+ * NPU_IOCTL_PHYS_FREE: drop one reference of a handle (PHYS_ALLOC,
+ * SHARE_IMPORT and each PHYS_RETAIN took one). At zero the handle goes away
+ * with its shareable handle, if exported; the frames stay while mapped.
+ */
+struct npu_phys_free {
+	__u32 handle;	/* in */
+	__u32 pad;
+};
+
+/*
+ * NPU_IOCTL_PHYS_RETAIN: one more reference on the handle of the physical
+ * memory mapped at any address va of a VMM mapping (a new handle if this
+ * file holds none for it any more).
+ */
+struct npu_phys_retain {
+	__u64 va;	/* in */
+	__u32 handle;	/* out */
+	__u32 pad;
+};
+
+/* NPU_IOCTL_PHYS_INFO: what a handle is. */
+struct npu_phys_info {
+	__u32 handle;		/* in */
+	__u32 page_class;	/* out: NPU_CLASS_* */
+	__u64 size;		/* out */
+	__u32 flags;		/* out: NPU_MEM_* */
+	__u32 device;		/* out: device index of the frames */
+	__u32 imported;		/* out: 1 if from SHARE_IMPORT */
+	__u32 refs;		/* out: references of the handle */
+};
+
+/* Bits of npu_vmm_reserve.flags. */
+#define NPU_RESERVE_HUGE	(1U << 0) /* CANN's "huge page VA" flag; accepted, no effect */
+#define NPU_RESERVE_FLAGS_ALL	(NPU_RESERVE_HUGE)
+
+/*
+ * NPU_IOCTL_VMM_RESERVE: reserve size bytes (rounded up to 2 MiB) of the
+ * aperture, nothing mapped. The start is aligned to the next power of two
+ * >= size, capped at 1 GiB. va != 0 asks for exactly that start: it must be
+ * aligned that way (-EINVAL), inside the aperture (-EINVAL) and free (-EEXIST).
+ */
+struct npu_vmm_reserve {
+	__u64 size;	/* in */
+	__u64 va;	/* in: 0 or the wanted start; out: the start */
+	__u32 flags;	/* in: NPU_RESERVE_* */
+	__u32 pad;
+};
+
+/* NPU_IOCTL_VMM_RELEASE: release a reservation by its start; -EBUSY while mapped. */
+struct npu_vmm_release {
+	__u64 va;	/* in */
+	__u64 rsvd;	/* in: must be 0 */
+};
+
+/* Bits of npu_vmm_map.flags. */
+#define NPU_MAP_NOACCESS	(1U << 0) /* grant no access (aclrtMemMapNoAccess) */
+#define NPU_MAP_FLAGS_ALL	(NPU_MAP_NOACCESS)
+
+/*
+ * NPU_IOCTL_VMM_MAP: map all of a handle at va, inside one reservation.
+ * size must equal the handle's size, va must be aligned to the handle's
+ * granularity, the range must be unmapped (-EEXIST otherwise) and one
+ * reservation maps only local handles or only imported ones, of one
+ * device (-EINVAL). Without NOACCESS the mapping is readable and writable
+ * from the device of the frames.
+ */
+struct npu_vmm_map {
+	__u64 va;	/* in */
+	__u64 size;	/* in */
+	__u64 offset;	/* in: must be 0 */
+	__u32 handle;	/* in */
+	__u32 flags;	/* in: NPU_MAP_* */
+};
+
+/* NPU_IOCTL_VMM_UNMAP: unmap the mapping that starts at va. */
+struct npu_vmm_unmap {
+	__u64 va;	/* in */
+	__u64 rsvd;	/* in: must be 0 */
+};
+
+/* Access of a mapping for one location (npu_vmm_access.access). */
+#define NPU_ACCESS_NONE		0
+#define NPU_ACCESS_READ		1
+#define NPU_ACCESS_RW		3
+
+/* Locations (npu_vmm_access.loc_type): CANN's aclrtMemLocationType values. */
+#define NPU_LOC_HOST		0	/* loc_id 0 */
+#define NPU_LOC_DEVICE		1	/* loc_id: device index */
+
+/*
+ * NPU_IOCTL_VMM_SET_ACCESS / NPU_IOCTL_VMM_GET_ACCESS: the access one
+ * location has to a mapping. SET needs va and size of exactly one mapping
+ * and access NPU_ACCESS_RW (the only kind supported); setting a location
+ * again with another kind is -EBUSY. GET takes any address of a mapping
+ * and reports NPU_ACCESS_NONE for a location never granted.
+ */
+struct npu_vmm_access {
+	__u64 va;		/* in */
+	__u64 size;		/* in: SET only; 0 for GET */
+	__u32 loc_type;		/* in: NPU_LOC_* */
+	__u32 loc_id;		/* in */
+	__u32 access;		/* in (SET) / out (GET): NPU_ACCESS_* */
+	__u32 pad;
+};
+
+/*
+ * NPU_IOCTL_SHARE_EXPORT: a shareable handle (a random non-zero 64-bit
+ * value) for a local physical handle. One per handle (-EEXIST); imported
+ * handles cannot be exported again (-EINVAL). It dies with the handle.
+ */
+struct npu_share_export {
+	__u32 handle;	/* in */
+	__u32 flags;	/* in: NPU_SHARE_* */
+	__u64 share;	/* out */
+};
+
+/*
+ * NPU_IOCTL_SHARE_IMPORT: a physical handle of this file for the memory
+ * behind a shareable handle. -ENOENT: unknown (or the exporter freed it);
+ * -EPERM: not whitelisted; -EINVAL: the caller's process is the exporter's.
+ */
+struct npu_share_import {
+	__u64 share;		/* in */
+	__u32 flags;		/* in: must be 0 */
+	__u32 handle;		/* out */
+	__u64 size;		/* out */
+	__u32 owner_device;	/* out */
+	__u32 pad;
+};
+
+/* One process (open file) of a device, for npu-smi. */
+struct npu_smi_proc {
+	__u32 tgid;
+	__u32 ctx_id;
+	__u64 mapped_bytes;	/* bytes mapped in its address space (allocations, imports, VMM) */
+	__u64 allocations;	/* MEM_ALLOC allocations */
+	__u64 imports;		/* IPC imports */
+	__u64 phys_handles;	/* physical handles held */
+	__u64 phys_bytes;	/* bytes behind those handles */
+};
+
+/* Kinds of npu_smi_share records. */
+#define NPU_SMI_IPC_KEY		1 /* an IPC key */
+#define NPU_SMI_SHARE_HANDLE	2 /* a shareable handle */
+#define NPU_SMI_IMPORTER	3 /* an importer of the record before it */
+
+/*
+ * One export or importer, for npu-smi. tag identifies the export without
+ * giving it away: the first 8 characters of a key, or the top 16 bits of
+ * a handle in hex, NUL terminated.
+ */
+struct npu_smi_share {
+	__u32 kind;		/* NPU_SMI_* */
+	__u32 tgid;		/* exporter, or the importer */
+	__u32 device;		/* device index of the frames */
+	__u32 whitelist;	/* export: TGIDs on the whitelist, U32_MAX if none is used */
+	__u64 size;		/* bytes shared */
+	char tag[16];
+};
+
+/*
+ * NPU_IOCTL_SMI_PROCS / NPU_IOCTL_SMI_SHARES: copy up to count records
+ * (struct npu_smi_proc of this device's files / struct npu_smi_share of
+ * the driver instance) to the user array buf; total is how many exist, so
+ * a caller with count < total retries with a bigger array.
+ */
+struct npu_smi_query {
+	__u64 buf;	/* in: user address, may be 0 when count is 0 */
+	__u32 count;	/* in: records buf holds */
+	__u32 total;	/* out */
+	__u32 written;	/* out: records written, min(count, total) */
+	__u32 pad;
 };
 
 #define NPU_IOCTL_GET_VERSION	_IOR(NPU_IOCTL_MAGIC, 0x00, struct npu_version)
@@ -358,7 +679,31 @@ struct npu_nop {
 #define NPU_IOCTL_RING_DESTROY	_IOW(NPU_IOCTL_MAGIC, 0x08, struct npu_ring_destroy)
 #define NPU_IOCTL_RING_ENTER	_IOWR(NPU_IOCTL_MAGIC, 0x09, struct npu_ring_enter)
 #define NPU_IOCTL_NOP		_IOWR(NPU_IOCTL_MAGIC, 0x0a, struct npu_nop)
+#define NPU_IOCTL_HOST_REGISTER	_IOW(NPU_IOCTL_MAGIC, 0x0b, struct npu_host_register)
+#define NPU_IOCTL_HOST_UNREGISTER _IOW(NPU_IOCTL_MAGIC, 0x0c, struct npu_host_unregister)
 #define NPU_IOCTL_RING_STATS	_IOWR(NPU_IOCTL_MAGIC, 0x0d, struct npu_ring_stats)
+#define NPU_IOCTL_PEER_ENABLE	_IOW(NPU_IOCTL_MAGIC, 0x0e, struct npu_peer)
+#define NPU_IOCTL_PEER_DISABLE	_IOW(NPU_IOCTL_MAGIC, 0x0f, struct npu_peer)
+#define NPU_IOCTL_IPC_EXPORT	_IOWR(NPU_IOCTL_MAGIC, 0x18, struct npu_ipc_export)
+#define NPU_IOCTL_IPC_SET_PID	_IOW(NPU_IOCTL_MAGIC, 0x19, struct npu_share_set_pid)
+#define NPU_IOCTL_IPC_IMPORT	_IOWR(NPU_IOCTL_MAGIC, 0x1a, struct npu_ipc_import)
+#define NPU_IOCTL_IPC_UNIMPORT	_IOW(NPU_IOCTL_MAGIC, 0x1b, struct npu_ipc_unimport)
+#define NPU_IOCTL_IPC_DESTROY	_IOW(NPU_IOCTL_MAGIC, 0x1c, struct npu_ipc_destroy)
+#define NPU_IOCTL_PHYS_ALLOC	_IOWR(NPU_IOCTL_MAGIC, 0x1d, struct npu_phys_alloc)
+#define NPU_IOCTL_PHYS_FREE	_IOW(NPU_IOCTL_MAGIC, 0x1e, struct npu_phys_free)
+#define NPU_IOCTL_PHYS_RETAIN	_IOWR(NPU_IOCTL_MAGIC, 0x1f, struct npu_phys_retain)
+#define NPU_IOCTL_PHYS_INFO	_IOWR(NPU_IOCTL_MAGIC, 0x20, struct npu_phys_info)
+#define NPU_IOCTL_VMM_RESERVE	_IOWR(NPU_IOCTL_MAGIC, 0x21, struct npu_vmm_reserve)
+#define NPU_IOCTL_VMM_RELEASE	_IOW(NPU_IOCTL_MAGIC, 0x22, struct npu_vmm_release)
+#define NPU_IOCTL_VMM_MAP	_IOW(NPU_IOCTL_MAGIC, 0x23, struct npu_vmm_map)
+#define NPU_IOCTL_VMM_UNMAP	_IOW(NPU_IOCTL_MAGIC, 0x24, struct npu_vmm_unmap)
+#define NPU_IOCTL_VMM_SET_ACCESS _IOW(NPU_IOCTL_MAGIC, 0x25, struct npu_vmm_access)
+#define NPU_IOCTL_VMM_GET_ACCESS _IOWR(NPU_IOCTL_MAGIC, 0x26, struct npu_vmm_access)
+#define NPU_IOCTL_SHARE_EXPORT	_IOWR(NPU_IOCTL_MAGIC, 0x27, struct npu_share_export)
+#define NPU_IOCTL_SHARE_SET_PID	_IOW(NPU_IOCTL_MAGIC, 0x28, struct npu_share_set_pid)
+#define NPU_IOCTL_SHARE_IMPORT	_IOWR(NPU_IOCTL_MAGIC, 0x29, struct npu_share_import)
+#define NPU_IOCTL_SMI_PROCS	_IOWR(NPU_IOCTL_MAGIC, 0x2a, struct npu_smi_query)
+#define NPU_IOCTL_SMI_SHARES	_IOWR(NPU_IOCTL_MAGIC, 0x2b, struct npu_smi_query)
 /*
  * 0x0b..0x17: host memory registration, peers and ring statistics (streams issue).
  * 0x18..0x2f: IPC keys, physical memory (VMM), shareable handles, npu-smi queries
@@ -387,6 +732,28 @@ struct npu_nop {
 	X(struct npu_ring_destroy, 8)			\
 	X(struct npu_ring_enter, 32)			\
 	X(struct npu_nop, 16)				\
-	X(struct npu_ring_stats, 64)
+	X(struct npu_ring_stats, 64)			\
+	X(struct npu_host_register, 32)		\
+	X(struct npu_host_unregister, 16)		\
+	X(struct npu_peer, 16)				\
+	X(struct npu_ipc_export, 88)			\
+	X(struct npu_share_set_pid, 88)			\
+	X(struct npu_ipc_import, 96)			\
+	X(struct npu_ipc_unimport, 16)			\
+	X(struct npu_ipc_destroy, 64)			\
+	X(struct npu_phys_alloc, 24)			\
+	X(struct npu_phys_free, 8)			\
+	X(struct npu_phys_retain, 16)			\
+	X(struct npu_phys_info, 32)			\
+	X(struct npu_vmm_reserve, 24)			\
+	X(struct npu_vmm_release, 16)			\
+	X(struct npu_vmm_map, 32)			\
+	X(struct npu_vmm_unmap, 16)			\
+	X(struct npu_vmm_access, 32)			\
+	X(struct npu_share_export, 16)			\
+	X(struct npu_share_import, 32)			\
+	X(struct npu_smi_proc, 48)			\
+	X(struct npu_smi_share, 40)			\
+	X(struct npu_smi_query, 24)
 
 #endif /* _UAPI_NPU_UAPI_H */

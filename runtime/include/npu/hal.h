@@ -137,7 +137,52 @@ int halPeerCapable(halDevice *dev, halDevice *peer);
 /* Sharing: IPC keys, physical memory, shareable handles (sharing issue)   */
 /* ---------------------------------------------------------------------- */
 
-/* (declared by the sharing work) */
+/*
+ * Everything below is per driver context (per halDevice): VAs, physical
+ * handles and the exports a context made belong to it, and closing the
+ * device releases them. Keys are NPU_IPC_KEY_LEN characters, no NUL.
+ */
+
+/* The caller's TGID as the driver sees it: what whitelists hold. */
+int halGetBareTgid(int32_t *tgid);
+
+/* IPC: export the first size bytes of the allocation at va (flags: NPU_SHARE_*). */
+int halIpcExport(halDevice *dev, uint64_t va, uint64_t size, uint32_t flags,
+		 char key[NPU_IPC_KEY_LEN]);
+int halIpcSetPid(halDevice *dev, const char key[NPU_IPC_KEY_LEN], const int32_t *pids,
+		 uint32_t count);
+int halIpcImport(halDevice *dev, const char key[NPU_IPC_KEY_LEN], struct npu_ipc_import *out);
+int halIpcUnimport(halDevice *dev, uint64_t va);
+int halIpcDestroy(halDevice *dev, const char key[NPU_IPC_KEY_LEN]);
+
+/* Physical memory: page_class NPU_CLASS_*, flags NPU_MEM_P2P or 0. */
+int halPhysAlloc(halDevice *dev, uint64_t size, uint32_t page_class, uint32_t flags,
+		 uint32_t *handle);
+int halPhysFree(halDevice *dev, uint32_t handle);
+int halPhysRetain(halDevice *dev, uint64_t va, uint32_t *handle);
+int halPhysInfo(halDevice *dev, uint32_t handle, struct npu_phys_info *out);
+
+/* Reservations and mappings; want_va 0 lets the driver choose. */
+int halVmmReserve(halDevice *dev, uint64_t size, uint64_t want_va, uint32_t flags, uint64_t *va);
+int halVmmRelease(halDevice *dev, uint64_t va);
+int halVmmMap(halDevice *dev, uint64_t va, uint64_t size, uint32_t handle, uint32_t flags);
+int halVmmUnmap(halDevice *dev, uint64_t va);
+int halVmmSetAccess(halDevice *dev, uint64_t va, uint64_t size, uint32_t loc_type,
+		    uint32_t loc_id, uint32_t access);
+int halVmmGetAccess(halDevice *dev, uint64_t va, uint32_t loc_type, uint32_t loc_id,
+		    uint32_t *access);
+
+/* Shareable handles of physical memory (flags: NPU_SHARE_*). */
+int halShareExport(halDevice *dev, uint32_t handle, uint32_t flags, uint64_t *share);
+int halShareSetPid(halDevice *dev, uint64_t share, const int32_t *pids, uint32_t count);
+int halShareImport(halDevice *dev, uint64_t share, struct npu_share_import *out);
+
+/*
+ * npu-smi: up to count records into buf; *total is how many exist (retry
+ * with a bigger buffer when it is larger than count).
+ */
+int halSmiProcs(halDevice *dev, struct npu_smi_proc *buf, uint32_t count, uint32_t *total);
+int halSmiShares(halDevice *dev, struct npu_smi_share *buf, uint32_t count, uint32_t *total);
 
 /*
  * Map a negative errno to the upstream code, as DESIGN.md gives it:

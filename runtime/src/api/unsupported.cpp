@@ -20,7 +20,6 @@ aclError NotSupportedYet(const char *api, int issue) {
 // clang-format off
 #define NPU_UNSUPPORTED_APIS(X) \
     X(4, aclrtSynchronizeDevice, (void)) \
-    X(5, aclrtDeviceGetBareTgid, (int32_t *pid)) \
     X(4, aclrtDeviceCanAccessPeer, (int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)) \
     X(4, aclrtDeviceEnablePeerAccess, (int32_t peerDeviceId, uint32_t flags)) \
     X(4, aclrtDeviceDisablePeerAccess, (int32_t peerDeviceId)) \
@@ -64,30 +63,7 @@ aclError NotSupportedYet(const char *api, int issue) {
     X(4, aclrtMemcpyBatchAsyncV2, (void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs, aclrtStream stream)) \
     X(4, aclrtValueWrite, (void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)) \
     X(4, aclrtValueWait, (void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)) \
-    X(4, aclrtPointerGetAttributes, (const void *ptr, aclrtPtrAttributes *attributes)) \
-    X(5, aclrtMemGetAllocationGranularity, (aclrtPhysicalMemProp *prop, aclrtMemGranularityOptions option, size_t *granularity)) \
-    X(5, aclrtMallocPhysical, (aclrtDrvMemHandle *handle, size_t size, const aclrtPhysicalMemProp *prop, uint64_t flags)) \
-    X(5, aclrtFreePhysical, (aclrtDrvMemHandle handle)) \
-    X(5, aclrtReserveMemAddress, (void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags)) \
-    X(5, aclrtReleaseMemAddress, (void *virPtr)) \
-    X(5, aclrtMapMem, (void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags)) \
-    X(5, aclrtMemMapNoAccess, (void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags)) \
-    X(5, aclrtUnmapMem, (void *virPtr)) \
-    X(5, aclrtMemSetAccess, (void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count)) \
-    X(5, aclrtMemGetAccess, (void *virPtr, aclrtMemLocation *location, uint64_t *flag)) \
-    X(5, aclrtMemRetainAllocationHandle, (void *virPtr, aclrtDrvMemHandle *handle)) \
-    X(5, aclrtMemGetAllocationPropertiesFromHandle, (aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop)) \
-    X(5, aclrtMemExportToShareableHandle, (aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags, uint64_t *shareableHandle)) \
-    X(5, aclrtMemSetPidToShareableHandle, (uint64_t shareableHandle, int32_t *pid, size_t pidNum)) \
-    X(5, aclrtMemImportFromShareableHandle, (uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle *handle)) \
-    X(5, aclrtMemExportToShareableHandleV2, (aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType, void *shareableHandle)) \
-    X(5, aclrtMemImportFromShareableHandleV2, (void *shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags, aclrtDrvMemHandle *handle)) \
-    X(5, aclrtMemSetPidToShareableHandleV2, (void *shareableHandle, aclrtMemSharedHandleType shareType, int32_t *pid, size_t pidNum)) \
-    X(5, aclrtIpcMemGetExportKey, (void *devPtr, size_t size, char *key, size_t len, uint64_t flags)) \
-    X(5, aclrtIpcMemSetImportPid, (const char *key, int32_t *pid, size_t num)) \
-    X(5, aclrtIpcMemImportByKey, (void **devPtr, const char *key, uint64_t flags)) \
-    X(5, aclrtIpcMemClose, (const char *key)) \
-    X(5, aclrtIpcMemSetAttr, (const char *key, aclrtIpcMemAttrType type, uint64_t attr))
+    X(4, aclrtPointerGetAttributes, (const void *ptr, aclrtPtrAttributes *attributes))
 // clang-format on
 
 // The parameters are deliberately unused.

@@ -146,6 +146,23 @@ int DeviceManager::RefCount(int32_t user_id) {
     return slots_[static_cast<size_t>(user_id)].refcount;
 }
 
+std::shared_ptr<DeviceSession> DeviceManager::SessionOf(int32_t user_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (user_id < 0 || static_cast<size_t>(user_id) >= slots_.size())
+        return nullptr;
+    const DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
+    return slot.default_context ? slot.default_context->session_ptr() : nullptr;
+}
+
+std::shared_ptr<DeviceSession> DeviceManager::AnySession() {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const DeviceSlot &slot : slots_) {
+        if (slot.default_context)
+            return slot.default_context->session_ptr();
+    }
+    return nullptr;
+}
+
 std::shared_ptr<DeviceSession> DeviceManager::FindSession(const void *addr, size_t len) {
     std::lock_guard<std::mutex> lock(mu_);
     for (const DeviceSlot &slot : slots_) {

@@ -41,6 +41,11 @@ class DeviceManager {
     // References from aclrtSetDevice on user_id (0 when invalid or unset).
     int RefCount(int32_t user_id);
 
+    // The session of user device user_id while it is set, else nullptr.
+    std::shared_ptr<DeviceSession> SessionOf(int32_t user_id);
+    // The session of the lowest set device, else nullptr.
+    std::shared_ptr<DeviceSession> AnySession();
+
     // The open session whose aperture contains [addr, addr + len), if any.
     std::shared_ptr<DeviceSession> FindSession(const void *addr, size_t len);
 

@@ -42,6 +42,15 @@ Error FreeDeviceMemory(void *ptr) {
                              "devPtr %p is not device memory of any set device", ptr);
     }
     uint64_t base = reinterpret_cast<uintptr_t>(ptr);
+    std::optional<Allocation> found = session->allocations().Find(base);
+    if (found && found->kind != MemoryKind::kDevice) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "devPtr %p is %s, not aclrtMalloc memory (use %s)", ptr,
+                             found->kind == MemoryKind::kIpcImport ? "an IPC import"
+                                                                    : "a VMM address",
+                             found->kind == MemoryKind::kIpcImport ? "aclrtIpcMemClose"
+                                                                    : "aclrtUnmapMem");
+    }
     if (!session->allocations().Remove(base)) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                              "devPtr %p is not the base of a live allocation on device %d "

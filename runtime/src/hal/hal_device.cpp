@@ -19,7 +19,9 @@
 #include "npu/hal.h"
 #pragma GCC visibility pop
 
+#include "hal_device.h"
 #include "hal_internal.h"
+#include "hal_share.h"
 
 #define NPU_UAPI_ASSERT_SIZE(type, size) static_assert(sizeof(type) == (size), #type);
 NPU_UAPI_SIZES(NPU_UAPI_ASSERT_SIZE)
@@ -158,6 +160,8 @@ using npu::hal::UniqueFd;
 
 struct halDevice {
 	uint32_t devId = 0;
+	uint32_t ctx_id = 0;	/* from CTX_SETUP */
+	uint32_t tgid = 0;	/* from CTX_SETUP */
 	std::unique_ptr<DeviceFile> file;
 	Mapping aperture;
 
@@ -286,6 +290,26 @@ int halDevice::Submit(const struct npu_sqe &proto)
 	return -EIO;
 }
 
+npu::hal::DeviceFile *npu::hal::DeviceFileOf(halDevice *dev)
+{
+	return dev->file.get();
+}
+
+uint32_t npu::hal::DeviceCtxId(const halDevice *dev)
+{
+	return dev->ctx_id;
+}
+
+uint32_t npu::hal::DeviceTgid(const halDevice *dev)
+{
+	return dev->tgid;
+}
+
+uint32_t npu::hal::DeviceIndex(const halDevice *dev)
+{
+	return dev->devId;
+}
+
 extern "C" {
 
 const char *halBackendName(void)
@@ -333,6 +357,8 @@ int halDeviceOpen(uint32_t devId, halDevice **out)
 	ret = dev->file->Ioctl(NPU_IOCTL_CTX_SETUP, &cs);
 	if (ret < 0)
 		return ret;
+	dev->ctx_id = cs.ctx_id;
+	dev->tgid = cs.tgid;
 
 	ret = dev->CreateRing();
 	if (ret < 0)
@@ -453,4 +479,62 @@ int halNop(halDevice *dev)
 	return nop.out == nop.cookie ? 0 : -EIO;
 }
 
+int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off)
+{
+	if (dev == nullptr)
+		return -EINVAL;
+	struct npu_host_register hr = {};
+	hr.addr = reinterpret_cast<uint64_t>(ptr);
+	hr.size = size;
+	hr.fd = fd < 0 ? -1 : fd;
+	hr.fd_off = fd < 0 ? 0 : fd_off;
+	return dev->file->Ioctl(NPU_IOCTL_HOST_REGISTER, &hr);
+}
+
+int halHostUnregister(halDevice *dev, void *ptr)
+{
+	if (dev == nullptr)
+		return -EINVAL;
+	struct npu_host_unregister hu = {};
+	hu.addr = reinterpret_cast<uint64_t>(ptr);
+	return dev->file->Ioctl(NPU_IOCTL_HOST_UNREGISTER, &hu);
+}
+
+static int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd)
+{
+	if (dev == nullptr || peer == nullptr || dev->devId == peer->devId)
+		return -EINVAL;
+	struct npu_peer pr = {};
+	pr.peer_device = peer->devId;
+	pr.peer_ctx = peer->ctx_id;
+	return dev->file->Ioctl(cmd, &pr);
+}
+
+int halPeerEnable(halDevice *dev, halDevice *peer)
+{
+	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_ENABLE);
+}
+
+int halPeerDisable(halDevice *dev, halDevice *peer)
+{
+	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
+}
+
+int halPeerCapable(halDevice *dev, halDevice *peer)
+{
+	// One backend per process, so two devices it opened belong to the
+	// same driver instance; a device is not its own peer.
+	if (dev == nullptr || peer == nullptr || dev->devId == peer->devId)
+		return 0;
+	return dev->tgid == peer->tgid ? 1 : 0;
+}
+
 } // extern "C"
+
+namespace npu::hal {
+// For the other HAL files (sharing): one raw command on dev's driver file.
+int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg)
+{
+	return dev->file->Ioctl(cmd, arg);
+}
+} // namespace npu::hal

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Peer access (placeholder).
+ */
+#include "npu_internal.h"
+#include "npu_ctx.h"
+#include "npu_peer.h"
+
+int npu_peer_enable(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx)
+{
+	return -EOPNOTSUPP;
+}
+
+int npu_peer_disable(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx)
+{
+	return -ENOENT;
+}
+
+void npu_peer_release_all(struct npu_ctx *ctx)
+{
+}

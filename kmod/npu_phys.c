@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Physical device memory.
+ *
+ * An npu_phys owns frames of one device. It is what an allocation, an IPC
+ * import and a VMM mapping point at, and what a physical handle or an
+ * export holds: each of them takes a reference, and the frames go back to
+ * the page-frame allocator only when the last reference is dropped. An
+ * engine holds a reference for the duration of a descriptor, so no unmap,
+ * free or close can pull frames from under a copy.
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_drv.h"
+#include "npu_hbm.h"
+#include "npu_phys.h"
+
+static void npu_phys_release(struct kref *ref)
+{
+	struct npu_phys *phys = container_of(ref, struct npu_phys, ref);
+
+	npu_pfa_free(&phys->ndev->pfa, phys->extents, phys->nr_extents);
+	kvfree(phys->extents);
+	atomic64_dec(&phys->ndev->nr_allocations);
+	kfree(phys);
+}
+
+/**
+ * npu_phys_put() - drop a reference to physical memory
+ * @phys: the memory; its frames go back to the allocator with the last
+ */
+void npu_phys_put(struct npu_phys *phys)
+{
+	kref_put(&phys->ref, npu_phys_release);
+}
+
+/* Frames for @size bytes under @policy; sets the page order actually used. */
+static int npu_phys_get_frames(struct npu_phys *phys, u64 size, u32 policy)
+{
+	struct npu_pfa *pfa = &phys->ndev->pfa;
+	u64 huge = round_up(size, (u64)SZ_2M) >> NPU_PAGE_SHIFT;
+	u64 normal = round_up(size, (u64)SZ_4K) >> NPU_PAGE_SHIFT;
+	int ret;
+
+	switch (policy) {
+	case NPU_POLICY_HUGE_FIRST:
+		if (size > SZ_1M) {
+			ret = npu_pfa_alloc(pfa, huge, NPU_ORDER_HUGE,
+					    &phys->extents, &phys->nr_extents);
+			if (ret != -ENOMEM) {
+				phys->page_order = NPU_ORDER_HUGE;
+				phys->page_class = NPU_CLASS_HUGE;
+				return ret;
+			}
+		}
+		fallthrough;
+	case NPU_POLICY_NORMAL_ONLY:
+		phys->page_order = NPU_ORDER_NORMAL;
+		phys->page_class = NPU_CLASS_NORMAL;
+		return npu_pfa_alloc(pfa, normal, NPU_ORDER_NORMAL,
+				     &phys->extents, &phys->nr_extents);
+	case NPU_POLICY_HUGE_ONLY:
+		phys->page_order = NPU_ORDER_HUGE;
+		phys->page_class = NPU_CLASS_HUGE;
+		return npu_pfa_alloc(pfa, huge, NPU_ORDER_HUGE,
+				     &phys->extents, &phys->nr_extents);
+	case NPU_POLICY_HUGE1G_ONLY:
+		phys->page_order = NPU_ORDER_HUGE1G;
+		phys->page_class = NPU_CLASS_HUGE1G;
+		return npu_pfa_alloc(pfa, round_up(size, (u64)SZ_1G) >> NPU_PAGE_SHIFT,
+				     NPU_ORDER_HUGE1G, &phys->extents, &phys->nr_extents);
+	}
+	return -EINVAL;
+}
+
+/**
+ * npu_phys_create() - allocate and back physical memory
+ * @ndev: the device whose frames to take
+ * @size: bytes, > 0 and <= the device's HBM size
+ * @policy: NPU_POLICY_*
+ * @flags: NPU_MEM_*
+ * @out: the memory, holding one reference
+ *
+ * Return: 0, -EINVAL for an unknown policy, -ENOMEM.
+ */
+int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
+		    struct npu_phys **out)
+{
+	struct npu_phys *phys;
+	int ret;
+
+	if (!size || policy >= NPU_POLICY_COUNT)
+		return -EINVAL;
+	/* Also keeps the rounding below from overflowing. */
+	if (size > ndev->hbm_size)
+		return -ENOMEM;
+
+	phys = kzalloc(sizeof(*phys), GFP_KERNEL);
+	if (!phys)
+		return -ENOMEM;
+	kref_init(&phys->ref);
+	phys->ndev = ndev;
+	phys->flags = flags;
+	ret = npu_phys_get_frames(phys, size, policy);
+	if (ret)
+		goto err_free_phys;
+	phys->size = round_up(size, (u64)npu_phys_page_size(phys));
+	ret = npu_hbm_populate(&ndev->hbm, phys->extents, phys->nr_extents);
+	if (ret)
+		goto err_free_frames;
+	atomic64_inc(&ndev->nr_allocations);
+	*out = phys;
+	return 0;
+
+err_free_frames:
+	npu_pfa_free(&ndev->pfa, phys->extents, phys->nr_extents);
+	kvfree(phys->extents);
+err_free_phys:
+	kfree(phys);
+	return ret;
+}
+
+/**
+ * npu_phys_addr() - kernel address of byte @off of physical memory
+ * @phys: the memory, referenced by the caller
+ * @off: byte offset, < phys->size
+ * @contig: out: bytes from there that are contiguous in the kernel (they
+ *	end at an extent or backing chunk boundary)
+ *
+ * Return: the address, or NULL if the backing is missing (a driver bug).
+ */
+void *npu_phys_addr(struct npu_phys *phys, u64 off, u64 *contig)
+{
+	u32 frame = off >> NPU_PAGE_SHIFT;
+	u64 in_frame = off & (NPU_PAGE_SIZE - 1);
+	unsigned int lo = 0, hi = phys->nr_extents;
+	const struct npu_extent *e;
+	u64 ext_end, chunk_left;
+	char *addr;
+	u32 pfn;
+
+	/* The extents are sorted by index and cover the memory. */
+	while (hi - lo > 1) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (phys->extents[mid].index <= frame)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	e = &phys->extents[lo];
+	pfn = e->pfn + (frame - e->index);
+	ext_end = (u64)(e->index + (1U << e->order)) << NPU_PAGE_SHIFT;
+	chunk_left = ((u64)(round_up(pfn + 1, 1U << NPU_HBM_CHUNK_ORDER) - pfn)
+		      << NPU_PAGE_SHIFT) - in_frame;
+
+	addr = npu_hbm_frame_addr(&phys->ndev->hbm, pfn);
+	if (!addr)
+		return NULL;
+	*contig = min(ext_end - off, chunk_left);
+	return addr + in_frame;
+}

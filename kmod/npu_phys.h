@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Physical device memory: a reference-counted set of frames that any
+ * number of mappings, handles and exports may share.
+ */
+#ifndef _NPU_PHYS_H
+#define _NPU_PHYS_H
+
+#include "npu_internal.h"
+#include "npu_pfa.h"
+
+struct npu_device;
+
+struct npu_phys {
+	struct kref ref;	/* mappings, handles, exports, engine ranges */
+	struct npu_device *ndev;
+	u64 size;		/* bytes the frames cover */
+	u32 page_order;		/* of the frames */
+	u32 page_class;		/* NPU_CLASS_* the memory was asked for */
+	u32 flags;		/* NPU_MEM_* */
+	unsigned int nr_extents;
+	struct npu_extent *extents;	/* sorted by index, immutable */
+};
+
+int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
+		    struct npu_phys **out);
+
+/**
+ * npu_phys_get() - one more reference to physical memory
+ * @phys: the memory
+ *
+ * Return: @phys.
+ */
+static inline struct npu_phys *npu_phys_get(struct npu_phys *phys)
+{
+	kref_get(&phys->ref);
+	return phys;
+}
+
+void npu_phys_put(struct npu_phys *phys);
+void *npu_phys_addr(struct npu_phys *phys, u64 off, u64 *contig);
+
+static inline u32 npu_phys_page_size(const struct npu_phys *phys)
+{
+	return NPU_PAGE_SIZE << phys->page_order;
+}
+
+#endif /* _NPU_PHYS_H */

@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sharing device memory between processes.
+ *
+ * An export (an IPC key or a shareable handle) names physical memory and
+ * holds a reference to it. All exports of the driver instance live in one
+ * table, so an importer on any device of the instance finds them. A key
+ * is 256 bits from get_random_bytes(), handed out as 64 hex characters; a
+ * shareable handle is a random non-zero 64-bit value. Neither is derived
+ * from anything an attacker sees, and both are compared in full.
+ *
+ * Unless the exporter turned it off (NPU_SHARE_NO_WHITELIST), only TGIDs on
+ * the export's whitelist may import; only the exporting file may extend
+ * the whitelist or destroy the export, and the export dies with that file.
+ * An import takes its own reference to the physical memory, so it stays
+ * valid after the export is gone; the frames go back to the allocator when
+ * the last mapping, handle and export of them are gone.
+ *
+ * Importers are recorded (struct npu_share_link) for npu-smi; a record
+ * belongs to its import and leaves the export's list when either goes.
+ *
+ * Lock order: a context's lock, then npu_share_lock (never the reverse).
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_ctx.h"
+#include "npu_drv.h"
+#include "npu_mem.h"
+#include "npu_phys.h"
+#include "npu_share.h"
+#include "npu_vmm.h"
+
+#define NPU_IPC_KEY_BYTES	(NPU_IPC_KEY_LEN / 2)
+
+struct npu_export {
+	struct list_head node;		/* in npu_share_exports */
+	u32 kind;			/* NPU_SMI_IPC_KEY or NPU_SMI_SHARE_HANDLE */
+	u8 key[NPU_IPC_KEY_BYTES];	/* IPC key */
+	u64 value;			/* shareable handle */
+	struct npu_ctx *owner;		/* the owner destroys its exports before it goes */
+	pid_t owner_tgid;
+	u32 device;			/* of the frames */
+	struct npu_phys *phys;		/* referenced */
+	u64 size;			/* bytes an import maps */
+	u32 flags;			/* NPU_SHARE_* */
+	u32 nr_pids;
+	pid_t *pids;			/* the whitelist */
+	struct list_head importers;	/* struct npu_share_link */
+};
+
+/* Exports one file may hold: each costs kernel memory, so it is bounded. */
+#define NPU_SHARE_MAX_EXPORTS	65536
+
+static DEFINE_MUTEX(npu_share_lock); /* Protects: npu_share_exports, every export, every link's node, ctx->nr_exports */
+static LIST_HEAD(npu_share_exports);
+
+/* 64 hex characters to 32 bytes; false for anything else. */
+static bool npu_share_parse_key(const char *text, u8 *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < NPU_IPC_KEY_LEN; i++) {
+		char c = text[i];
+		u8 v;
+
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else
+			return false;
+		if (i & 1)
+			key[i / 2] |= v;
+		else
+			key[i / 2] = v << 4;
+	}
+	return true;
+}
+
+static void npu_share_format_key(const u8 *key, char *text)
+{
+	static const char hex[] = "0123456789abcdef";
+	unsigned int i;
+
+	for (i = 0; i < NPU_IPC_KEY_BYTES; i++) {
+		text[2 * i] = hex[key[i] >> 4];
+		text[2 * i + 1] = hex[key[i] & 15];
+	}
+}
+
+static struct npu_export *npu_share_find_key(const u8 *key)
+{
+	struct npu_export *exp;
+
+	lockdep_assert_held(&npu_share_lock);
+	list_for_each_entry(exp, &npu_share_exports, node)
+		if (exp->kind == NPU_SMI_IPC_KEY && !memcmp(exp->key, key, NPU_IPC_KEY_BYTES))
+			return exp;
+	return NULL;
+}
+
+static struct npu_export *npu_share_find_handle(u64 value)
+{
+	struct npu_export *exp;
+
+	lockdep_assert_held(&npu_share_lock);
+	if (!value)
+		return NULL;
+	list_for_each_entry(exp, &npu_share_exports, node)
+		if (exp->kind == NPU_SMI_SHARE_HANDLE && exp->value == value)
+			return exp;
+	return NULL;
+}
+
+/* A new export of @phys (reference taken), not yet in the table. */
+static struct npu_export *npu_share_export_new(struct npu_ctx *ctx, u32 kind,
+					       struct npu_phys *phys, u64 size, u32 flags)
+{
+	struct npu_export *exp = kzalloc(sizeof(*exp), GFP_KERNEL);
+
+	if (!exp)
+		return NULL;
+	exp->kind = kind;
+	exp->owner = ctx;
+	exp->owner_tgid = ctx->tgid;
+	exp->device = phys->ndev->index;
+	exp->phys = npu_phys_get(phys);
+	exp->size = size;
+	exp->flags = flags;
+	INIT_LIST_HEAD(&exp->importers);
+	return exp;
+}
+
+/* Pick a name no live export has and insert @exp; -ENOMEM past the file's quota. */
+static int npu_share_insert(struct npu_export *exp)
+{
+	lockdep_assert_held(&npu_share_lock);
+	if (exp->owner->nr_exports >= NPU_SHARE_MAX_EXPORTS)
+		return -ENOMEM;
+	exp->owner->nr_exports++;
+	if (exp->kind == NPU_SMI_IPC_KEY) {
+		do
+			get_random_bytes(exp->key, sizeof(exp->key));
+		while (npu_share_find_key(exp->key));
+	} else {
+		do
+			exp->value = get_random_u64();
+		while (!exp->value || npu_share_find_handle(exp->value));
+	}
+	list_add_tail(&exp->node, &npu_share_exports);
+	return 0;
+}
+
+/* Free an export that is not (or no longer) in the table. */
+static void npu_share_export_free(struct npu_export *exp)
+{
+	npu_phys_put(exp->phys);
+	kvfree(exp->pids);
+	kfree(exp);
+}
+
+static void npu_share_destroy_locked(struct npu_export *exp)
+{
+	struct npu_share_link *link, *tmp;
+
+	lockdep_assert_held(&npu_share_lock);
+	exp->owner->nr_exports--;
+	list_del(&exp->node);
+	list_for_each_entry_safe(link, tmp, &exp->importers, node)
+		list_del_init(&link->node);
+	npu_share_export_free(exp);
+}
+
+/**
+ * npu_share_export_destroy() - destroy an export: no new imports
+ * @exp: the export; existing imports are not affected
+ */
+void npu_share_export_destroy(struct npu_export *exp)
+{
+	mutex_lock(&npu_share_lock);
+	npu_share_destroy_locked(exp);
+	mutex_unlock(&npu_share_lock);
+}
+
+/**
+ * npu_share_link_drop() - forget an importer record
+ * @link: the record, owned by the import that is going away
+ */
+void npu_share_link_drop(struct npu_share_link *link)
+{
+	mutex_lock(&npu_share_lock);
+	if (!list_empty(&link->node))
+		list_del(&link->node);
+	mutex_unlock(&npu_share_lock);
+	kfree(link);
+}
+
+static struct npu_share_link *npu_share_link_new(struct npu_ctx *ctx)
+{
+	struct npu_share_link *link = kzalloc(sizeof(*link), GFP_KERNEL);
+
+	if (link) {
+		INIT_LIST_HEAD(&link->node);
+		link->tgid = ctx->tgid;
+	}
+	return link;
+}
+
+/* May @ctx import @exp? 0 or -EPERM. */
+static int npu_share_check_pid(const struct npu_export *exp, const struct npu_ctx *ctx)
+{
+	u32 i;
+
+	if (exp->flags & NPU_SHARE_NO_WHITELIST)
+		return 0;
+	/* TGID 0 is "unknown" (npud could not tell who the caller is): deny. */
+	if (ctx->tgid <= 0)
+		return -EPERM;
+	for (i = 0; i < exp->nr_pids; i++)
+		if (exp->pids[i] == ctx->tgid)
+			return 0;
+	return -EPERM;
+}
+
+/* Put @link on @exp's importer list. */
+static void npu_share_link_add(struct npu_export *exp, struct npu_share_link *link)
+{
+	lockdep_assert_held(&npu_share_lock);
+	link->size = exp->size;
+	list_add_tail(&link->node, &exp->importers);
+}
+
+/**
+ * npu_share_ipc_export() - NPU_IOCTL_IPC_EXPORT
+ * @ctx: a set-up context
+ * @args: the arguments, pad checked; key is filled on success
+ *
+ * Return: 0; -EINVAL for flags, a size of 0 or past the allocation, or an
+ * address that is not an allocation's base; -ENOMEM.
+ */
+int npu_share_ipc_export(struct npu_ctx *ctx, struct npu_ipc_export *args)
+{
+	struct npu_export *exp;
+	struct npu_phys *phys;
+	struct npu_mem *mem;
+	int ret;
+
+	if (args->flags & ~NPU_SHARE_FLAGS_ALL || !args->size)
+		return -EINVAL;
+	mutex_lock(&ctx->lock);
+	mem = npu_mem_lookup(ctx, args->va);
+	if (!mem || mem->kind != NPU_MAPPING_ALLOC || mem->node.start != args->va ||
+	    args->size > mem->node.size) {
+		mutex_unlock(&ctx->lock);
+		return -EINVAL;
+	}
+	phys = npu_phys_get(mem->phys);
+	mutex_unlock(&ctx->lock);
+
+	exp = npu_share_export_new(ctx, NPU_SMI_IPC_KEY, phys,
+				   round_up(args->size, (u64)npu_phys_page_size(phys)),
+				   args->flags);
+	npu_phys_put(phys);
+	if (!exp)
+		return -ENOMEM;
+	mutex_lock(&npu_share_lock);
+	ret = npu_share_insert(exp);
+	if (!ret)
+		npu_share_format_key(exp->key, args->key);
+	mutex_unlock(&npu_share_lock);
+	if (ret)
+		npu_share_export_free(exp);
+	return ret;
+}
+
+/**
+ * npu_share_ipc_import() - NPU_IOCTL_IPC_IMPORT
+ * @ctx: a set-up context
+ * @args: the arguments, flags checked; the out fields are filled on success
+ *
+ * Return: 0; -ENOENT for a malformed or unknown key; -EPERM when the
+ * caller is not on the whitelist; -ENOMEM.
+ */
+int npu_share_ipc_import(struct npu_ctx *ctx, struct npu_ipc_import *args)
+{
+	u8 key[NPU_IPC_KEY_BYTES];
+	struct npu_share_link *link;
+	struct npu_export *exp;
+	struct npu_phys *phys;
+	u64 size;
+	int ret;
+
+	if (!npu_share_parse_key(args->key, key))
+		return -ENOENT;
+	link = npu_share_link_new(ctx);
+	if (!link)
+		return -ENOMEM;
+	mutex_lock(&npu_share_lock);
+	exp = npu_share_find_key(key);
+	ret = exp ? npu_share_check_pid(exp, ctx) : -ENOENT;
+	if (ret) {
+		mutex_unlock(&npu_share_lock);
+		kfree(link);
+		return ret;
+	}
+	phys = npu_phys_get(exp->phys);
+	size = exp->size;
+	args->owner_device = exp->device;
+	args->owner_tgid = exp->owner_tgid;
+	npu_share_link_add(exp, link);
+	mutex_unlock(&npu_share_lock);
+
+	ret = npu_mem_import(ctx, phys, size, link, &args->va, &args->size);
+	if (ret) {
+		npu_share_link_drop(link);
+		npu_phys_put(phys);
+		return ret;
+	}
+	args->page_size = npu_phys_page_size(phys);
+	return 0;
+}
+
+/**
+ * npu_share_ipc_destroy() - NPU_IOCTL_IPC_DESTROY
+ * @ctx: a set-up context
+ * @key: NPU_IPC_KEY_LEN characters
+ *
+ * Return: 0 or -ENOENT for a key this file did not export.
+ */
+int npu_share_ipc_destroy(struct npu_ctx *ctx, const char *key)
+{
+	u8 raw[NPU_IPC_KEY_BYTES];
+	struct npu_export *exp;
+	int ret = -ENOENT;
+
+	if (!npu_share_parse_key(key, raw))
+		return -ENOENT;
+	mutex_lock(&npu_share_lock);
+	exp = npu_share_find_key(raw);
+	if (exp && exp->owner == ctx) {
+		npu_share_destroy_locked(exp);
+		ret = 0;
+	}
+	mutex_unlock(&npu_share_lock);
+	return ret;
+}
+
+/**
+ * npu_share_set_pid() - NPU_IOCTL_IPC_SET_PID and NPU_IOCTL_SHARE_SET_PID
+ * @ctx: a set-up context
+ * @args: the arguments, pad checked
+ * @ipc: the export is named by args->key (else by args->handle)
+ *
+ * Return: 0; -EINVAL for a bad count or the wrong name field set; -EFAULT
+ * if the TGIDs cannot be read; -ENOENT for an unknown export; -EPERM if
+ * the caller did not export it or it has no whitelist; -ENOMEM.
+ */
+int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args, bool ipc)
+{
+	u8 raw[NPU_IPC_KEY_BYTES];
+	struct npu_export *exp;
+	pid_t *pids, *merged;
+	int ret;
+
+	if (!args->count || args->count > NPU_SHARE_MAX_PIDS)
+		return -EINVAL;
+	if (ipc ? args->handle != 0 : memchr_inv(args->key, 0, sizeof(args->key)) != NULL)
+		return -EINVAL;
+	if (ipc && !npu_share_parse_key(args->key, raw))
+		return -ENOENT;
+	BUILD_BUG_ON(sizeof(pid_t) != sizeof(__s32));
+	pids = kvmalloc_array(args->count, sizeof(*pids), GFP_KERNEL);
+	if (!pids)
+		return -ENOMEM;
+	if (copy_from_user(pids, u64_to_user_ptr(args->pids), args->count * sizeof(*pids))) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+
+	mutex_lock(&npu_share_lock);
+	exp = ipc ? npu_share_find_key(raw) : npu_share_find_handle(args->handle);
+	if (!exp)
+		ret = -ENOENT;
+	else if (exp->owner != ctx || exp->flags & NPU_SHARE_NO_WHITELIST)
+		ret = -EPERM;
+	else if (exp->nr_pids + args->count > NPU_SHARE_MAX_PIDS)
+		ret = -EINVAL;
+	else
+		ret = 0;
+	if (ret)
+		goto out_unlock;
+	merged = kvmalloc_array(exp->nr_pids + args->count, sizeof(*merged), GFP_KERNEL);
+	if (!merged) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	if (exp->nr_pids)
+		memcpy(merged, exp->pids, exp->nr_pids * sizeof(*merged));
+	memcpy(merged + exp->nr_pids, pids, args->count * sizeof(*merged));
+	kvfree(exp->pids);
+	exp->pids = merged;
+	exp->nr_pids += args->count;
+out_unlock:
+	mutex_unlock(&npu_share_lock);
+out_free:
+	kvfree(pids);
+	return ret;
+}
+
+/**
+ * npu_share_handle_export() - NPU_IOCTL_SHARE_EXPORT
+ * @ctx: a set-up context
+ * @args: the arguments; share is filled on success
+ *
+ * Return: 0; -EINVAL for flags or an imported handle; -ENOENT for an
+ * unknown handle; -EEXIST if it is exported already; -ENOMEM.
+ */
+int npu_share_handle_export(struct npu_ctx *ctx, struct npu_share_export *args)
+{
+	struct npu_phys_handle *h;
+	struct npu_export *exp;
+	int ret = 0;
+
+	if (args->flags & ~NPU_SHARE_FLAGS_ALL)
+		return -EINVAL;
+	mutex_lock(&ctx->lock);
+	h = idr_find(&ctx->phys, args->handle);
+	if (!h)
+		ret = -ENOENT;
+	else if (h->imported)
+		ret = -EINVAL;
+	else if (h->export)
+		ret = -EEXIST;
+	if (ret)
+		goto out_unlock;
+	exp = npu_share_export_new(ctx, NPU_SMI_SHARE_HANDLE, h->phys, h->phys->size,
+				   args->flags);
+	if (!exp) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	mutex_lock(&npu_share_lock);
+	ret = npu_share_insert(exp);
+	args->share = exp->value;
+	mutex_unlock(&npu_share_lock);
+	if (ret)
+		npu_share_export_free(exp);
+	else
+		h->export = exp;
+out_unlock:
+	mutex_unlock(&ctx->lock);
+	return ret;
+}
+
+/**
+ * npu_share_handle_import() - NPU_IOCTL_SHARE_IMPORT
+ * @ctx: a set-up context
+ * @args: the arguments, flags checked; the out fields are filled on success
+ *
+ * Return: 0; -ENOENT for an unknown shareable handle; -EPERM when the
+ * caller is not whitelisted; -EINVAL when it is the exporting process;
+ * -ENOMEM.
+ */
+int npu_share_handle_import(struct npu_ctx *ctx, struct npu_share_import *args)
+{
+	struct npu_share_link *link;
+	struct npu_export *exp;
+	struct npu_phys *phys;
+	int ret;
+
+	link = npu_share_link_new(ctx);
+	if (!link)
+		return -ENOMEM;
+	mutex_lock(&npu_share_lock);
+	exp = npu_share_find_handle(args->share);
+	ret = exp ? npu_share_check_pid(exp, ctx) : -ENOENT;
+	if (!ret && exp->owner_tgid == ctx->tgid)
+		ret = -EINVAL;
+	if (ret) {
+		mutex_unlock(&npu_share_lock);
+		kfree(link);
+		return ret;
+	}
+	phys = npu_phys_get(exp->phys);
+	args->size = exp->size;
+	args->owner_device = exp->device;
+	npu_share_link_add(exp, link);
+	mutex_unlock(&npu_share_lock);
+
+	ret = npu_vmm_handle_add(ctx, phys, link, &args->handle);
+	if (ret) {
+		npu_share_link_drop(link);
+		npu_phys_put(phys);
+	}
+	return ret;
+}
+
+/**
+ * npu_share_release_ctx() - destroy the IPC keys of a closing context
+ * @ctx: the context
+ *
+ * Its shareable handles go with its physical handles (npu_vmm_release_all).
+ */
+void npu_share_release_ctx(struct npu_ctx *ctx)
+{
+	struct npu_export *exp, *tmp;
+
+	mutex_lock(&npu_share_lock);
+	list_for_each_entry_safe(exp, tmp, &npu_share_exports, node)
+		if (exp->owner == ctx && exp->kind == NPU_SMI_IPC_KEY)
+			npu_share_destroy_locked(exp);
+	mutex_unlock(&npu_share_lock);
+}
+
+static void npu_share_smi_fill(const struct npu_export *exp, struct npu_smi_share *rec)
+{
+	char key[NPU_IPC_KEY_LEN];
+
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = exp->kind;
+	rec->tgid = exp->owner_tgid;
+	rec->device = exp->device;
+	rec->whitelist = exp->flags & NPU_SHARE_NO_WHITELIST ? U32_MAX : exp->nr_pids;
+	rec->size = exp->size;
+	if (exp->kind == NPU_SMI_IPC_KEY) {
+		npu_share_format_key(exp->key, key);
+		memcpy(rec->tag, key, 8);
+	} else {
+		snprintf(rec->tag, sizeof(rec->tag), "0x%04llx", exp->value >> 48);
+	}
+}
+
+/* Records npu-smi may ask for in one call. */
+#define NPU_SMI_MAX_RECORDS	65536
+
+/**
+ * npu_share_smi() - NPU_IOCTL_SMI_SHARES
+ * @args: the query; total and written are filled on success
+ *
+ * Return: 0; -EINVAL for a count above NPU_SMI_MAX_RECORDS; -EFAULT; -ENOMEM.
+ */
+int npu_share_smi(struct npu_smi_query *args)
+{
+	struct npu_smi_share *recs = NULL;
+	const struct npu_share_link *link;
+	const struct npu_export *exp;
+	u32 n = 0;
+	int ret = 0;
+
+	if (args->count > NPU_SMI_MAX_RECORDS)
+		return -EINVAL;
+	if (args->count) {
+		recs = kvcalloc(args->count, sizeof(*recs), GFP_KERNEL);
+		if (!recs)
+			return -ENOMEM;
+	}
+	mutex_lock(&npu_share_lock);
+	list_for_each_entry(exp, &npu_share_exports, node) {
+		if (n < args->count)
+			npu_share_smi_fill(exp, &recs[n]);
+		n++;
+		list_for_each_entry(link, &exp->importers, node) {
+			if (n < args->count) {
+				recs[n].kind = NPU_SMI_IMPORTER;
+				recs[n].tgid = link->tgid;
+				recs[n].device = exp->device;
+				recs[n].size = link->size;
+			}
+			n++;
+		}
+	}
+	mutex_unlock(&npu_share_lock);
+	args->total = n;
+	args->written = min(n, args->count);
+	if (args->written &&
+	    copy_to_user(u64_to_user_ptr(args->buf), recs, args->written * sizeof(*recs)))
+		ret = -EFAULT;
+	kvfree(recs);
+	return ret;
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Queries for npu-smi.
+ *
+ * The per-process records are statistics: the counters of each context are
+ * read without its lock (they are written with WRITE_ONCE under it), while
+ * the device lock keeps the contexts themselves from going away.
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_ctx.h"
+#include "npu_drv.h"
+#include "npu_smi.h"
+
+/* Records npu-smi may ask for in one call. */
+#define NPU_SMI_MAX_PROCS	65536
+
+/**
+ * npu_smi_procs() - NPU_IOCTL_SMI_PROCS: one record per open file of @ndev
+ * @ndev: the device
+ * @args: the query; total and written are filled on success
+ *
+ * Return: 0; -EINVAL for a count above the limit; -EFAULT; -ENOMEM.
+ */
+int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
+{
+	struct npu_smi_proc *recs = NULL;
+	struct npu_ctx *ctx;
+	u32 n = 0;
+	int id, ret = 0;
+
+	if (args->count > NPU_SMI_MAX_PROCS)
+		return -EINVAL;
+	if (args->count) {
+		recs = kvcalloc(args->count, sizeof(*recs), GFP_KERNEL);
+		if (!recs)
+			return -ENOMEM;
+	}
+	mutex_lock(&ndev->lock);
+	idr_for_each_entry(&ndev->ctx_idr, ctx, id) {
+		if (n < args->count) {
+			struct npu_smi_proc *r = &recs[n];
+
+			r->tgid = ctx->tgid;
+			r->ctx_id = ctx->id;
+			r->mapped_bytes = READ_ONCE(ctx->mapped_bytes);
+			r->allocations = READ_ONCE(ctx->nr_mems);
+			r->imports = READ_ONCE(ctx->nr_imports);
+			r->phys_handles = READ_ONCE(ctx->nr_phys);
+			r->phys_bytes = READ_ONCE(ctx->phys_bytes);
+		}
+		n++;
+	}
+	mutex_unlock(&ndev->lock);
+	args->total = n;
+	args->written = min(n, args->count);
+	if (args->written &&
+	    copy_to_user(u64_to_user_ptr(args->buf), recs, args->written * sizeof(*recs)))
+		ret = -EFAULT;
+	kvfree(recs);
+	return ret;
+}

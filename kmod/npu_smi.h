@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Queries for npu-smi: who uses a device's memory.
+ */
+#ifndef _NPU_SMI_H
+#define _NPU_SMI_H
+
+struct npu_device;
+struct npu_smi_query;
+
+int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args);
+
+#endif /* _NPU_SMI_H */

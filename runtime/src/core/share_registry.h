@@ -1,0 +1,70 @@
+// ShareRegistry: what this process knows about its IPC keys and shareable
+// handles. The driver owns the truth (who may import, what is mapped); the
+// runtime remembers only what the API needs locally: which session
+// exported a key or handle (later calls on it go to the same driver file),
+// this process's imports of each key, oldest first (aclrtIpcMemClose drops
+// the oldest, spec §17.1), and link attributes set with aclrtIpcMemSetAttr.
+#ifndef NPU_RT_CORE_SHARE_REGISTRY_H
+#define NPU_RT_CORE_SHARE_REGISTRY_H
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "core/device_session.h"
+#include "core/error.h"
+
+namespace npu::rt {
+
+struct IpcImport {
+    std::weak_ptr<DeviceSession> session;
+    uint64_t va = 0;
+};
+
+// Thread safe.
+class ShareRegistry {
+  public:
+    static ShareRegistry &Get();
+
+    void AddExportedKey(const std::string &key, const std::shared_ptr<DeviceSession> &s);
+    std::shared_ptr<DeviceSession> ExporterOfKey(const std::string &key);
+    void ForgetExportedKey(const std::string &key);
+
+    void AddImport(const std::string &key, const IpcImport &imp);
+    // Removes and returns the oldest import of key, if any.
+    std::optional<IpcImport> TakeOldestImport(const std::string &key);
+
+    // aclrtIpcMemSetAttr: remembered per key; Forget returns whether there was one.
+    void SetAttr(const std::string &key, uint64_t attr);
+    bool ForgetAttr(const std::string &key);
+
+    void AddExportedHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s);
+    std::shared_ptr<DeviceSession> ExporterOfHandle(uint64_t share);
+
+  private:
+    std::mutex mu_;
+    // Protected by mu_.
+    std::map<std::string, std::weak_ptr<DeviceSession>> exported_keys_;
+    std::map<std::string, std::deque<IpcImport>> imports_;
+    std::map<std::string, uint64_t> attrs_;
+    std::map<uint64_t, std::weak_ptr<DeviceSession>> exported_handles_;
+};
+
+// aclrtDrvMemHandle values: an opaque tag, the user device id and the
+// driver's per-file handle. Never a host address.
+void *EncodePhysHandle(int32_t user_device, uint32_t id);
+bool DecodePhysHandle(const void *handle, int32_t *user_device, uint32_t *id);
+
+// Like Error::FromHal, for the sharing calls: the driver's "invalid" answers
+// (EINVAL, EEXIST, EBUSY, EFAULT and, unless enoent_is_handle, ENOENT) are
+// ACL_ERROR_RT_PARAM_INVALID, as the spec's [DRV] rows give them.
+Error ShareError(int err, bool enoent_is_handle, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_SHARE_REGISTRY_H

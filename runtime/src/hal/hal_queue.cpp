@@ -1,0 +1,358 @@
+/*
+ * halQueue: one ring of a device, fed by one stream.
+ *
+ * The ring lives in a memfd mapped shared (the daemon duplicates the fd
+ * with pidfd_getfd, the kmod pins the pages). user_data of every SQE is the
+ * queue's sequence number, so completion is a single number: the ring runs
+ * its descriptors in order and posts their CQEs in order, so the highest
+ * user_data reaped is the sequence number everything up to which is done.
+ *
+ * Flow control: at most sq_entries descriptors are outstanding (submitted
+ * and not yet reaped). A descriptor in the CQ has left the SQ, so this
+ * bounds both queues and the CQ (cq_entries >= sq_entries) never overflows.
+ *
+ * The doorbell follows io_uring's SQPOLL protocol: publish the tail, a full
+ * barrier, then look at NPU_RING_NEED_WAKEUP; the engine sets the flag, a
+ * full barrier, then looks at the tail once more before it sleeps. Either
+ * the engine sees the new tail or the submitter sees the flag.
+ */
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#pragma GCC visibility push(default)
+#include "npu/hal.h"
+#pragma GCC visibility pop
+
+#include "hal_device.h"
+#include "hal_internal.h"
+
+namespace {
+
+constexpr uint32_t kDefaultEntries = 4096;
+// How long a waiter polls the CQ before it blocks in the driver. A cross-CPU
+// wake-up costs tens of microseconds on the CI machine, so short waits are
+// cheaper spun.
+constexpr auto kSpin = std::chrono::microseconds(50);
+// A blocked waiter re-checks at this interval: another thread may reap the
+// CQE it waits for, which the driver cannot know.
+constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
+
+inline void CpuRelax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	asm volatile("yield" ::: "memory");
+#endif
+}
+
+uint64_t NowNs()
+{
+	return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+					     std::chrono::steady_clock::now().time_since_epoch())
+					     .count());
+}
+
+} // namespace
+
+struct halQueue {
+	halDevice *dev = nullptr;
+	npu::hal::DeviceFile *file = nullptr;
+	int fd = -1;
+	void *mem = nullptr;
+	size_t bytes = 0;
+	uint32_t ring_id = 0;
+	uint32_t entries = 0;
+
+	struct npu_ring_hdr *hdr = nullptr;
+	struct npu_sqe *sqes = nullptr;
+	struct npu_cqe *cqes = nullptr;
+
+	std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
+	uint64_t next_seq = 0;
+	std::atomic<uint64_t> submitted{ 0 };
+
+	std::mutex reap_lock; /* Protects: cq_head, err_res, err_seq */
+	std::atomic<uint64_t> completed{ 0 };
+	int err_res = 0;
+	uint64_t err_seq = 0;
+
+	~halQueue()
+	{
+		if (mem != nullptr)
+			::munmap(mem, bytes);
+		if (fd >= 0)
+			::close(fd);
+	}
+
+	int Create(uint32_t n);
+	void Reap(bool try_only = false);
+	int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
+	int WaitSeq(uint64_t seq, uint64_t timeout_ns);
+	int SubmitChunk(const struct npu_sqe *in, uint32_t n);
+};
+
+int halQueue::Create(uint32_t n)
+{
+	const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+	bytes = static_cast<size_t>((npu_ring_bytes(n, n) + page - 1) & ~(page - 1));
+	fd = ::memfd_create("npu-queue", MFD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (::ftruncate(fd, static_cast<off_t>(bytes)) < 0)
+		return -errno;
+	void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	mem = p;
+
+	struct npu_ring_create rc = {};
+	rc.addr = reinterpret_cast<uint64_t>(p);
+	rc.size = bytes;
+	rc.sq_entries = n;
+	rc.cq_entries = n;
+	int ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
+	if (ret < 0)
+		return ret;
+	if (rc.sqes_off != NPU_RING_SQES_OFF || rc.cqes_off != NPU_RING_SQES_OFF + n * sizeof(struct npu_sqe)) {
+		struct npu_ring_destroy rd = {};
+		rd.ring_id = rc.ring_id;
+		file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
+		return -EPROTO;
+	}
+	ring_id = rc.ring_id;
+	entries = n;
+	hdr = static_cast<struct npu_ring_hdr *>(p);
+	sqes = reinterpret_cast<struct npu_sqe *>(static_cast<char *>(p) + rc.sqes_off);
+	cqes = reinterpret_cast<struct npu_cqe *>(static_cast<char *>(p) + rc.cqes_off);
+	return 0;
+}
+
+// Consume every CQE there: advance completed, keep the first error.
+// With try_only, a reap already running elsewhere is left to finish alone.
+void halQueue::Reap(bool try_only)
+{
+	std::unique_lock<std::mutex> guard(reap_lock, std::defer_lock);
+	if (try_only) {
+		if (!guard.try_lock())
+			return;
+	} else {
+		guard.lock();
+	}
+	uint32_t head = hdr->cq_head; // only we write it
+	const uint32_t tail = __atomic_load_n(&hdr->cq_tail, __ATOMIC_ACQUIRE);
+	if (head == tail)
+		return;
+	uint64_t done = completed.load(std::memory_order_relaxed);
+	const uint64_t limit = submitted.load(std::memory_order_acquire);
+	for (; head != tail; head++) {
+		const struct npu_cqe &c = cqes[head & (entries - 1)];
+		const uint64_t seq = c.user_data;
+		// The ring is ours alone; anything else would be a driver bug.
+		if (seq <= done || seq > limit)
+			continue;
+		done = seq;
+		if (c.res != 0 && err_res == 0) {
+			err_res = c.res;
+			err_seq = seq;
+		}
+	}
+	__atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
+	completed.store(done, std::memory_order_release);
+}
+
+int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns)
+{
+	struct npu_ring_enter re = {};
+	re.ring_id = ring_id;
+	re.to_submit = to_submit;
+	re.min_complete = min_complete;
+	re.flags = min_complete ? NPU_ENTER_GETEVENTS : 0;
+	re.timeout_ns = timeout_ns;
+	return file->RingEnter(&re);
+}
+
+int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
+{
+	if (completed.load(std::memory_order_acquire) >= seq)
+		return 0;
+	const uint64_t start = NowNs();
+	const auto spin_end = std::chrono::steady_clock::now() + kSpin;
+	do {
+		Reap();
+		if (completed.load(std::memory_order_acquire) >= seq)
+			return 0;
+		CpuRelax();
+	} while (std::chrono::steady_clock::now() < spin_end);
+
+	for (;;) {
+		Reap();
+		const uint64_t done = completed.load(std::memory_order_acquire);
+		if (done >= seq)
+			return 0;
+		uint64_t slice = kWaitSliceNs;
+		if (timeout_ns) {
+			const uint64_t spent = NowNs() - start;
+			if (spent >= timeout_ns)
+				return -ETIME;
+			slice = std::min(slice, timeout_ns - spent);
+		}
+		// CQEs still needed; the unreaped ones count, so this is what
+		// the CQ must hold when ours is there.
+		const uint64_t need = std::min<uint64_t>(seq - done, entries);
+		// Ring the doorbell too when the engine sleeps with our work
+		// still in the SQ (a submitter that raced with its sleep).
+		uint32_t to_submit = 0;
+		if (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_NEED_WAKEUP)
+			to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
+				    __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+		int ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), slice);
+		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
+			return ret;
+	}
+}
+
+// Publish n <= entries descriptors, waiting for room first.
+int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
+{
+	std::unique_lock<std::mutex> guard(submit_lock);
+	// Room: outstanding + n <= entries.
+	if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
+		Reap();
+		if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
+			int ret = WaitSeq(next_seq + n - entries, 0);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	uint32_t tail = hdr->sq_tail; // only we write it
+	const uint32_t mask = entries - 1;
+	for (uint32_t i = 0; i < n; i++) {
+		struct npu_sqe *s = &sqes[(tail + i) & mask];
+		std::memcpy(s, &in[i], sizeof(*s));
+		s->user_data = next_seq + 1 + i;
+	}
+	next_seq += n;
+	submitted.store(next_seq, std::memory_order_release);
+	__atomic_store_n(&hdr->sq_tail, tail + n, __ATOMIC_RELEASE);
+	// Pairs with the engine's barrier between setting NEED_WAKEUP and
+	// its last look at sq_tail.
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (!(__atomic_load_n(&hdr->flags, __ATOMIC_RELAXED) & NPU_RING_NEED_WAKEUP))
+		return 0;
+	const uint32_t pending = tail + n - __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+	guard.unlock();
+	if (pending == 0)
+		return 0;
+	return Enter(std::min(pending, entries), 0, 0);
+}
+
+extern "C" {
+
+int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)
+{
+	if (dev == nullptr || out == nullptr)
+		return -EINVAL;
+	if (entries == 0)
+		entries = kDefaultEntries;
+	if (entries > NPU_RING_MAX_ENTRIES || (entries & (entries - 1)) != 0)
+		return -EINVAL;
+	std::unique_ptr<halQueue> q(new (std::nothrow) halQueue);
+	if (!q)
+		return -ENOMEM;
+	q->dev = dev;
+	q->file = npu::hal::DeviceFileOf(dev);
+	int ret = q->Create(entries);
+	if (ret < 0)
+		return ret;
+	*out = q.release();
+	return 0;
+}
+
+void halQueueDestroy(halQueue *q)
+{
+	if (q == nullptr)
+		return;
+	if (q->entries != 0) {
+		q->WaitSeq(q->submitted.load(std::memory_order_acquire), 0);
+		struct npu_ring_destroy rd = {};
+		rd.ring_id = q->ring_id;
+		q->file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
+	}
+	delete q;
+}
+
+int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq)
+{
+	if (q == nullptr || (n != 0 && sqes == nullptr))
+		return -EINVAL;
+	uint64_t last = 0;
+	while (n != 0) {
+		const uint32_t chunk = std::min(n, q->entries);
+		int ret = q->SubmitChunk(sqes, chunk);
+		if (ret < 0)
+			return ret;
+		sqes += chunk;
+		n -= chunk;
+		last = q->submitted.load(std::memory_order_acquire);
+	}
+	if (last_seq != nullptr)
+		*last_seq = last ? last : q->submitted.load(std::memory_order_acquire);
+	return 0;
+}
+
+uint64_t halQueueCompleted(halQueue *q)
+{
+	q->Reap(true);
+	return q->completed.load(std::memory_order_acquire);
+}
+
+uint64_t halQueueSubmitted(halQueue *q)
+{
+	return q->submitted.load(std::memory_order_acquire);
+}
+
+int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns)
+{
+	if (q == nullptr || seq > q->submitted.load(std::memory_order_acquire))
+		return -EINVAL;
+	return q->WaitSeq(seq, timeout_ns);
+}
+
+int halQueueTakeError(halQueue *q, uint64_t *seq)
+{
+	q->Reap();
+	std::lock_guard<std::mutex> guard(q->reap_lock);
+	const int res = q->err_res;
+	if (seq != nullptr)
+		*seq = q->err_seq;
+	q->err_res = 0;
+	q->err_seq = 0;
+	return res;
+}
+
+int halQueueStats(halQueue *q, struct npu_ring_stats *out)
+{
+	if (q == nullptr || out == nullptr)
+		return -EINVAL;
+	struct npu_ring_stats st = {};
+	st.ring_id = q->ring_id;
+	int ret = q->file->Ioctl(NPU_IOCTL_RING_STATS, &st);
+	if (ret < 0)
+		return ret;
+	*out = st;
+	return 0;
+}
+
+} // extern "C"

@@ -1,0 +1,18 @@
+/*
+ * What the sharing half of the HAL needs from the device half: the driver
+ * file behind a halDevice. Internal to the HAL.
+ */
+#ifndef NPU_HAL_SHARE_H
+#define NPU_HAL_SHARE_H
+
+#include "npu/hal.h"
+
+namespace npu::hal {
+
+// Issue one command on dev's driver file (0 or -errno). Defined next to
+// struct halDevice (hal_device.cpp).
+int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg);
+
+} // namespace npu::hal
+
+#endif /* NPU_HAL_SHARE_H */

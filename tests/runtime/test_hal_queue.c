@@ -1,0 +1,216 @@
+/*
+ * The HAL queue API (hal.h "Queues"): sequence numbers, in-order
+ * completion, batches larger than the ring, per-descriptor errors,
+ * waits with timeouts and the ring statistics. Runs on every backend.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_test.h"
+#include "npu/hal.h"
+
+struct fixture {
+	halDevice *dev;
+	halQueue *q;
+	struct npu_mem_alloc buf;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || halDeviceOpen(0, &f->dev) != 0)
+		return -1;
+	if (halQueueCreate(f->dev, 16, &f->q) != 0)
+		return -1;
+	if (halMemAlloc(f->dev, 1 << 20, NPU_POLICY_NORMAL_ONLY, 0, &f->buf) != 0)
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	halQueueDestroy(f->q);
+	halMemFree(f->dev, f->buf.va);
+	halDeviceClose(f->dev);
+	free(f);
+	return 0;
+}
+
+static struct npu_sqe copy_sqe(uint32_t dir, uint64_t dst, uint64_t src, uint64_t len)
+{
+	struct npu_sqe s;
+
+	memset(&s, 0, sizeof(s));
+	s.opcode = NPU_OP_COPY;
+	s.dir = (uint8_t)dir;
+	s.dst = dst;
+	s.src = src;
+	s.len = len;
+	return s;
+}
+
+static void test_create_bad_entries(void **state)
+{
+	struct fixture *f = *state;
+	halQueue *q = NULL;
+
+	assert_int_equal(halQueueCreate(f->dev, 3, &q), -EINVAL);
+	assert_int_equal(halQueueCreate(f->dev, NPU_RING_MAX_ENTRIES * 2, &q), -EINVAL);
+	assert_null(q);
+	assert_int_equal(halQueueCreate(f->dev, 0, &q), 0);
+	assert_int_equal(halQueueSubmitted(q), 0);
+	assert_int_equal(halQueueCompleted(q), 0);
+	halQueueDestroy(q);
+}
+
+/* H2D, D2D, D2H through one queue: each step depends on the previous. */
+static void test_ordered_round_trip(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 4096 };
+	uint8_t *src = malloc(N), *dst = calloc(1, N);
+	struct npu_sqe s[3];
+	uint64_t last = 0;
+
+	assert_non_null(src);
+	assert_non_null(dst);
+	rt_fill_pattern(src, N, 7);
+	s[0] = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)src, N);
+	s[1] = copy_sqe(NPU_DIR_D2D, f->buf.va + 65536, f->buf.va, N);
+	s[2] = copy_sqe(NPU_DIR_D2H, (uint64_t)(uintptr_t)dst, f->buf.va + 65536, N);
+	uint64_t before = halQueueSubmitted(f->q);
+	assert_int_equal(halQueueSubmit(f->q, s, 3, &last), 0);
+	assert_int_equal(last, before + 3);
+	assert_int_equal(halQueueWait(f->q, last, 0), 0);
+	assert_true(halQueueCompleted(f->q) >= last);
+	assert_memory_equal(src, dst, N);
+	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+	free(src);
+	free(dst);
+}
+
+/* 100 descriptors into a 16-entry ring: Submit waits for room. */
+static void test_batch_larger_than_ring(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 100 };
+	uint64_t *vals = calloc(N, sizeof(*vals)), *out = calloc(N, sizeof(*out));
+	struct npu_sqe s[N];
+	uint64_t last;
+
+	assert_non_null(vals);
+	assert_non_null(out);
+	for (int i = 0; i < N; i++) {
+		vals[i] = 0x1000u + (uint64_t)i;
+		s[i] = copy_sqe(NPU_DIR_H2D, f->buf.va + 8 * (uint64_t)i,
+				(uint64_t)(uintptr_t)&vals[i], 8);
+	}
+	assert_int_equal(halQueueSubmit(f->q, s, N, &last), 0);
+	s[0] = copy_sqe(NPU_DIR_D2H, (uint64_t)(uintptr_t)out, f->buf.va, 8 * N);
+	assert_int_equal(halQueueSubmit(f->q, s, 1, &last), 0);
+	assert_int_equal(halQueueWait(f->q, last, 0), 0);
+	assert_memory_equal(vals, out, 8 * N);
+	free(vals);
+	free(out);
+}
+
+/* A bad descriptor fails alone; the first error is kept with its seq. */
+static void test_errors(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t v = 42, back = 0, seq = 0, first;
+	struct npu_sqe s[4];
+
+	s[0] = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)&v, 8);
+	s[1] = copy_sqe(NPU_DIR_D2D, f->buf.va, f->buf.va + (1 << 20), 8); /* past the end */
+	s[2] = copy_sqe(NPU_DIR_D2H, (uint64_t)(uintptr_t)&back, f->buf.va, 8);
+	s[3] = s[2];
+	s[3].opcode = NPU_OP_COUNT; /* unknown opcode */
+	first = halQueueSubmitted(f->q) + 2;
+	assert_int_equal(halQueueSubmit(f->q, s, 4, NULL), 0);
+	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q), 0), 0);
+	assert_int_equal(back, 42);
+	assert_int_equal(halQueueTakeError(f->q, &seq), -EFAULT);
+	assert_int_equal(seq, first);
+	assert_int_equal(halQueueTakeError(f->q, &seq), 0);
+}
+
+static void test_wait_bad_seq(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q) + 1, 0), -EINVAL);
+	assert_int_equal(halQueueWait(f->q, 0, 0), 0);
+}
+
+/* A value wait that nobody releases times out; a write then releases it. */
+static void test_value_wait_timeout(void **state)
+{
+	struct fixture *f = *state;
+	struct npu_sqe s;
+	uint64_t seq;
+
+	memset(&s, 0, sizeof(s));
+	s.opcode = NPU_OP_MEMSET;
+	s.dir = NPU_DIR_H2D;
+	s.dst = f->buf.va + 4096;
+	s.len = 8;
+	assert_int_equal(halQueueSubmit(f->q, &s, 1, NULL), 0);
+	memset(&s, 0, sizeof(s));
+	s.opcode = NPU_OP_VALUE_WAIT;
+	s.dst = f->buf.va + 4096;
+	s.value = 5;
+	s.cond = NPU_WAIT_GEQ;
+	assert_int_equal(halQueueSubmit(f->q, &s, 1, &seq), 0);
+	assert_int_equal(halQueueWait(f->q, seq, 30ULL * 1000 * 1000), -ETIME);
+
+	halQueue *q2;
+	assert_int_equal(halQueueCreate(f->dev, 8, &q2), 0);
+	memset(&s, 0, sizeof(s));
+	s.opcode = NPU_OP_VALUE_WRITE;
+	s.dst = f->buf.va + 4096;
+	s.value = 6;
+	assert_int_equal(halQueueSubmit(q2, &s, 1, NULL), 0);
+	assert_int_equal(halQueueWait(f->q, seq, 0), 0);
+	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+	halQueueDestroy(q2);
+}
+
+static void test_stats(void **state)
+{
+	struct fixture *f = *state;
+	struct npu_ring_stats st;
+	struct npu_sqe s;
+	uint64_t seq;
+
+	memset(&s, 0, sizeof(s));
+	s.opcode = NPU_OP_NOP;
+	assert_int_equal(halQueueStats(f->q, &st), 0);
+	uint64_t before = st.sqes;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(halQueueSubmit(f->q, &s, 1, &seq), 0);
+	assert_int_equal(halQueueWait(f->q, seq, 0), 0);
+	assert_int_equal(halQueueStats(f->q, &st), 0);
+	assert_int_equal(st.sqes, before + 10);
+	assert_true(st.doorbells >= 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_create_bad_entries),
+		cmocka_unit_test(test_ordered_round_trip),
+		cmocka_unit_test(test_batch_larger_than_ring),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_wait_bad_seq),
+		cmocka_unit_test(test_value_wait_timeout),
+		cmocka_unit_test(test_stats),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
