@@ -8,7 +8,7 @@
 
 #include "acl/acl.h"
 
-#include "bench_share.h"
+#include "bench_report.h"
 
 #define MAX_ITERS 4096
 
@@ -33,7 +33,7 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-double bench_ipc_import_us(int iters)
+static double bench_ipc_import_us(int iters)
 {
 	static double t[MAX_ITERS];
 	char key[65];
@@ -65,7 +65,7 @@ double bench_ipc_import_us(int iters)
 	return median(t, iters);
 }
 
-double bench_vmm_map_unmap_2m_us(int iters)
+static double bench_vmm_map_unmap_2m_us(int iters)
 {
 	static double t[MAX_ITERS];
 	aclrtPhysicalMemProp prop;
@@ -100,4 +100,12 @@ double bench_vmm_map_unmap_2m_us(int iters)
 		aclrtReleaseMemAddress(va);
 	aclrtFreePhysical(h);
 	return e ? -(double)e : median(t, iters);
+}
+
+void bench_share(unsigned int iters, struct bench_report *rep)
+{
+	bench_report_add(rep, "ipc_import_us", "aclrtIpcMemImportByKey+Close", "us",
+			 bench_ipc_import_us((int)iters));
+	bench_report_add(rep, "vmm_map_unmap_2m_us", "aclrtMapMem+UnmapMem 2 MiB", "us",
+			 bench_vmm_map_unmap_2m_us((int)iters));
 }

@@ -33,6 +33,7 @@ set(numbers
   memcpy_64m_gbps copy_h2d_64m_gbps copy_d2h_64m_gbps copy_d2d_64m_gbps
   pvm_readv_64m_gbps pvm_writev_64m_gbps
   malloc_free_2m_us memcpy_4k_us ioctl_floor_us
+  ipc_import_us vmm_map_unmap_2m_us
   iters_64m iters_malloc_free_2m iters_memcpy_4k iters_ioctl_floor)
 foreach(key IN LISTS numbers)
   string(JSON key_type ERROR_VARIABLE json_err TYPE "${out}" ${key})

@@ -29,6 +29,8 @@
 #include "acl/acl.h"
 #include "npu/hal.h"
 
+#include "bench_report.h"
+
 #define SIZE_64M (64UL << 20)
 #define SIZE_2M (2UL << 20)
 #define SIZE_4K 4096UL
@@ -361,9 +363,21 @@ static void json_string(const char *s)
 	putchar('"');
 }
 
-static void print_json(const char *backend, const struct bench_iters *it,
-		       const struct bench_result *r)
+void bench_report_add(struct bench_report *rep, const char *key, const char *what,
+		      const char *unit, double value)
 {
+	if (rep->n == BENCH_REPORT_MAX) {
+		fprintf(stderr, "npu-bench: more than %d extra keys\n", BENCH_REPORT_MAX);
+		exit(1);
+	}
+	rep->v[rep->n++] = (struct bench_extra){ key, what, unit, value };
+}
+
+static void print_json(const char *backend, const struct bench_iters *it,
+		       const struct bench_result *r, const struct bench_report *rep)
+{
+	unsigned int i;
+
 	printf("{\"backend\": ");
 	json_string(backend);
 	printf(",\n \"copy_h2d_64m_ratio\": %.3f,\n \"copy_d2h_64m_ratio\": %.3f,"
@@ -381,14 +395,18 @@ static void print_json(const char *backend, const struct bench_iters *it,
 	printf(" \"malloc_free_2m_us\": %.3f,\n \"memcpy_4k_us\": %.3f,\n"
 	       " \"ioctl_floor_us\": %.3f,\n",
 	       r->malloc_free_2m_us, r->memcpy_4k_us, r->ioctl_floor_us);
+	for (i = 0; i < rep->n; i++)
+		printf(" \"%s\": %.3f,\n", rep->v[i].key, rep->v[i].value);
 	printf(" \"iters_64m\": %u,\n \"iters_malloc_free_2m\": %u,\n"
 	       " \"iters_memcpy_4k\": %u,\n \"iters_ioctl_floor\": %u}\n",
 	       it->big, it->malloc, it->small, it->nop);
 }
 
 static void print_table(const char *backend, const struct bench_iters *it,
-			const struct bench_result *r)
+			const struct bench_result *r, const struct bench_report *rep)
 {
+	unsigned int i;
+
 	printf("npu-bench on backend %s (medians)\n\n", backend);
 	printf("%-28s %10s %10s %8s\n", "64 MiB copy", "GB/s", "baseline", "ratio");
 	printf("%-28s %10.2f %10s %8s\n", "memcpy (baseline)", r->memcpy_gbps, "-", "-");
@@ -409,6 +427,10 @@ static void print_table(const char *backend, const struct bench_iters *it,
 	       it->malloc);
 	printf("%-28s %10.2f %8u\n", "aclrtMemcpy H2D 4 KiB", r->memcpy_4k_us, it->small);
 	printf("%-28s %10.2f %8u\n", "halNop (ioctl floor)", r->ioctl_floor_us, it->nop);
+	if (rep->n)
+		printf("\n%-36s %12s %8s\n", "more", "value", "unit");
+	for (i = 0; i < rep->n; i++)
+		printf("%-36s %12.3f %8s\n", rep->v[i].what, rep->v[i].value, rep->v[i].unit);
 	printf("\n64 MiB measurements: %u runs each\n", it->big);
 }
 
@@ -434,8 +456,10 @@ int main(int argc, char **argv)
 	struct bench_iters it = iters_default;
 	struct bench_result r = { 0 };
 	struct bench_bufs b = { 0 };
+	struct bench_report rep = { 0 };
 	long big = 0;
-	int json = 0, c;
+	int json = 0, failed = 0, c;
+	unsigned int i;
 
 	while ((c = getopt_long(argc, argv, "jqi:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -489,11 +513,19 @@ int main(int argc, char **argv)
 	bench_memcpy_4k(&b, it.small, &r);
 	bench_malloc_free(it.malloc, &r);
 	bench_nop(it.nop, &r);
+	bench_share(it.small, &rep);
 
 	if (json)
-		print_json(halBackendName(), &it, &r);
+		print_json(halBackendName(), &it, &r, &rep);
 	else
-		print_table(halBackendName(), &it, &r);
+		print_table(halBackendName(), &it, &r, &rep);
+	for (i = 0; i < rep.n; i++) {
+		if (rep.v[i].value < 0) {
+			fprintf(stderr, "npu-bench: %s failed with aclError %.0f\n", rep.v[i].key,
+				-rep.v[i].value);
+			failed = 1;
+		}
+	}
 
 	CHECK_ACL(aclrtFree(b.dev_a));
 	CHECK_ACL(aclrtFree(b.dev_b));
@@ -501,5 +533,5 @@ int main(int argc, char **argv)
 	CHECK_ACL(aclFinalize());
 	munmap(b.host_src, SIZE_64M);
 	munmap(b.host_dst, SIZE_64M);
-	return 0;
+	return failed;
 }

@@ -1,0 +1,31 @@
+/*
+ * Measurements that bench_*.c modules add to npu-bench's output. Each
+ * module has one entry point, called by main() after the core measurements
+ * with a device set, that appends its keys here; print_json and print_table
+ * print them after the core keys. A negative value is a failed measurement
+ * (minus the aclError) and makes npu-bench exit non-zero.
+ */
+#ifndef NPU_BENCH_REPORT_H
+#define NPU_BENCH_REPORT_H
+
+#define BENCH_REPORT_MAX 32
+
+struct bench_extra {
+	const char *key;	/* JSON key */
+	const char *what;	/* the table's row label */
+	const char *unit;	/* the table's unit column: "us", "ratio", "/s", ... */
+	double value;
+};
+
+struct bench_report {
+	unsigned int n;
+	struct bench_extra v[BENCH_REPORT_MAX];
+};
+
+void bench_report_add(struct bench_report *rep, const char *key, const char *what,
+		      const char *unit, double value);
+
+/* The modules. iters is the run count for small operations (--quick lowers it). */
+void bench_share(unsigned int iters, struct bench_report *rep);
+
+#endif /* NPU_BENCH_REPORT_H */
