@@ -9,9 +9,18 @@
 #include <npu/npu_uapi.h>
 
 struct npu_ctx;
+struct npu_host_reg;
 
 int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args);
 int npu_host_unregister(struct npu_ctx *ctx, u64 addr);
 void npu_host_release_all(struct npu_ctx *ctx);
+
+/*
+ * Kernel address of user range [uaddr, uaddr + len) of ctx's process when
+ * it lies inside one host registration of ctx, with a reference held on
+ * that registration (*reg); NULL if it does not.
+ */
+void *npu_host_get(struct npu_ctx *ctx, u64 uaddr, u64 len, struct npu_host_reg **reg);
+void npu_host_put(struct npu_host_reg *reg);
 
 #endif /* _NPU_HOST_H */

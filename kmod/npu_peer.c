@@ -19,3 +19,12 @@ int npu_peer_disable(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx)
 void npu_peer_release_all(struct npu_ctx *ctx)
 {
 }
+
+struct npu_ctx *npu_peer_get_ctx(struct npu_ctx *ctx, u64 va, u64 len)
+{
+	return NULL;
+}
+
+void npu_peer_put_ctx(struct npu_ctx *peer)
+{
+}
