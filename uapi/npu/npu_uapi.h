@@ -31,7 +31,7 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 0
+#define NPU_ABI_VERSION_MINOR 1 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers */
 
 #define NPU_IOCTL_MAGIC 'N'
 
