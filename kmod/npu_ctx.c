@@ -12,7 +12,9 @@
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
+#include "npu_host.h"
 #include "npu_mem.h"
+#include "npu_peer.h"
 #include "npu_ring.h"
 #include "npu_share.h"
 #include "npu_vmm.h"
@@ -32,9 +34,13 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
+	kref_init(&ctx->ref);
 	ctx->ndev = ndev;
 	ctx->tgid = task_tgid_nr(current);
 	mutex_init(&ctx->lock);
+	npu_host_init(ctx);
+	INIT_LIST_HEAD(&ctx->peers);
+	INIT_LIST_HEAD(&ctx->peer_of);
 	idr_init(&ctx->mems);
 	idr_init(&ctx->rings);
 	idr_init(&ctx->phys);
@@ -58,34 +64,59 @@ err_free_ctx:
 	return id;
 }
 
-/**
- * npu_ctx_destroy() - release everything a closing file owned
- * @ctx: the context; no other operation can run on it any more
- *
- * Rings go first (they stop using allocations), then the exports this
- * file made (no new imports), the allocations and imports, and last the
- * VMM reservations and physical handles.
- */
-void npu_ctx_destroy(struct npu_ctx *ctx)
+/* The last reference is gone: nothing can reach the context any more. */
+static void npu_ctx_free(struct kref *ref)
 {
+	struct npu_ctx *ctx = container_of(ref, struct npu_ctx, ref);
 	struct npu_device *ndev = ctx->ndev;
 
-	npu_ring_release_all(ctx);
-	npu_share_release_ctx(ctx);
-	npu_mem_release_all(ctx);
-	npu_vmm_release_all(ctx);
 	if (ctx->setup)
 		npu_vas_fini(&ctx->vas);
 	idr_destroy(&ctx->phys);
 	idr_destroy(&ctx->rings);
 	idr_destroy(&ctx->mems);
 	mutex_destroy(&ctx->lock);
+	atomic_dec(&ndev->nr_contexts);
+	kfree(ctx);
+}
+
+/**
+ * npu_ctx_put() - drop a reference on a context
+ * @ctx: the context
+ *
+ * The last one frees the struct; npu_ctx_destroy() must have run.
+ */
+void npu_ctx_put(struct npu_ctx *ctx)
+{
+	kref_put(&ctx->ref, npu_ctx_free);
+}
+
+/**
+ * npu_ctx_destroy() - release everything a closing file owned
+ * @ctx: the context; no other operation can run on it any more
+ *
+ * Rings go first (they stop using allocations and registrations), then
+ * the peer links from and to it and the host registrations, the exports
+ * this file made (no new imports), the allocations and imports, and last
+ * the VMM reservations and physical handles. An engine of another context
+ * may still hold a reference (npu_peer_get_ctx()): it then finds an empty
+ * address space, and the struct lives until its npu_peer_put_ctx().
+ */
+void npu_ctx_destroy(struct npu_ctx *ctx)
+{
+	struct npu_device *ndev = ctx->ndev;
+
+	npu_ring_release_all(ctx);
+	npu_peer_release_all(ctx);
+	npu_host_release_all(ctx);
+	npu_share_release_ctx(ctx);
+	npu_mem_release_all(ctx);
+	npu_vmm_release_all(ctx);
 
 	mutex_lock(&ndev->lock);
 	idr_remove(&ndev->ctx_idr, ctx->id);
 	mutex_unlock(&ndev->lock);
-	atomic_dec(&ndev->nr_contexts);
-	kfree(ctx);
+	npu_ctx_put(ctx);
 }
 
 /**

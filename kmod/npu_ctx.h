@@ -7,11 +7,20 @@
 #define _NPU_CTX_H
 
 #include "npu_internal.h"
+#include "npu_host.h"
 #include "npu_vas.h"
 
 struct npu_device;
 
 struct npu_ctx {
+	/*
+	 * The open file holds one reference, so do peer links naming this
+	 * context and engines between npu_peer_get_ctx()/npu_peer_put_ctx().
+	 * release() tears the context down (npu_ctx_destroy()); the memory of
+	 * the struct, its lock and its (then empty) address space stay valid
+	 * until the last npu_ctx_put().
+	 */
+	struct kref ref;
 	struct npu_device *ndev;
 	pid_t tgid;		/* of the opener, fixed at open */
 	u32 id;
@@ -29,11 +38,18 @@ struct npu_ctx {
 	u64 nr_phys;
 	u64 phys_bytes;
 	u32 nr_exports;		/* keys and shareable handles; protected by the share table's lock */
+
+	struct npu_host_set host;	/* host registrations (npu_host.c), own lock */
+	/* Peer links (npu_peer.c), both protected by npu_peer.c's npu_peer_lock. */
+	struct list_head peers;		/* links this context made (npu_peer_link.owner_node) */
+	struct list_head peer_of;	/* links naming this context (npu_peer_link.peer_node) */
+	bool peer_dead;			/* closing: no new links to or from it */
 };
 
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out);
 void npu_ctx_destroy(struct npu_ctx *ctx);
 int npu_ctx_setup(struct npu_ctx *ctx, u64 va_base, u64 va_size);
+void npu_ctx_put(struct npu_ctx *ctx);
 
 /**
  * npu_ctx_is_setup() - whether NPU_IOCTL_CTX_SETUP has completed

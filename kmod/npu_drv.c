@@ -10,6 +10,8 @@
 #include "npu_ctx.h"
 #include "npu_drv.h"
 #include "npu_ioctl.h"
+#include "npu_sched.h"
+#include "npu_uring.h"
 
 static unsigned int devices = 1;
 module_param(devices, uint, 0444);
@@ -31,6 +33,18 @@ static unsigned int npu_nr_devices;
 unsigned int npu_drv_device_count(void)
 {
 	return npu_nr_devices;
+}
+
+/**
+ * npu_drv_device() - a device of this driver instance
+ * @index: its index
+ *
+ * Return: the device, or NULL if @index is out of range. Devices live
+ * until module exit, which no open file survives.
+ */
+struct npu_device *npu_drv_device(unsigned int index)
+{
+	return index < npu_nr_devices ? npu_devices[index] : NULL;
 }
 
 static int npu_open(struct inode *inode, struct file *filp)
@@ -61,16 +75,69 @@ static const struct file_operations npu_fops = {
 	.release = npu_release,
 	.unlocked_ioctl = npu_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
+#ifdef NPU_URING_CMD
+	.uring_cmd = npu_uring_cmd,
+#endif
 	.llseek = noop_llseek,
 };
 
+/* debugfs npu/: removed last at module exit. */
+static struct dentry *npu_debugfs_root;
+
+/*
+ * npu/npuN/counters: live objects and pages, one "name value" per line.
+ * Every value is 0 once no file of the device is open and its deferred
+ * release work has finished; the VM test checks exactly that before rmmod.
+ */
+static int npu_counters_show(struct seq_file *m, void *unused)
+{
+	struct npu_device *ndev = m->private;
+	struct npu_pfa_stats st;
+
+	npu_pfa_stats(&ndev->pfa, &st);
+	seq_printf(m, "contexts %d\n", atomic_read(&ndev->nr_contexts));
+	seq_printf(m, "allocations %lld\n", (long long)atomic64_read(&ndev->nr_allocations));
+	seq_printf(m, "rings %d\n", atomic_read(&ndev->nr_rings));
+	seq_printf(m, "pinned_pages %lld\n", (long long)atomic64_read(&ndev->nr_pinned_pages));
+	seq_printf(m, "hbm_used_bytes %llu\n",
+		   st.total[NPU_CLASS_NORMAL] - st.free[NPU_CLASS_NORMAL]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npu_counters);
+
+/* npu/npuN/hbm: size and host memory backing it (chunks stay until unload). */
+static int npu_hbm_show(struct seq_file *m, void *unused)
+{
+	struct npu_device *ndev = m->private;
+	/* Written under hbm.lock; a statistic, so read without it. */
+	u32 populated = READ_ONCE(ndev->hbm.nr_populated);
+
+	seq_printf(m, "size %llu\n", ndev->hbm_size);
+	seq_printf(m, "chunks %u\n", ndev->hbm.nr_chunks);
+	seq_printf(m, "chunks_populated %u\n", populated);
+	seq_printf(m, "backing_bytes %llu\n", (u64)populated * NPU_HBM_CHUNK_SIZE);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npu_hbm);
+
+static void npu_device_debugfs_init(struct npu_device *ndev)
+{
+	/* debugfs failures are not errors: the files are only diagnostics. */
+	ndev->debugfs = debugfs_create_dir(ndev->name, npu_debugfs_root);
+	debugfs_create_file("counters", 0444, ndev->debugfs, ndev, &npu_counters_fops);
+	debugfs_create_file("hbm", 0444, ndev->debugfs, ndev, &npu_hbm_fops);
+}
+
 static void npu_device_destroy(struct npu_device *ndev)
 {
+	/* Waits for readers of the files, which use ndev. */
+	debugfs_remove_recursive(ndev->debugfs);
 	misc_deregister(&ndev->misc);
 	WARN_ON(atomic_read(&ndev->nr_contexts));
 	WARN_ON(atomic64_read(&ndev->nr_allocations));
 	WARN_ON(atomic_read(&ndev->nr_rings));
 	WARN_ON(atomic64_read(&ndev->nr_pinned_pages));
+	npu_sched_fini(ndev);
 	idr_destroy(&ndev->ctx_idr);
 	mutex_destroy(&ndev->lock);
 	npu_hbm_fini(&ndev->hbm);
@@ -102,6 +169,9 @@ static int npu_device_create(unsigned int index, struct npu_device **out)
 	ret = npu_hbm_init(&ndev->hbm, nr_frames);
 	if (ret)
 		goto err_fini_pfa;
+	ret = npu_sched_init(ndev);
+	if (ret)
+		goto err_fini_hbm;
 
 	snprintf(ndev->name, sizeof(ndev->name), "npu%u", index);
 	ndev->misc.minor = MISC_DYNAMIC_MINOR;
@@ -110,10 +180,13 @@ static int npu_device_create(unsigned int index, struct npu_device **out)
 	ndev->misc.mode = 0666;
 	ret = misc_register(&ndev->misc);
 	if (ret)
-		goto err_fini_hbm;
+		goto err_fini_sched;
+	npu_device_debugfs_init(ndev);
 	*out = ndev;
 	return 0;
 
+err_fini_sched:
+	npu_sched_fini(ndev);
 err_fini_hbm:
 	npu_hbm_fini(&ndev->hbm);
 err_fini_pfa:
@@ -144,6 +217,7 @@ static int __init npu_init(void)
 		pr_err("npu: hbm_mb=%u, must be 1..%u\n", hbm_mb, NPU_MAX_HBM_MB);
 		return -EINVAL;
 	}
+	npu_debugfs_root = debugfs_create_dir("npu", NULL);
 	for (i = 0; i < devices; i++) {
 		ret = npu_device_create(i, &npu_devices[i]);
 		if (ret)
@@ -155,12 +229,14 @@ static int __init npu_init(void)
 
 err_destroy_devices:
 	npu_destroy_devices();
+	debugfs_remove_recursive(npu_debugfs_root);
 	return ret;
 }
 
 static void __exit npu_exit(void)
 {
 	npu_destroy_devices();
+	debugfs_remove_recursive(npu_debugfs_root);
 }
 
 module_init(npu_init);

@@ -12,6 +12,8 @@
 #define NPU_MAX_DEVICES		16
 #define NPU_MAX_HBM_MB		(1U << 20)	/* 1 TiB: frame numbers fit in u32 */
 
+struct npu_sched;
+
 struct npu_device {
 	struct miscdevice misc;
 	char name[16];
@@ -19,6 +21,7 @@ struct npu_device {
 	u64 hbm_size;
 	struct npu_pfa pfa;
 	struct npu_hbm hbm;
+	struct npu_sched *sched;	/* the copy engines */
 
 	struct mutex lock; /* Protects: ctx_idr */
 	struct idr ctx_idr;	/* context id -> struct npu_ctx */
@@ -28,8 +31,11 @@ struct npu_device {
 	atomic64_t nr_allocations;
 	atomic_t nr_rings;
 	atomic64_t nr_pinned_pages;
+
+	struct dentry *debugfs;	/* npu/npuN/ in debugfs (an ERR_PTR without debugfs) */
 };
 
 unsigned int npu_drv_device_count(void);
+struct npu_device *npu_drv_device(unsigned int index);
 
 #endif /* _NPU_DRV_H */

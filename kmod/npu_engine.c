@@ -1,26 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The copy engine.
+ * The copy engine: what an engine kthread (npu_sched.c) does with a ring it
+ * owns.
  *
- * npu_engine_exec() executes one descriptor, given the private copy that
- * npu_ring_read_sqe() made: it validates every field, resolves device
- * operands in the ring's context and moves the bytes. Host operands are
- * addresses of the current task's mm. A bad descriptor completes with
- * -errno; it never touches memory outside its own context's mappings and
- * the submitter's address space.
+ * npu_engine_run() consumes a bounded batch of a ring's descriptors. Each
+ * is read once into private memory (npu_ring_read_sqe()), validated, its
+ * operands resolved and its bytes moved; then it gets its CQE, in order.
+ * A bad descriptor completes with -errno; it never touches memory outside
+ * its own context's mappings (and the peers that context enabled) and the
+ * submitter's address space.
  *
- * npu_engine_submit() is the loop that feeds descriptors to the executor.
- * Today it runs inline in RING_ENTER (current is the submitter, which is
- * what copy_{from,to}_user need, and a synchronous copy costs no wake-up);
- * moving it into per-device engine kthreads that kthread_use_mm() the
- * submitter's mm changes only where npu_engine_submit() is called from.
+ * Operands: a device VA is resolved in the ring's context (for D2D copies
+ * also in a peer context) and held for the copy (npu_mem_range_get()). A
+ * host address inside a host registration of the context is copied
+ * directly through the driver's kernel mapping of it (npu_host_get());
+ * any other host address is pageable memory of the ring's creator, which
+ * the engine reaches with copy_{from,to}_user() after kthread_use_mm().
+ *
+ * A VALUE_WAIT whose condition is false is kept as the ring's held
+ * descriptor and the ring parks (NPU_ENGINE_PARKED): the engine moves on to
+ * other rings and the scheduler runs this one again when device memory may
+ * have changed. Large copies are cut into chunks that idle engines run in
+ * parallel (npu_sched_split()).
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
+#include "npu_drv.h"
 #include "npu_engine.h"
+#include "npu_host.h"
 #include "npu_mem.h"
+#include "npu_peer.h"
 #include "npu_ring.h"
+#include "npu_sched.h"
+
+enum npu_opnd_kind {
+	NPU_OPND_DEV,		/* device memory, through a held range */
+	NPU_OPND_USER,		/* pageable memory of the ring's mm */
+	NPU_OPND_KERN,		/* registered host memory, mapped by the driver */
+};
+
+/* One side of a transfer. */
+struct npu_opnd {
+	enum npu_opnd_kind kind;
+	u64 addr;			/* USER: the user address */
+	void *kaddr;			/* KERN: kernel address of addr */
+	struct npu_host_reg *reg;	/* KERN: the registration, referenced */
+	struct npu_ctx *peer;		/* DEV of a peer context, referenced; else NULL */
+	struct npu_mem_range r;		/* DEV */
+};
+
+struct npu_xfer {
+	struct npu_opnd dst;
+	struct npu_opnd src;
+};
 
 /* Host range [addr, addr + len) must not wrap; copy_*_user checks the rest. */
 static bool npu_engine_host_ok(u64 addr, u64 len)
@@ -30,176 +63,336 @@ static bool npu_engine_host_ok(u64 addr, u64 len)
 	return !check_add_overflow(addr, len, &end);
 }
 
+static int npu_opnd_get_dev(struct npu_ring *ring, struct npu_opnd *o, u64 va, u64 len,
+			    bool write, bool peer_ok)
+{
+	int ret;
+
+	o->kind = NPU_OPND_DEV;
+	o->addr = va;
+	o->peer = NULL;
+	ret = npu_mem_range_get(ring->ctx, va, len, write, &o->r);
+	if (ret != -EFAULT || !peer_ok)
+		return ret;
+	o->peer = npu_peer_get_ctx(ring->ctx, va, len);
+	if (!o->peer)
+		return -EFAULT;
+	ret = npu_mem_range_get(o->peer, va, len, write, &o->r);
+	if (ret) {
+		npu_peer_put_ctx(o->peer);
+		o->peer = NULL;
+	}
+	return ret;
+}
+
+static int npu_opnd_get_host(struct npu_ring *ring, struct npu_opnd *o, u64 addr, u64 len)
+{
+	if (!npu_engine_host_ok(addr, len))
+		return -EFAULT;
+	o->peer = NULL;
+	o->reg = NULL;
+	o->kaddr = npu_host_get(ring->ctx, addr, len, &o->reg);
+	if (o->kaddr) {
+		o->kind = NPU_OPND_KERN;
+		return 0;
+	}
+	/* The submitter's process is gone: nothing to copy from or to. */
+	if (!ring->mm_ok)
+		return -EFAULT;
+	o->kind = NPU_OPND_USER;
+	o->addr = addr;
+	return 0;
+}
+
+static void npu_opnd_put(struct npu_opnd *o)
+{
+	switch (o->kind) {
+	case NPU_OPND_DEV:
+		npu_mem_range_put(&o->r);
+		if (o->peer)
+			npu_peer_put_ctx(o->peer);
+		break;
+	case NPU_OPND_KERN:
+		npu_host_put(o->reg);
+		break;
+	case NPU_OPND_USER:
+		break;
+	}
+}
+
 /*
- * Move len bytes between host address host and device address dev, segment
- * by segment of the device range: into the device when to_dev (H2D), out of
- * it otherwise (D2H).
+ * Resolve both operands of a transfer in direction @dir: dst spans @dlen
+ * bytes, src @slen. Device operands are checked in the order the copy
+ * touches them (the source first).
  */
-static int npu_engine_host_xfer(struct npu_ctx *ctx, u64 dev, u64 host,
-				u64 len, bool to_dev)
+static int npu_xfer_get(struct npu_ring *ring, struct npu_xfer *x, u32 dir,
+			u64 dst, u64 dlen, u64 src, u64 slen)
 {
-	struct npu_mem_range r;
-	u64 pos, seg;
+	bool d2d = dir == NPU_DIR_D2D;
 	int ret;
 
-	if (!npu_engine_host_ok(host, len))
-		return -EFAULT;
-	ret = npu_mem_range_get(ctx, dev, len, to_dev, &r);
+	if (dir == NPU_DIR_H2D || dir == NPU_DIR_H2H)
+		ret = npu_opnd_get_host(ring, &x->src, src, slen);
+	else
+		ret = npu_opnd_get_dev(ring, &x->src, src, slen, false, d2d);
 	if (ret)
 		return ret;
-	for (pos = 0; pos < len; pos += seg) {
-		void *d = npu_mem_range_seg(&r, pos, &seg);
-		void __user *h = u64_to_user_ptr(host + pos);
-		unsigned long left;
-
-		if (!d) {
-			ret = -EIO;
-			break;
-		}
-		left = to_dev ? copy_from_user(d, h, seg) : copy_to_user(h, d, seg);
-		if (left) {
-			ret = -EFAULT;
-			break;
-		}
-		cond_resched();
-	}
-	npu_mem_range_put(&r);
+	if (dir == NPU_DIR_D2H || dir == NPU_DIR_H2H)
+		ret = npu_opnd_get_host(ring, &x->dst, dst, dlen);
+	else
+		ret = npu_opnd_get_dev(ring, &x->dst, dst, dlen, true, d2d);
+	if (ret)
+		npu_opnd_put(&x->src);
 	return ret;
 }
 
-/* Overlapping ranges are copied forward, segment by segment (undefined, as for memcpy). */
-static int npu_engine_d2d(struct npu_ctx *ctx, u64 dst, u64 src, u64 len)
+static void npu_xfer_put(struct npu_xfer *x)
 {
-	struct npu_mem_range rd, rs;
-	u64 pos, n;
-	int ret;
-
-	ret = npu_mem_range_get(ctx, src, len, false, &rs);
-	if (ret)
-		return ret;
-	ret = npu_mem_range_get(ctx, dst, len, true, &rd);
-	if (ret)
-		goto out_put_src;
-	for (pos = 0; pos < len; pos += n) {
-		u64 ls, ld;
-		void *s = npu_mem_range_seg(&rs, pos, &ls);
-		void *d = npu_mem_range_seg(&rd, pos, &ld);
-
-		if (!s || !d) {
-			ret = -EIO;
-			break;
-		}
-		n = min(ls, ld);
-		memmove(d, s, n);
-		cond_resched();
-	}
-	npu_mem_range_put(&rd);
-out_put_src:
-	npu_mem_range_put(&rs);
-	return ret;
+	npu_opnd_put(&x->dst);
+	npu_opnd_put(&x->src);
 }
 
-/* Host to host, through the engine's staging buffer. */
-static int npu_engine_h2h(void *bounce, u64 dst, u64 src, u64 len)
+/*
+ * Bytes of operand @o contiguous from offset @pos, at most @want: *k is
+ * their kernel address, NULL for user memory. 0 if the backing is missing.
+ */
+static u64 npu_opnd_seg(const struct npu_opnd *o, u64 pos, u64 want, void **k)
+{
+	u64 seg;
+
+	switch (o->kind) {
+	case NPU_OPND_DEV:
+		*k = npu_mem_range_seg(&o->r, pos, &seg);
+		return *k ? min(seg, want) : 0;
+	case NPU_OPND_KERN:
+		*k = o->kaddr + pos;
+		return want;
+	case NPU_OPND_USER:
+		break;
+	}
+	*k = NULL;
+	return want;
+}
+
+/*
+ * Copy @len bytes from offset @soff of x->src to offset @doff of x->dst.
+ * Overlapping device ranges are copied forward, piece by piece (undefined,
+ * as for memcpy).
+ */
+static int npu_engine_move(const struct npu_xfer *x, u64 doff, u64 soff, u64 len,
+			   void *bounce)
 {
 	u64 pos, n;
 
-	if (!npu_engine_host_ok(src, len) || !npu_engine_host_ok(dst, len))
-		return -EFAULT;
 	for (pos = 0; pos < len; pos += n) {
-		n = min_t(u64, len - pos, NPU_ENGINE_BOUNCE_SIZE);
-		if (copy_from_user(bounce, u64_to_user_ptr(src + pos), n) ||
-		    copy_to_user(u64_to_user_ptr(dst + pos), bounce, n))
-			return -EFAULT;
+		void __user *ud = u64_to_user_ptr(x->dst.addr + doff + pos);
+		void __user *us = u64_to_user_ptr(x->src.addr + soff + pos);
+		void *d, *s;
+
+		n = npu_opnd_seg(&x->dst, doff + pos, len - pos, &d);
+		n = n ? npu_opnd_seg(&x->src, soff + pos, n, &s) : 0;
+		if (!n)
+			return -EIO;
+		if (d && s) {
+			memmove(d, s, n);
+		} else if (d) {
+			if (copy_from_user(d, us, n))
+				return -EFAULT;
+		} else if (s) {
+			if (copy_to_user(ud, s, n))
+				return -EFAULT;
+		} else {
+			n = min_t(u64, n, NPU_ENGINE_BOUNCE_SIZE);
+			if (copy_from_user(bounce, us, n) || copy_to_user(ud, bounce, n))
+				return -EFAULT;
+		}
 		cond_resched();
 	}
 	return 0;
 }
 
-static int npu_engine_memset_dev(struct npu_ctx *ctx, u64 dst, u8 value, u64 len)
+static int npu_engine_fill(const struct npu_opnd *o, u8 value, u64 len, void *bounce)
 {
-	struct npu_mem_range r;
-	u64 pos, seg;
-	int ret;
-
-	ret = npu_mem_range_get(ctx, dst, len, true, &r);
-	if (ret)
-		return ret;
-	for (pos = 0; pos < len; pos += seg) {
-		void *d = npu_mem_range_seg(&r, pos, &seg);
-
-		if (!d) {
-			ret = -EIO;
-			break;
-		}
-		memset(d, value, seg);
-		cond_resched();
-	}
-	npu_mem_range_put(&r);
-	return ret;
-}
-
-static int npu_engine_memset_host(void *bounce, u64 dst, u8 value, u64 len)
-{
+	bool bounce_set = false;
 	u64 pos, n;
 
-	if (!npu_engine_host_ok(dst, len))
-		return -EFAULT;
-	if (!value)
-		return clear_user(u64_to_user_ptr(dst), len) ? -EFAULT : 0;
-	memset(bounce, value, min_t(u64, len, NPU_ENGINE_BOUNCE_SIZE));
 	for (pos = 0; pos < len; pos += n) {
-		n = min_t(u64, len - pos, NPU_ENGINE_BOUNCE_SIZE);
-		if (copy_to_user(u64_to_user_ptr(dst + pos), bounce, n))
-			return -EFAULT;
+		void __user *u = u64_to_user_ptr(o->addr + pos);
+		void *k;
+
+		n = npu_opnd_seg(o, pos, len - pos, &k);
+		if (!n)
+			return -EIO;
+		if (k) {
+			memset(k, value, n);
+		} else if (!value) {
+			if (clear_user(u, n))
+				return -EFAULT;
+		} else {
+			n = min_t(u64, n, NPU_ENGINE_BOUNCE_SIZE);
+			if (!bounce_set) {
+				memset(bounce, value, min_t(u64, len, NPU_ENGINE_BOUNCE_SIZE));
+				bounce_set = true;
+			}
+			if (copy_to_user(u, bounce, n))
+				return -EFAULT;
+		}
 		cond_resched();
 	}
 	return 0;
 }
 
-static int npu_engine_copy(struct npu_ctx *ctx, void *bounce, const struct npu_sqe *sqe)
+/* Device memory of a context (and of a peer's device) was written. */
+static void npu_engine_wrote(struct npu_ring *ring, const struct npu_opnd *dst, bool *wrote)
 {
-	if (sqe->value || !sqe->len)
+	if (dst->kind != NPU_OPND_DEV)
+		return;
+	*wrote = true;
+	if (dst->peer)
+		npu_sched_note_write(dst->peer->ndev->sched);
+}
+
+static int npu_engine_copy(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe,
+			   bool *wrote)
+{
+	struct npu_xfer x;
+	int ret;
+
+	if (sqe->value || !sqe->len || sqe->dir >= NPU_DIR_COUNT)
 		return -EINVAL;
-	switch (sqe->dir) {
-	case NPU_DIR_H2D:
-		return npu_engine_host_xfer(ctx, sqe->dst, sqe->src, sqe->len, true);
-	case NPU_DIR_D2H:
-		return npu_engine_host_xfer(ctx, sqe->src, sqe->dst, sqe->len, false);
-	case NPU_DIR_D2D:
-		return npu_engine_d2d(ctx, sqe->dst, sqe->src, sqe->len);
-	case NPU_DIR_H2H:
-		return npu_engine_h2h(bounce, sqe->dst, sqe->src, sqe->len);
-	}
-	return -EINVAL;
+	ret = npu_xfer_get(ring, &x, sqe->dir, sqe->dst, sqe->len, sqe->src, sqe->len);
+	if (ret)
+		return ret;
+	ret = -EAGAIN;
+	if (sqe->len >= NPU_ENGINE_SPLIT_MIN)
+		ret = npu_sched_split(ring, &x, sqe->len, bounce);
+	if (ret == -EAGAIN)
+		ret = npu_engine_move(&x, 0, 0, sqe->len, bounce);
+	npu_engine_wrote(ring, &x.dst, wrote);
+	npu_xfer_put(&x);
+	return ret;
 }
 
-static int npu_engine_memset(struct npu_ctx *ctx, void *bounce, const struct npu_sqe *sqe)
+/* Bytes a 2-D operand spans: (rows - 1) * pitch + width, or 0 on overflow. */
+static u64 npu_engine_span2d(u64 width, u64 rows, u64 pitch)
 {
+	u64 span;
+
+	if (check_mul_overflow(rows - 1, pitch, &span) ||
+	    check_add_overflow(span, width, &span))
+		return 0;
+	return span;
+}
+
+static int npu_engine_copy2d(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe,
+			     bool *wrote)
+{
+	u64 width = sqe->len, rows = sqe->value, dspan, sspan, row;
+	struct npu_xfer x;
+	int ret = 0;
+
+	if (!width || !rows || sqe->dir >= NPU_DIR_COUNT || sqe->dpitch < width ||
+	    sqe->spitch < width)
+		return -EINVAL;
+	dspan = npu_engine_span2d(width, rows, sqe->dpitch);
+	sspan = npu_engine_span2d(width, rows, sqe->spitch);
+	if (!dspan || !sspan)
+		return -EINVAL;
+	ret = npu_xfer_get(ring, &x, sqe->dir, sqe->dst, dspan, sqe->src, sspan);
+	if (ret)
+		return ret;
+	for (row = 0; row < rows && !ret; row++)
+		ret = npu_engine_move(&x, row * sqe->dpitch, row * sqe->spitch, width, bounce);
+	npu_engine_wrote(ring, &x.dst, wrote);
+	npu_xfer_put(&x);
+	return ret;
+}
+
+static int npu_engine_memset(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe,
+			     bool *wrote)
+{
+	struct npu_opnd o;
+	int ret;
+
 	if (sqe->src || !sqe->len || sqe->value > 0xff)
 		return -EINVAL;
 	switch (sqe->dir) {
 	case NPU_DIR_H2D:
-		return npu_engine_memset_dev(ctx, sqe->dst, sqe->value, sqe->len);
+		ret = npu_opnd_get_dev(ring, &o, sqe->dst, sqe->len, true, false);
+		break;
 	case NPU_DIR_H2H:
-		return npu_engine_memset_host(bounce, sqe->dst, sqe->value, sqe->len);
+		ret = npu_opnd_get_host(ring, &o, sqe->dst, sqe->len);
+		break;
+	default:
+		return -EINVAL;
 	}
-	return -EINVAL;
+	if (ret)
+		return ret;
+	ret = npu_engine_fill(&o, sqe->value, sqe->len, bounce);
+	npu_engine_wrote(ring, &o, wrote);
+	npu_opnd_put(&o);
+	return ret;
 }
 
-/**
- * npu_engine_exec() - validate and execute one descriptor
- * @ctx: the context of the ring the descriptor came from
- * @bounce: a staging buffer of NPU_ENGINE_BOUNCE_SIZE bytes
- * @sqe: a private copy of the descriptor
- *
- * Return: the CQE result: 0; -EINVAL for a malformed descriptor (opcode,
- * flags, dir, a non-zero reserved or unused field, len 0, a fill value
- * above 0xff); -EFAULT for a device range not inside one allocation of
- * @ctx, a wrapping range or an unreachable host address; -EPERM for a
- * write into a READONLY allocation.
+/*
+ * The 8-byte word of a VALUE_WRITE or VALUE_WAIT: checks the fields and
+ * holds the range; *word is its kernel address.
  */
-s32 npu_engine_exec(struct npu_ctx *ctx, void *bounce, const struct npu_sqe *sqe)
+static int npu_engine_value_get(struct npu_ring *ring, const struct npu_sqe *sqe, bool write,
+				struct npu_opnd *o, u64 **word)
+{
+	void *k;
+	int ret;
+
+	if (sqe->dir || sqe->src || (sqe->len && sqe->len != sizeof(u64)))
+		return -EINVAL;
+	if (!IS_ALIGNED(sqe->dst, sizeof(u64)))
+		return -EINVAL;
+	ret = npu_opnd_get_dev(ring, o, sqe->dst, sizeof(u64), write, false);
+	if (ret)
+		return ret;
+	if (npu_opnd_seg(o, 0, sizeof(u64), &k) < sizeof(u64)) {
+		npu_opnd_put(o);
+		return -EIO;
+	}
+	*word = k;
+	return 0;
+}
+
+static int npu_engine_value_write(struct npu_ring *ring, const struct npu_sqe *sqe, bool *wrote)
+{
+	struct npu_opnd o;
+	u64 *word;
+	int ret;
+
+	ret = npu_engine_value_get(ring, sqe, true, &o, &word);
+	if (ret)
+		return ret;
+	/* What this ring wrote before is visible before the value. */
+	smp_wmb();
+	WRITE_ONCE(*word, sqe->value);
+	npu_engine_wrote(ring, &o, wrote);
+	npu_opnd_put(&o);
+	return 0;
+}
+
+/* The VALUE_WAIT conditions, as spec §18.2 and the uapi give them. */
+static bool npu_engine_wait_cond(u32 cond, u64 m, u64 value)
+{
+	switch (cond) {
+	case NPU_WAIT_GEQ:
+		return (s64)(m - value) >= 0;
+	case NPU_WAIT_EQ:
+		return m == value;
+	case NPU_WAIT_AND:
+		return (m & value) != 0;
+	case NPU_WAIT_NOR:
+		return ~(m | value) != 0;
+	}
+	return false;
+}
+
+static int npu_engine_check(const struct npu_sqe *sqe)
 {
 	if (sqe->flags & ~NPU_SQE_FLAGS_ALL)
 		return -EINVAL;
@@ -209,41 +402,160 @@ s32 npu_engine_exec(struct npu_ctx *ctx, void *bounce, const struct npu_sqe *sqe
 		return -EINVAL;
 	if (sqe->opcode != NPU_OP_VALUE_WAIT && sqe->cond)
 		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Evaluate a VALUE_WAIT. Return: 1 when its condition holds, 0 while it
+ * does not, -errno for a malformed descriptor or a word no longer mapped.
+ */
+static int npu_engine_value_wait(struct npu_ring *ring, const struct npu_sqe *sqe)
+{
+	struct npu_opnd o;
+	u64 *word, m;
+	int ret;
+
+	ret = npu_engine_check(sqe);
+	if (ret)
+		return ret;
+	if (sqe->cond >= NPU_WAIT_COUNT)
+		return -EINVAL;
+	ret = npu_engine_value_get(ring, sqe, false, &o, &word);
+	if (ret)
+		return ret;
+	m = READ_ONCE(*word);
+	/* What the writer wrote before the value is visible after it. */
+	smp_rmb();
+	npu_opnd_put(&o);
+	return npu_engine_wait_cond(sqe->cond, m, sqe->value);
+}
+
+/**
+ * npu_engine_exec() - validate and execute one descriptor (not VALUE_WAIT)
+ * @ring: the ring it came from; the caller runs it (holds submit_lock)
+ * @bounce: a staging buffer of NPU_ENGINE_BOUNCE_SIZE bytes
+ * @sqe: a private copy of the descriptor
+ * @wrote: set when device memory was written
+ *
+ * Return: the CQE result: 0; -EINVAL for a malformed descriptor (opcode,
+ * flags, dir, a non-zero reserved or unused field, len 0, a fill value
+ * above 0xff, an unaligned value address, 2-D pitches below the width or
+ * spans that overflow); -EFAULT for a device range not inside one
+ * allocation of the context (or of an enabled peer, for D2D), a wrapping
+ * range or an unreachable host address; -EPERM for a write into a
+ * READONLY allocation.
+ */
+s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe, bool *wrote)
+{
+	int ret = npu_engine_check(sqe);
+
+	if (ret)
+		return ret;
 	switch (sqe->opcode) {
 	case NPU_OP_NOP:
 		if (sqe->dir || sqe->dst || sqe->src || sqe->len || sqe->value)
 			return -EINVAL;
 		return 0;
 	case NPU_OP_COPY:
-		return npu_engine_copy(ctx, bounce, sqe);
+		return npu_engine_copy(ring, bounce, sqe, wrote);
 	case NPU_OP_MEMSET:
-		return npu_engine_memset(ctx, bounce, sqe);
+		return npu_engine_memset(ring, bounce, sqe, wrote);
+	case NPU_OP_COPY2D:
+		return npu_engine_copy2d(ring, bounce, sqe, wrote);
+	case NPU_OP_VALUE_WRITE:
+		return npu_engine_value_write(ring, sqe, wrote);
 	}
 	return -EINVAL;
 }
 
-/**
- * npu_engine_submit() - execute up to @to_submit new SQEs of a ring
- * @ring: the ring; caller holds its submit_lock
- * @to_submit: the most SQEs to consume
- *
- * Each SQE gets a CQE, in order. Stops early on a fatal signal.
- *
- * Return: the number of SQEs consumed.
- */
-u32 npu_engine_submit(struct npu_ring *ring, u32 to_submit)
+/* Complete every descriptor published before abort_tail with -ECANCELED. */
+static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 {
-	u32 n = min(to_submit, npu_ring_sq_ready(ring));
 	struct npu_sqe sqe;
-	u32 i;
 
-	for (i = 0; i < n; i++) {
-		if (fatal_signal_pending(current))
-			break;
+	if (ring->has_held) {
+		ring->has_held = false;
+		npu_ring_post_cqe(ring, ring->held.user_data, -ECANCELED);
+	}
+	while (ring->sq_head != abort_tail && npu_ring_sq_ready(ring)) {
 		npu_ring_read_sqe(ring, &sqe);
 		atomic64_inc(&ring->st_sqes);
-		npu_ring_post_cqe(ring, sqe.user_data,
-				  npu_engine_exec(ring->ctx, ring->bounce, &sqe));
+		npu_ring_post_cqe(ring, sqe.user_data, -ECANCELED);
 	}
-	return i;
+}
+
+/**
+ * npu_engine_run() - run a batch of a ring
+ * @ring: the ring; the caller owns it (state RUNNING) and holds submit_lock
+ * @bounce: the engine's staging buffer, NPU_ENGINE_BOUNCE_SIZE bytes
+ * @budget: the most descriptors to execute
+ * @abort: first cancel what was published before @abort_tail
+ * @abort_tail: see @abort
+ * @wrote: set when the batch wrote device memory
+ *
+ * Return: NPU_ENGINE_IDLE when the SQ is empty, NPU_ENGINE_MORE when the
+ * budget ran out with SQEs left, NPU_ENGINE_PARKED when the ring holds a
+ * VALUE_WAIT that is not true yet.
+ */
+enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 budget,
+				    bool abort, u32 abort_tail, bool *wrote)
+{
+	struct npu_sqe sqe;
+	u32 i;
+	int r;
+
+	lockdep_assert_held(&ring->submit_lock);
+	if (abort)
+		npu_engine_cancel(ring, abort_tail);
+	if (ring->has_held) {
+		r = npu_engine_value_wait(ring, &ring->held);
+		if (!r)
+			return NPU_ENGINE_PARKED;
+		ring->has_held = false;
+		npu_ring_post_cqe(ring, ring->held.user_data, r < 0 ? r : 0);
+	}
+	for (i = 0; i < budget; i++) {
+		if (!npu_ring_sq_ready(ring))
+			return NPU_ENGINE_IDLE;
+		npu_ring_read_sqe(ring, &sqe);
+		atomic64_inc(&ring->st_sqes);
+		if (sqe.opcode == NPU_OP_VALUE_WAIT) {
+			r = npu_engine_value_wait(ring, &sqe);
+			if (!r) {
+				ring->held = sqe;
+				ring->has_held = true;
+				return NPU_ENGINE_PARKED;
+			}
+			npu_ring_post_cqe(ring, sqe.user_data, r < 0 ? r : 0);
+			continue;
+		}
+		npu_ring_post_cqe(ring, sqe.user_data, npu_engine_exec(ring, bounce, &sqe, wrote));
+	}
+	return npu_ring_sq_ready(ring) ? NPU_ENGINE_MORE : NPU_ENGINE_IDLE;
+}
+
+/**
+ * npu_engine_chunk_run() - copy one chunk of a split copy
+ * @job: the job; its ring's mm is adopted by the caller when needed
+ * @off: first byte of the chunk
+ * @bounce: the calling engine's staging buffer
+ */
+void npu_engine_chunk_run(struct npu_chunk_job *job, u64 off, void *bounce)
+{
+	u64 n = min(job->chunk, job->len - off);
+	int ret = npu_engine_move(job->x, off, off, n, bounce);
+
+	if (ret)
+		atomic_cmpxchg(&job->err, 0, ret);
+}
+
+/**
+ * npu_engine_xfer_user() - whether a transfer touches pageable host memory
+ * @x: the resolved transfer
+ *
+ * Return: true if an engine running part of it must adopt the ring's mm.
+ */
+bool npu_engine_xfer_user(const struct npu_xfer *x)
+{
+	return x->dst.kind == NPU_OPND_USER || x->src.kind == NPU_OPND_USER;
 }

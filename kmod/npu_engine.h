@@ -8,13 +8,26 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 
-struct npu_ctx;
+struct npu_chunk_job;
 struct npu_ring;
+struct npu_xfer;
 
-/* Bytes of the host-to-host staging buffer each ring's engine owns. */
+/* Bytes of the host-to-host staging buffer each engine owns. */
 #define NPU_ENGINE_BOUNCE_SIZE	SZ_64K
+/* Copies from this size on are split across idle engines. */
+#define NPU_ENGINE_SPLIT_MIN	SZ_8M
 
-s32 npu_engine_exec(struct npu_ctx *ctx, void *bounce, const struct npu_sqe *sqe);
-u32 npu_engine_submit(struct npu_ring *ring, u32 to_submit);
+/* Why npu_engine_run() returned. */
+enum npu_engine_stop {
+	NPU_ENGINE_IDLE,	/* the SQ is empty */
+	NPU_ENGINE_MORE,	/* the budget ran out; SQEs are left */
+	NPU_ENGINE_PARKED,	/* a VALUE_WAIT holds the ring */
+};
+
+s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe, bool *wrote);
+enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 budget,
+				    bool abort, u32 abort_tail, bool *wrote);
+void npu_engine_chunk_run(struct npu_chunk_job *job, u64 off, void *bounce);
+bool npu_engine_xfer_user(const struct npu_xfer *x);
 
 #endif /* _NPU_ENGINE_H */

@@ -11,6 +11,14 @@
 struct npu_ctx;
 struct npu_host_reg;
 
+/* The host registrations of one context. */
+struct npu_host_set {
+	spinlock_t lock;	/* Protects: root (membership and shape of the tree) */
+	struct rb_root root;	/* struct npu_host_reg by addr, never overlapping */
+};
+
+void npu_host_init(struct npu_ctx *ctx);
+
 int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args);
 int npu_host_unregister(struct npu_ctx *ctx, u64 addr);
 void npu_host_release_all(struct npu_ctx *ctx);

@@ -28,6 +28,9 @@
 #include <linux/mm.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/mm.h>
+#include <linux/kthread.h>
+#include <linux/spinlock.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
 #include <linux/jiffies.h>
@@ -41,6 +44,8 @@
 #include <linux/uaccess.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/init.h>

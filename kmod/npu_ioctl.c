@@ -19,8 +19,10 @@
 #include "npu_mem.h"
 #include "npu_peer.h"
 #include "npu_ring.h"
+#include "npu_sched.h"
 #include "npu_share.h"
 #include "npu_smi.h"
+#include "npu_uring.h"
 #include "npu_vmm.h"
 
 #define NPU_UAPI_ASSERT_SIZE(type, size) static_assert(sizeof(type) == (size));
@@ -39,6 +41,7 @@ union npu_ioctl_args {
 	struct npu_ring_enter ring_enter;
 	struct npu_nop nop;
 	struct npu_ring_stats ring_stats;
+	struct npu_ring_abort ring_abort;
 	struct npu_host_register host_register;
 	struct npu_host_unregister host_unregister;
 	struct npu_peer peer;
@@ -102,7 +105,7 @@ static int npu_ioctl_get_version(struct npu_ctx *ctx, void *data)
 
 	args->abi_major = NPU_ABI_VERSION_MAJOR;
 	args->abi_minor = NPU_ABI_VERSION_MINOR;
-	args->features = NPU_FEATURE_RING;
+	args->features = NPU_FEATURE_RING | NPU_URING_FEATURES;
 	if (mask & BIT_ULL(NPU_ORDER_HUGE))
 		args->features |= NPU_FEATURE_HUGE;
 	if (mask & BIT_ULL(NPU_ORDER_HUGE1G))
@@ -123,7 +126,7 @@ static int npu_ioctl_device_info(struct npu_ctx *ctx, void *data)
 	args->hbm_total = args->total[NPU_CLASS_NORMAL];
 	args->hbm_free = args->free[NPU_CLASS_NORMAL];
 	args->page_order_mask = npu_ioctl_page_order_mask(ndev);
-	args->engines = 1;
+	args->engines = npu_sched_engines(ndev);
 	args->contexts = atomic_read(&ndev->nr_contexts);
 	args->allocations = atomic64_read(&ndev->nr_allocations);
 	return 0;
@@ -209,6 +212,15 @@ static int npu_ioctl_ring_enter(struct npu_ctx *ctx, void *data)
 	if (args->flags & ~NPU_ENTER_FLAGS_ALL || args->pad)
 		return -EINVAL;
 	return npu_ring_enter(ctx, args);
+}
+
+static int npu_ioctl_ring_abort(struct npu_ctx *ctx, void *data)
+{
+	struct npu_ring_abort *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_ring_abort(ctx, args);
 }
 
 static int npu_ioctl_ring_stats(struct npu_ctx *ctx, void *data)
@@ -450,6 +462,7 @@ static const struct npu_ioctl_desc npu_ioctls[] = {
 	NPU_IOCTL_DEF(NPU_IOCTL_RING_STATS, npu_ioctl_ring_stats, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_PEER_ENABLE, npu_ioctl_peer_enable, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_PEER_DISABLE, npu_ioctl_peer_disable, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_RING_ABORT, npu_ioctl_ring_abort, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_IPC_EXPORT, npu_ioctl_ipc_export, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_IPC_SET_PID, npu_ioctl_ipc_set_pid, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_IPC_IMPORT, npu_ioctl_ipc_import, NPU_IOCTL_F_CTX),

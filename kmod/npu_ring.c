@@ -20,13 +20,17 @@
 #include "npu_drv.h"
 #include "npu_engine.h"
 #include "npu_ring.h"
+#include "npu_sched.h"
+
+/* A completion waiter polls the CQ this long before it sleeps. */
+#define NPU_RING_WAIT_SPIN_NS	(10 * NSEC_PER_USEC)
 
 static void npu_ring_release(struct kref *ref)
 {
 	struct npu_ring *ring = container_of(ref, struct npu_ring, ref);
 	struct npu_device *ndev = ring->ctx->ndev;
 
-	kfree(ring->bounce);
+	mmdrop(ring->mm);
 	vunmap(ring->vaddr);
 	unpin_user_pages(ring->pages, ring->nr_pages);
 	atomic64_sub(ring->nr_pages, &ndev->nr_pinned_pages);
@@ -125,7 +129,7 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	ring->flags = NPU_RING_NEED_WAKEUP;
 	mutex_init(&ring->submit_lock);
 	init_waitqueue_head(&ring->cq_wait);
-	atomic_set(&ring->submitters, 0);
+	npu_sched_attach(ring);
 
 	ring->nr_pages = DIV_ROUND_UP(bytes, PAGE_SIZE);
 	ring->pages = kvmalloc_array(ring->nr_pages, sizeof(*ring->pages), GFP_KERNEL);
@@ -141,22 +145,20 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 		ret = -ENOMEM;
 		goto err_unpin;
 	}
-	ring->bounce = kmalloc(NPU_ENGINE_BOUNCE_SIZE, GFP_KERNEL);
-	if (!ring->bounce) {
-		ret = -ENOMEM;
-		goto err_vunmap;
-	}
 	ring->hdr = ring->vaddr;
 	ring->sqes = ring->vaddr + NPU_RING_SQES_OFF;
 	ring->cqes = (void *)(ring->sqes + ring->sq_entries);
 	npu_ring_init_hdr(ring);
+	/* Host operands are addresses of the creator: the engines adopt its mm. */
+	ring->mm = current->mm;
+	mmgrab(ring->mm);
 
 	mutex_lock(&ctx->lock);
 	id = idr_alloc(&ctx->rings, ring, 1, 0, GFP_KERNEL);
 	mutex_unlock(&ctx->lock);
 	if (id < 0) {
 		ret = id;
-		goto err_free_bounce;
+		goto err_mmdrop;
 	}
 	ring->id = id;
 	atomic_inc(&ndev->nr_rings);
@@ -167,9 +169,8 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	args->cqes_off = NPU_RING_SQES_OFF + (u64)args->sq_entries * sizeof(struct npu_sqe);
 	return 0;
 
-err_free_bounce:
-	kfree(ring->bounce);
-err_vunmap:
+err_mmdrop:
+	mmdrop(ring->mm);
 	vunmap(ring->vaddr);
 err_unpin:
 	unpin_user_pages(ring->pages, ring->nr_pages);
@@ -182,9 +183,12 @@ err_free_ring:
 }
 
 /**
- * npu_ring_destroy() - drop a ring after its in-flight work
+ * npu_ring_destroy() - drop a ring
  * @ctx: a set-up context
  * @ring_id: the id RING_CREATE returned
+ *
+ * The descriptor an engine is running finishes; the others complete with
+ * -ECANCELED.
  *
  * Return: 0 or -ENOENT.
  */
@@ -197,9 +201,8 @@ int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id)
 	mutex_unlock(&ctx->lock);
 	if (!ring)
 		return -ENOENT;
-	/* New RING_ENTERs can no longer find it; wait for those running. */
-	mutex_lock(&ring->submit_lock);
-	mutex_unlock(&ring->submit_lock);
+	/* New RING_ENTERs can no longer find it; the engines let go of it. */
+	npu_sched_detach(ring);
 	npu_ring_put(ring);
 	return 0;
 }
@@ -211,14 +214,20 @@ int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id)
 void npu_ring_release_all(struct npu_ctx *ctx)
 {
 	struct npu_ring *ring;
-	int id;
+	int id = 0;
 
-	mutex_lock(&ctx->lock);
-	idr_for_each_entry(&ctx->rings, ring, id) {
-		idr_remove(&ctx->rings, id);
+	for (;;) {
+		/* Not under ctx->lock: the engine running the ring may need it. */
+		mutex_lock(&ctx->lock);
+		ring = idr_get_next(&ctx->rings, &id);
+		if (ring)
+			idr_remove(&ctx->rings, id);
+		mutex_unlock(&ctx->lock);
+		if (!ring)
+			break;
+		npu_sched_detach(ring);
 		npu_ring_put(ring);
 	}
-	mutex_unlock(&ctx->lock);
 }
 
 /**
@@ -300,7 +309,18 @@ void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res)
 	/* The CQE is visible before the tail that publishes it. */
 	smp_store_release(&hdr->cq_tail, ring->cq_tail + 1);
 	WRITE_ONCE(ring->cq_tail, ring->cq_tail + 1);
-	wake_up_all(&ring->cq_wait);
+	npu_ring_wake_waiters(ring);
+}
+
+/**
+ * npu_ring_wake_waiters() - wake completion waiters, if there are any
+ * @ring: the ring; CQEs were posted or it went idle
+ */
+void npu_ring_wake_waiters(struct npu_ring *ring)
+{
+	/* Full barrier: pairs with the waiter's between queueing and its check. */
+	if (wq_has_sleeper(&ring->cq_wait))
+		wake_up_all(&ring->cq_wait);
 }
 
 /* CQEs waiting for the application, bounded by the CQ size. */
@@ -313,18 +333,26 @@ static u32 npu_ring_cq_ready(struct npu_ring *ring)
 
 static bool npu_ring_wait_done(struct npu_ring *ring, u32 min_complete)
 {
-	return npu_ring_cq_ready(ring) >= min_complete ||
-	       !atomic_read(&ring->submitters);
+	return npu_ring_cq_ready(ring) >= min_complete || npu_sched_ring_idle(ring);
 }
 
 /*
  * Wait until @min_complete CQEs are there, but only while something is in
  * flight: with nothing submitted, nothing will arrive, so return what is
- * there.
+ * there. Spin briefly first: a completion that is microseconds away costs
+ * less than a sleep and a cross-CPU wake-up.
  */
 static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns)
 {
+	u64 spin_end = ktime_get_ns() + min_t(u64, NPU_RING_WAIT_SPIN_NS, timeout_ns ?: U64_MAX);
 	long ret;
+
+	do {
+		cpu_relax();
+		if (npu_ring_wait_done(ring, min_complete))
+			return 0;
+	} while (ktime_get_ns() < spin_end);
+	atomic64_inc(&ring->st_waits);
 
 	if (!timeout_ns) {
 		ret = wait_event_killable(ring->cq_wait,
@@ -340,12 +368,13 @@ static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns
 }
 
 /**
- * npu_ring_enter() - the doorbell: submit new SQEs, optionally wait for CQEs
+ * npu_ring_enter() - the doorbell: wake an engine, optionally wait for CQEs
  * @ctx: a set-up context
  * @args: NPU_IOCTL_RING_ENTER arguments, flags and pad already checked
  *
- * The engine executes the SQEs inline, in the caller's context, before the
- * wait: a synchronous copy costs one ioctl and no wake-up.
+ * With to_submit, makes sure an engine runs the ring and returns at once;
+ * the engines execute the SQEs asynchronously. Also the body of the
+ * io_uring command form of the doorbell.
  *
  * Return: 0; -ENOENT for an unknown ring; -EINVAL if min_complete can never
  * be reached; -ETIME when timeout_ns passes; -EINTR on a signal.
@@ -367,27 +396,35 @@ int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 
 	if (args->to_submit) {
 		atomic64_inc(&ring->st_doorbells);
-		atomic_inc(&ring->submitters);
-		ret = mutex_lock_interruptible(&ring->submit_lock);
-		if (!ret) {
-			submitted = npu_engine_submit(ring, args->to_submit);
-			mutex_unlock(&ring->submit_lock);
-		}
-		atomic_dec(&ring->submitters);
-		wake_up_all(&ring->cq_wait);
-		if (ret) {
-			ret = -EINTR;
-			goto out_put;
-		}
+		submitted = npu_sched_kick(ring, args->to_submit, true);
 	}
 	if (wait && !npu_ring_wait_done(ring, args->min_complete)) {
-		atomic64_inc(&ring->st_waits);
+		/* SQEs published without a doorbell to a sleeping ring still run. */
+		npu_sched_kick(ring, 0, false);
 		ret = npu_ring_wait(ring, args->min_complete, args->timeout_ns);
 	}
 	args->submitted = submitted;
 out_put:
 	npu_ring_put(ring);
 	return ret;
+}
+
+/**
+ * npu_ring_abort() - NPU_IOCTL_RING_ABORT
+ * @ctx: a set-up context
+ * @args: the ring, pad already checked
+ *
+ * Return: 0 once what the ring had published is cancelled; -ENOENT.
+ */
+int npu_ring_abort(struct npu_ctx *ctx, struct npu_ring_abort *args)
+{
+	struct npu_ring *ring = npu_ring_get(ctx, args->ring_id);
+
+	if (!ring)
+		return -ENOENT;
+	npu_sched_abort(ring);
+	npu_ring_put(ring);
+	return 0;
 }
 
 /**

@@ -13,6 +13,7 @@ struct npu_ctx;
 struct npu_ring {
 	struct kref ref;	/* the context's id, plus each RING_ENTER in progress */
 	struct npu_ctx *ctx;	/* owner; outlives every ioctl on its file */
+	struct mm_struct *mm;	/* the creator's address space (mmgrab): host operands */
 	u32 id;
 	u32 sq_entries;
 	u32 cq_entries;
@@ -25,12 +26,32 @@ struct npu_ring {
 	struct npu_sqe *sqes;
 	struct npu_cqe *cqes;
 
-	struct mutex submit_lock; /* Protects: sq_head, cq_overflow, flags, bounce; cq_tail writes */
+	/*
+	 * Held by the engine that runs the ring (state RUNNING), so at most one
+	 * engine executes its descriptors at a time and they complete in order.
+	 */
+	struct mutex submit_lock; /* Protects: sq_head, cq_overflow, held, has_held, mm_ok; cq_tail writes */
 	u32 sq_head;		/* private copies of the driver-written fields */
 	u32 cq_tail;		/* read locklessly by waiters (READ_ONCE) */
 	u32 cq_overflow;
+	/*
+	 * Written by whoever owns the ring: the engine running it, or the
+	 * sched lock holder while it is not RUNNING (NEED_WAKEUP).
+	 */
 	u32 flags;
-	void *bounce;		/* the engine's host-to-host staging buffer */
+	bool mm_ok;		/* the engine has adopted mm for this batch */
+	bool has_held;		/* held is a VALUE_WAIT consumed but not yet true */
+	struct npu_sqe held;
+
+	/* Scheduling; all under the device's sched lock. */
+	struct list_head sched_link;	/* in the runq, pollq or parked list of sstate */
+	int sstate;		/* enum npu_ring_sstate */
+	bool rerun;		/* a doorbell came while it was RUNNING */
+	u32 sq_acked;		/* sq_tail as far as doorbells acknowledged it */
+	u32 abort_req;		/* aborts asked for ... */
+	u32 abort_done;		/* ... and carried out by an engine */
+	u32 abort_tail;		/* the SQEs before it fail with -ECANCELED */
+	wait_queue_head_t state_wait;	/* woken when it leaves RUNNING or an abort is done */
 
 	/* NPU_IOCTL_RING_STATS counters. */
 	atomic64_t st_sqes;
@@ -38,18 +59,19 @@ struct npu_ring {
 	atomic64_t st_waits;
 	atomic64_t st_wakeups;
 
-	atomic_t submitters;	/* RING_ENTER calls consuming SQEs right now */
-	wait_queue_head_t cq_wait;	/* woken when CQEs are posted or submitters finish */
+	wait_queue_head_t cq_wait;	/* completion waiters: woken on CQEs and when the ring goes idle */
 };
 
 int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args);
 int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id);
 int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args);
 int npu_ring_stats(struct npu_ctx *ctx, struct npu_ring_stats *args);
+int npu_ring_abort(struct npu_ctx *ctx, struct npu_ring_abort *args);
 void npu_ring_release_all(struct npu_ctx *ctx);
 
 u32 npu_ring_sq_ready(struct npu_ring *ring);
 void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe);
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res);
+void npu_ring_wake_waiters(struct npu_ring *ring);
 
 #endif /* _NPU_RING_H */

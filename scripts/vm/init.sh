@@ -23,10 +23,11 @@ export PATH=/bin:/sbin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-mkdir -p /dev/shm /run
-mount -t tmpfs tmpfs /tmp
+# /dev/shm is on devtmpfs and needs its own tmpfs. /tmp and /run stay on the
+# (writable) rootfs: the programs are unpacked at their host paths, which may
+# well be under /tmp (a fresh clone there), and a mount would hide them.
+mkdir -p /dev/shm /run /tmp
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /run
 
 # shellcheck source=/dev/null
 . /vmtest/config
@@ -145,7 +146,7 @@ stage_kmod() {
 	fi
 	if wait_nodes 50; then
 		ls -l /dev/npu*
-		run_programs kmod
+		run_programs kmod $VM_KMOD_ENV
 		# Extra passes, e.g. with the runtime's io_uring doorbell switched off:
 		# "label:VAR=VALUE,VAR=VALUE" each.
 		for v in $VM_KMOD_VARIANTS; do

@@ -17,7 +17,8 @@ usage() {
 	cat <<EOF
 usage: $0 [--build-dir DIR] [--tests GLOB] [--run-dir DIR] [--timeout SECONDS]
           [--prog-timeout SECONDS] [--devices N] [--hbm-mb MB] [--memory MB]
-          [--backends "kmod cuse"] [--env VAR=VALUE]... [--kmod-variant SPEC]...
+          [--backends "kmod cuse"] [--env VAR=VALUE]... [--kmod-env VAR=VALUE]...
+          [--kmod-variant SPEC]...
           [--full] [--kver VERSION]
           [--ko FILE] [--npud FILE] [--keep]
 
@@ -32,6 +33,8 @@ usage: $0 [--build-dir DIR] [--tests GLOB] [--run-dir DIR] [--timeout SECONDS]
   --memory MB          guest memory (default: 3072)
   --backends LIST      stages to run, in order (default: "kmod cuse")
   --env VAR=VALUE      extra environment for every guest program (repeatable)
+  --kmod-env VAR=VALUE extra environment for the main kmod pass only (repeatable),
+                       e.g. NPU_URING=1 to require the runtime's io_uring doorbell
   --kmod-variant SPEC  run the programs once more on kmod with extra environment;
                        SPEC is LABEL:VAR=VALUE[,VAR=VALUE...] (e.g. to switch off the
                        runtime's io_uring path); results show as backend=kmod-LABEL
@@ -54,6 +57,7 @@ HBM_MB=
 MEMORY=3072
 BACKENDS="kmod cuse"
 EXTRA_ENV=()
+KMOD_ENV=()
 KMOD_VARIANTS=()
 QUICK=1
 KV=
@@ -77,6 +81,7 @@ while [ $# -gt 0 ]; do
 	--memory) MEMORY=$2; shift 2 ;;
 	--backends) BACKENDS=$2; shift 2 ;;
 	--env) EXTRA_ENV+=("$2"); shift 2 ;;
+	--kmod-env) KMOD_ENV+=("$2"); shift 2 ;;
 	--kmod-variant) KMOD_VARIANTS+=("$2"); shift 2 ;;
 	--full) QUICK=0; shift ;;
 	--kver) KV=$2; shift 2 ;;
@@ -96,6 +101,11 @@ for b in $BACKENDS; do
 done
 for kv in "${EXTRA_ENV[@]}"; do
 	[[ "$kv" =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || { echo "run.sh: bad --env $kv" >&2; exit 1; }
+done
+# Words of one shell variable in the guest: no blanks in these values.
+for kv in "${KMOD_ENV[@]}"; do
+	[[ "$kv" =~ ^[A-Za-z_][A-Za-z0-9_]*=[^[:space:]]*$ ]] ||
+		{ echo "run.sh: bad --kmod-env $kv" >&2; exit 1; }
 done
 for v in "${KMOD_VARIANTS[@]}"; do
 	[[ "$v" =~ ^[A-Za-z0-9_-]+:[A-Za-z_][A-Za-z0-9_]*=[^[:space:],]*(,[A-Za-z_][A-Za-z0-9_]*=[^[:space:],]*)*$ ]] ||
@@ -154,7 +164,7 @@ logged() {
 
 # ---------------------------------------------------------------------------------------
 PACKAGES=(qemu-system-x86 linux-image-amd64 linux-headers-amd64 busybox-static kmod cpio
-	libfuse3-dev fuse3 libcmocka-dev cmake make gcc g++ pkg-config python3 binutils)
+	libfuse3-dev fuse3 libcmocka-dev liburing-dev cmake make gcc g++ pkg-config python3 binutils)
 
 install_packages() {
 	local p missing=()
@@ -188,10 +198,30 @@ find_kernel() {
 	echo "    kernel $KV"
 }
 
+# stage_sources SRC DST: make DST's *.c, *.h, Kbuild and Makefile the same as SRC's.
+# Changed files get a fresh mtime, so kbuild rebuilds exactly what changed.
+stage_sources() {
+	local src=$1 dst=$2 f
+	mkdir -p "$dst"
+	for f in "$dst"/*.[ch] "$dst"/Kbuild "$dst"/Makefile; do
+		[ -e "$f" ] && [ ! -e "$src/${f##*/}" ] && rm -f "$f" "${f%.c}.o"
+	done
+	for f in "$src"/*.[ch] "$src"/Kbuild "$src"/Makefile; do
+		[ -f "$f" ] || continue
+		[[ "$f" == *.mod.c ]] && continue
+		cmp -s "$f" "$dst/${f##*/}" || cp "$f" "$dst/${f##*/}"
+	done
+}
+
+# The module is built from a copy of kmod/ and uapi/ under the build dir: a build in
+# kmod/ itself would leave outputs in the source tree and race with other builds there.
 build_module() {
+	local kb=$VM_DIR/kmod-build
 	if [ -z "$KO" ]; then
-		logged kmod make -C "$SRC/kmod" KVER="$KV" -j"$JOBS"
-		KO=$SRC/kmod/npu.ko
+		stage_sources "$SRC/kmod" "$kb/kmod"
+		stage_sources "$SRC/uapi/npu" "$kb/uapi/npu"
+		logged kmod make -C "$kb/kmod" KVER="$KV" -j"$JOBS"
+		KO=$kb/kmod/npu.ko
 	fi
 	[ -f "$KO" ] || { echo "run.sh: $KO was not built" >&2; return 1; }
 	local vermagic
@@ -241,10 +271,33 @@ build_npud() {
 	echo "    $NPUD"
 }
 
+# Programs keep their host paths in the guest (so RUNPATHs, PT_INTERP and paths compiled
+# into them resolve unchanged). The guest mounts filesystems over these directories only,
+# which would hide anything unpacked below them.
+guest_visible() {
+	case "$1" in
+	/proc/* | /sys/* | /dev/*)
+		echo "run.sh: $1: the guest mounts over ${1%"${1#/*/}"}; use a build dir elsewhere" >&2
+		return 1
+		;;
+	esac
+}
+
+# uring_test.c: the driver's io_uring command without the runtime; part of the suite.
+build_uring_test() {
+	local out=$VM_DIR/uring_test flags
+	flags=$(pkg-config --cflags --libs cmocka liburing) ||
+		{ echo "run.sh: uring_test needs cmocka and liburing (pkg-config)" >&2; return 1; }
+	# shellcheck disable=SC2086  # pkg-config output is a list of words
+	logged uring_test gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$SRC/uapi" \
+		"$SRC/scripts/vm/uring_test.c" -o "$out" $flags
+	PROGRAMS+=("suite uring_test $out")
+}
+
 # The guest programs: the --tests glob (built here first) and the --run-dir executables.
 PROGRAMS=()         # "set name path"
 collect_programs() {
-	local glob=$TESTS_GLOB d f
+	local glob=$TESTS_GLOB d f p
 	if [ -n "$glob" ]; then
 		[[ "$glob" == /* ]] || glob=$BUILD_DIR/$glob
 		d=$(dirname "$glob")
@@ -262,12 +315,16 @@ collect_programs() {
 			[ -f "$f" ] && [ -x "$f" ] && PROGRAMS+=("suite $(basename "$f") $(realpath "$f")")
 		done
 		[ ${#PROGRAMS[@]} -gt 0 ] || { echo "run.sh: no executable matches $glob" >&2; return 1; }
+		build_uring_test
 	fi
 	if [ -n "$RUN_DIR" ]; then
 		for f in "$RUN_DIR"/*; do
 			[ -f "$f" ] && [ -x "$f" ] && PROGRAMS+=("run-dir $(basename "$f") $(realpath "$f")")
 		done
 	fi
+	for p in "${PROGRAMS[@]}"; do
+		guest_visible "${p##* }" || return 1
+	done
 	[ ${#PROGRAMS[@]} -gt 0 ] || echo "    warning: no programs to run"
 	printf '    %s\n' "${PROGRAMS[@]}"
 }
@@ -391,6 +448,7 @@ VM_HBM_MB=$HBM_MB
 VM_BACKENDS="$BACKENDS"
 VM_PROG_TIMEOUT=$PROG_TIMEOUT
 VM_KMOD_DEPS="$deps"
+VM_KMOD_ENV="${KMOD_ENV[*]}"
 VM_KMOD_VARIANTS="${KMOD_VARIANTS[*]}"
 EOF
 	(cd "$ROOT" && find . | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$WORK/initramfs.cpio.gz"

@@ -172,6 +172,22 @@ static inline long t_ring_enter(struct file *f, struct t_ring *r, uint32_t to_su
 	return ret;
 }
 
+/*
+ * Wait (up to ten seconds) until the engines have consumed the SQ up to
+ * @head; false on timeout. For when no CQE can tell, e.g. a full CQ.
+ */
+static inline bool t_ring_wait_sq_head(struct t_ring *r, uint32_t head)
+{
+	int i;
+
+	for (i = 0; i < 100000; i++) {
+		if (__atomic_load_n(&r->hdr->sq_head, __ATOMIC_ACQUIRE) == head)
+			return true;
+		usleep(100);
+	}
+	return false;
+}
+
 /* Pop one CQE; false if the CQ is empty. */
 static inline bool t_ring_pop(struct t_ring *r, struct npu_cqe *cqe)
 {

@@ -31,7 +31,8 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 1 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers */
+#define NPU_ABI_VERSION_MINOR 2 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+				 * 2: asynchronous engines, RING_ABORT */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -222,8 +223,8 @@ struct npu_ring_hdr {
 #define NPU_OP_COPY		1 /* copy len bytes from src to dst, direction in dir */
 #define NPU_OP_MEMSET		2 /* fill len bytes at dst with the low byte of value */
 #define NPU_OP_COPY2D		3 /* height rows of len bytes; pitches in dpitch/spitch */
-#define NPU_OP_VALUE_WRITE	4 /* store the __u64 value at device VA dst (8-aligned) */
-#define NPU_OP_VALUE_WAIT	5 /* hold this ring until cond(*(u64 *)dst, value) */
+#define NPU_OP_VALUE_WRITE	4 /* store the __u64 value at device VA dst (8-aligned); len 0 or 8 */
+#define NPU_OP_VALUE_WAIT	5 /* hold this ring until cond(*(u64 *)dst, value); len 0 or 8 */
 #define NPU_OP_COUNT		6
 
 /*
@@ -301,8 +302,24 @@ struct npu_ring_create {
 	__u64 cqes_off;		/* out */
 };
 
-/* NPU_IOCTL_RING_DESTROY: wait for the ring's in-flight work, then drop it. */
+/*
+ * NPU_IOCTL_RING_DESTROY: drop a ring. The descriptor an engine is running
+ * finishes; every other one not yet completed (still in the SQ, or a
+ * VALUE_WAIT holding the ring) completes with -ECANCELED first.
+ */
 struct npu_ring_destroy {
+	__u32 ring_id;	/* in */
+	__u32 pad;
+};
+
+/*
+ * NPU_IOCTL_RING_ABORT: complete with -ECANCELED every descriptor of the
+ * ring published (sq_tail) before the call and not yet started, including
+ * a VALUE_WAIT holding the ring; returns once they are in the CQ. The
+ * descriptor an engine is running finishes normally. Descriptors published
+ * afterwards run as usual.
+ */
+struct npu_ring_abort {
 	__u32 ring_id;	/* in */
 	__u32 pad;
 };
@@ -312,10 +329,16 @@ struct npu_ring_destroy {
 #define NPU_ENTER_FLAGS_ALL	(NPU_ENTER_GETEVENTS)
 
 /*
- * NPU_IOCTL_RING_ENTER: the doorbell. The driver consumes up to to_submit
- * new SQEs and, with NPU_ENTER_GETEVENTS, returns once at least
- * min_complete CQEs are waiting in the CQ (or timeout_ns passes: -ETIME;
- * 0 means no timeout). A fatal signal ends the wait with -EINTR.
+ * NPU_IOCTL_RING_ENTER: the doorbell. With to_submit > 0 it makes sure an
+ * engine runs the ring and returns at once: the engines consume the SQEs
+ * asynchronously (submitted: SQEs published since the previous doorbell,
+ * at most to_submit). Engines poll a ring they ran for a short while, so a
+ * producer needs the doorbell only when it sees NPU_RING_NEED_WAKEUP after
+ * publishing sq_tail (with a full barrier in between, as io_uring SQPOLL).
+ * With NPU_ENTER_GETEVENTS it then returns once at least min_complete CQEs
+ * are waiting in the CQ, or when the ring has nothing left in flight (or
+ * timeout_ns passes: -ETIME; 0 means no timeout). A signal ends the wait
+ * with -EINTR.
  */
 struct npu_ring_enter {
 	__u32 ring_id;		/* in */
@@ -326,6 +349,29 @@ struct npu_ring_enter {
 	__u32 submitted;	/* out: SQEs consumed by this call */
 	__u32 pad;
 };
+
+/*
+ * RING_ENTER as an io_uring command, for devices that report
+ * NPU_FEATURE_URING_CMD (the kernel module on a kernel with io_uring):
+ * an IORING_OP_URING_CMD SQE on the device's fd, with sqe->cmd_op one of
+ * the two commands below and the arguments in the SQE's command area.
+ * The CQE's res is what RING_ENTER would return in submitted (>= 0), or
+ * the -errno the ioctl would fail with; nothing is written back.
+ *
+ * NPU_URING_CMD_ENTER: the area holds a struct npu_ring_enter (submitted
+ * and pad 0); the ring must be set up with IORING_SETUP_SQE128 (else
+ * -EINVAL). NPU_URING_CMD_ENTER16 fits a 64-byte SQE: a struct
+ * npu_uring_enter, RING_ENTER without a timeout. Unknown cmd_op: -ENOTTY.
+ */
+struct npu_uring_enter {
+	__u32 ring_id;		/* in */
+	__u32 to_submit;	/* in */
+	__u32 min_complete;	/* in */
+	__u32 flags;		/* in: NPU_ENTER_* */
+};
+
+#define NPU_URING_CMD_ENTER	_IOW(NPU_IOCTL_MAGIC, 0x80, struct npu_ring_enter)
+#define NPU_URING_CMD_ENTER16	_IOW(NPU_IOCTL_MAGIC, 0x80, struct npu_uring_enter)
 
 /*
  * NPU_IOCTL_RING_STATS: what a ring has cost so far. Counters are
@@ -684,6 +730,7 @@ struct npu_smi_query {
 #define NPU_IOCTL_RING_STATS	_IOWR(NPU_IOCTL_MAGIC, 0x0d, struct npu_ring_stats)
 #define NPU_IOCTL_PEER_ENABLE	_IOW(NPU_IOCTL_MAGIC, 0x0e, struct npu_peer)
 #define NPU_IOCTL_PEER_DISABLE	_IOW(NPU_IOCTL_MAGIC, 0x0f, struct npu_peer)
+#define NPU_IOCTL_RING_ABORT	_IOW(NPU_IOCTL_MAGIC, 0x10, struct npu_ring_abort)
 #define NPU_IOCTL_IPC_EXPORT	_IOWR(NPU_IOCTL_MAGIC, 0x18, struct npu_ipc_export)
 #define NPU_IOCTL_IPC_SET_PID	_IOW(NPU_IOCTL_MAGIC, 0x19, struct npu_share_set_pid)
 #define NPU_IOCTL_IPC_IMPORT	_IOWR(NPU_IOCTL_MAGIC, 0x1a, struct npu_ipc_import)
@@ -731,8 +778,10 @@ struct npu_smi_query {
 	X(struct npu_ring_create, 48)			\
 	X(struct npu_ring_destroy, 8)			\
 	X(struct npu_ring_enter, 32)			\
+	X(struct npu_uring_enter, 16)			\
 	X(struct npu_nop, 16)				\
 	X(struct npu_ring_stats, 64)			\
+	X(struct npu_ring_abort, 8)			\
 	X(struct npu_host_register, 32)		\
 	X(struct npu_host_unregister, 16)		\
 	X(struct npu_peer, 16)				\

@@ -18,9 +18,21 @@
 
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 
+#ifdef __SANITIZE_THREAD__
+/*
+ * ThreadSanitizer does not model fences, so "WRITE_ONCE(data);
+ * smp_wmb(); WRITE_ONCE(tail)" paired with "READ_ONCE(tail); smp_rmb();
+ * read data" would be reported as a race on data. Under TSan the accesses
+ * carry the ordering the fences give them in the kernel.
+ */
+#define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+#define WRITE_ONCE(x, val) \
+	do { __atomic_store_n(&(x), (val), __ATOMIC_RELEASE); } while (0)
+#else
 #define READ_ONCE(x)	__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val) \
 	do { __atomic_store_n(&(x), (val), __ATOMIC_RELAXED); } while (0)
+#endif
 
 #define data_race(expr)	(expr)
 

@@ -1,5 +1,7 @@
 #include "core/device_session.h"
 
+#include "core/host_pool.h"
+
 namespace npu::rt {
 
 Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<DeviceSession> *out) {
@@ -17,10 +19,13 @@ Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<Dev
     }
     bool huge1g = (version.features & NPU_FEATURE_HUGE1G) != 0;
     out->reset(new DeviceSession(hal, phys_id, user_id, huge1g));
+    // The pinned pool and host registrations are pinned for every device.
+    HostPool::Get().DeviceOpened(hal, phys_id);
     return Error::Ok();
 }
 
 DeviceSession::~DeviceSession() {
+    HostPool::Get().DeviceClosing(hal_);
     halDeviceClose(hal_);
 }
 

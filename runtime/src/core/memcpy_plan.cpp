@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "core/device_manager.h"
+#include "core/peer_access.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -81,9 +82,22 @@ Error PlanMemcpy(const Context &ctx, void *dst, const void *src, size_t count, M
         plan->dir = NPU_DIR_D2D;
         plan->engine = d.device;
     } else {
-        plan->route = MemcpyPlan::Route::kBounce;
-        plan->src_dev = s.device;
-        plan->dst_dev = d.device;
+        // Across devices: one D2D descriptor on the ring of a device that
+        // may name the other's addresses (aclrtDeviceEnablePeerAccess, either
+        // direction). Without peer access the bytes go through a host
+        // buffer (upstream hardware would fail; the emulator is lenient).
+        int32_t su = s.device->user_id();
+        int32_t du = d.device->user_id();
+        if (PeerAccessEnabled(su, du) || PeerAccessEnabled(du, su)) {
+            bool from_src = PeerAccessEnabled(su, du);
+            plan->dir = NPU_DIR_D2D;
+            plan->engine = from_src ? s.device : d.device;
+            NPU_RETURN_IF_ERROR(from_src ? EnsurePeerLink(su, du) : EnsurePeerLink(du, su));
+        } else {
+            plan->route = MemcpyPlan::Route::kBounce;
+            plan->src_dev = s.device;
+            plan->dst_dev = d.device;
+        }
     }
     return Error::Ok();
 }

@@ -53,6 +53,8 @@ public:
 		}
 	}
 
+	int Fd() const override { return fd_; }
+
 private:
 	int fd_;
 };

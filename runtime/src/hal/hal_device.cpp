@@ -347,6 +347,9 @@ int halDeviceOpen(uint32_t devId, halDevice **out)
 		return ret;
 	if (ver.abi_major != NPU_ABI_VERSION_MAJOR)
 		return -EPROTO;
+	ret = npu::hal::UseUringDoorbell(&dev->file, ver.features);
+	if (ret < 0)
+		return ret;
 
 	ret = npu::hal::ReserveAperture(devId, &dev->aperture);
 	if (ret < 0)
@@ -479,55 +482,7 @@ int halNop(halDevice *dev)
 	return nop.out == nop.cookie ? 0 : -EIO;
 }
 
-int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off)
-{
-	if (dev == nullptr)
-		return -EINVAL;
-	struct npu_host_register hr = {};
-	hr.addr = reinterpret_cast<uint64_t>(ptr);
-	hr.size = size;
-	hr.fd = fd < 0 ? -1 : fd;
-	hr.fd_off = fd < 0 ? 0 : fd_off;
-	return dev->file->Ioctl(NPU_IOCTL_HOST_REGISTER, &hr);
-}
-
-int halHostUnregister(halDevice *dev, void *ptr)
-{
-	if (dev == nullptr)
-		return -EINVAL;
-	struct npu_host_unregister hu = {};
-	hu.addr = reinterpret_cast<uint64_t>(ptr);
-	return dev->file->Ioctl(NPU_IOCTL_HOST_UNREGISTER, &hu);
-}
-
-static int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd)
-{
-	if (dev == nullptr || peer == nullptr || dev->devId == peer->devId)
-		return -EINVAL;
-	struct npu_peer pr = {};
-	pr.peer_device = peer->devId;
-	pr.peer_ctx = peer->ctx_id;
-	return dev->file->Ioctl(cmd, &pr);
-}
-
-int halPeerEnable(halDevice *dev, halDevice *peer)
-{
-	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_ENABLE);
-}
-
-int halPeerDisable(halDevice *dev, halDevice *peer)
-{
-	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
-}
-
-int halPeerCapable(halDevice *dev, halDevice *peer)
-{
-	// One backend per process, so two devices it opened belong to the
-	// same driver instance; a device is not its own peer.
-	if (dev == nullptr || peer == nullptr || dev->devId == peer->devId)
-		return 0;
-	return dev->tgid == peer->tgid ? 1 : 0;
-}
+// halHostRegister/halHostUnregister and halPeer*: hal_host.cpp.
 
 } // extern "C"
 

@@ -25,7 +25,18 @@ public:
 	// RING_ENTER goes through here so a backend can use a faster path
 	// (the kmod's io_uring command) without the ring code knowing.
 	virtual int RingEnter(struct npu_ring_enter *re) { return Ioctl(NPU_IOCTL_RING_ENTER, re); }
+	// The file descriptor, for io_uring; -1 for the in-process driver.
+	virtual int Fd() const { return -1; }
 };
+
+// hal_uring.cpp: the io_uring doorbell. Called once a device file is open
+// with the features GET_VERSION reported: if the device supports
+// NPU_URING_CMD_ENTER (NPU_FEATURE_URING_CMD) and NPU_URING allows it,
+// *file is wrapped so that RingEnter goes through IORING_OP_URING_CMD.
+// NPU_URING=0: always the ioctl; NPU_URING=1: io_uring or the open fails
+// (-EOPNOTSUPP, or why io_uring could not be set up); unset or anything
+// else: io_uring when possible, else the ioctl. Returns 0 or -errno.
+int UseUringDoorbell(std::unique_ptr<DeviceFile> *file, uint64_t features);
 
 // The backend this process uses, decided once from NPU_DEVICE.
 class Backend {

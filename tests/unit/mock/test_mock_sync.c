@@ -77,7 +77,7 @@ static int stopper_fn(void *data)
 	DECLARE_WAIT_QUEUE_HEAD(never);
 	int *ran = data;
 
-	*ran = 1;
+	WRITE_ONCE(*ran, 1);
 	/* kthread_stop must wake this sleep: nobody calls wake_up(&never). */
 	wait_event_interruptible(never, kthread_should_stop());
 	return 7;

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The engines of a device: `engines` kthreads that run its rings.
+ *
+ * A ring is run by at most one engine at a time (state RUNNING, with the
+ * ring's submit_lock held), so its descriptors complete in order; different
+ * rings run concurrently on different engines. An engine runs a bounded
+ * batch of one ring, then puts it at the back of the run queue if it has
+ * more, so every ready ring gets its turn.
+ *
+ * The doorbell follows io_uring's SQPOLL. A ring an engine ran goes on the
+ * poll list with NPU_RING_NEED_WAKEUP clear: one engine at a time (the
+ * poller) watches the sq_tail of those rings for `engine_poll_us`, so a
+ * producer that keeps the ring busy never needs a system call. When the
+ * window passes with nothing new, the poller sets NEED_WAKEUP in each of
+ * them, a full barrier, and looks at sq_tail once more (the producer
+ * publishes sq_tail, a full barrier, then looks at the flag: one of the two
+ * sees the other); then the ring sleeps (ASLEEP) and only RING_ENTER with
+ * to_submit brings it back. Engines with nothing to do and nothing to poll
+ * sleep on the sched's wait queue.
+ *
+ * A ring whose head is a VALUE_WAIT that is false is PARKED. Parked rings
+ * go back to the run queue, to evaluate their condition again, whenever an
+ * engine has written device memory of this device (write_gen moved) and
+ * at least every NPU_SCHED_PARK_JIFFIES, so a wait released by another
+ * ring, another device or the host is seen without a doorbell, and a
+ * parked ring never holds up an engine.
+ *
+ * Copies of NPU_ENGINE_SPLIT_MIN bytes or more are cut into chunks when
+ * engines are idle: the engine that runs the descriptor puts the job on
+ * chunkq, runs chunks itself, and waits for the helpers' chunks before it
+ * posts the CQE, so ring order holds.
+ */
+#include "npu_internal.h"
+#include <npu/npu_uapi.h>
+#include "npu_ctx.h"
+#include "npu_drv.h"
+#include "npu_engine.h"
+#include "npu_ring.h"
+#include "npu_sched.h"
+
+static unsigned int engines = 2;
+module_param(engines, uint, 0444);
+MODULE_PARM_DESC(engines, "Copy engines (kthreads) per device (1..8, default 2)");
+
+static unsigned int engine_poll_us = 100;
+module_param(engine_poll_us, uint, 0444);
+MODULE_PARM_DESC(engine_poll_us,
+		 "How long an idle engine polls rings before they need a doorbell (us, 0..10000, default 100)");
+
+/* Descriptors of one ring an engine runs before it looks at other rings. */
+#define NPU_SCHED_BATCH		64
+/* Parked rings are re-checked at least this often (jiffies). */
+#define NPU_SCHED_PARK_JIFFIES	1
+/* The smallest chunk of a split copy. */
+#define NPU_SCHED_CHUNK_MIN	SZ_4M
+#define NPU_SCHED_POLL_MAX_US	10000
+
+struct npu_engine_thr {
+	struct npu_sched *s;
+	struct task_struct *task;
+	void *bounce;		/* NPU_ENGINE_BOUNCE_SIZE bytes, this engine's own */
+	unsigned int index;
+};
+
+struct npu_sched {
+	struct npu_device *ndev;
+	unsigned int nr_engines;
+	u64 poll_ns;
+
+	/*
+	 * Protects: runq, pollq, parked, chunkq, nr_busy, nr_sleeping, poller,
+	 * parked_gen, park_check, each chunk job's next, and the scheduling
+	 * fields of every ring of the device (sched_link, sstate, rerun,
+	 * sq_acked, abort_*; flags while the ring is not RUNNING).
+	 */
+	spinlock_t lock;
+	struct list_head runq;		/* QUEUED rings, in the order they became ready */
+	struct list_head pollq;		/* POLLED rings */
+	struct list_head parked;	/* PARKED rings */
+	struct list_head chunkq;	/* split copies with chunks left to claim */
+	unsigned int nr_busy;		/* engines running a ring or a chunk */
+	unsigned int nr_sleeping;	/* engines asleep on wq */
+	struct npu_engine_thr *poller;	/* the engine polling pollq, if any */
+	s64 parked_gen;			/* write_gen when parked was last re-checked */
+	unsigned long park_check;	/* jiffies of the next timed re-check */
+
+	atomic64_t write_gen;		/* bumped after writes to this device's memory */
+	wait_queue_head_t wq;		/* idle engines */
+	wait_queue_head_t chunk_wq;	/* engines waiting for the chunks of their copy */
+	struct npu_engine_thr thr[NPU_SCHED_MAX_ENGINES];
+};
+
+static bool npu_sched_use_mm(struct mm_struct *mm)
+{
+	if (!mm || !mmget_not_zero(mm))
+		return false;
+	kthread_use_mm(mm);
+	return true;
+}
+
+static void npu_sched_unuse_mm(struct mm_struct *mm, bool used)
+{
+	if (!used)
+		return;
+	kthread_unuse_mm(mm);
+	mmput(mm);
+}
+
+/* New SQEs, or an abort to carry out. */
+static bool npu_sched_ring_has_work(struct npu_ring *ring)
+{
+	/* Pairs with the application's release store of sq_tail. */
+	return smp_load_acquire(&ring->hdr->sq_tail) != READ_ONCE(ring->sq_head) ||
+	       ring->abort_req != ring->abort_done;
+}
+
+static void npu_sched_queue_locked(struct npu_sched *s, struct npu_ring *ring)
+{
+	lockdep_assert_held(&s->lock);
+	list_move_tail(&ring->sched_link, &s->runq);
+	WRITE_ONCE(ring->sstate, NPU_RING_QUEUED);
+}
+
+/* Wake an engine for queued work unless the poller will see it anyway. */
+static void npu_sched_wake_locked(struct npu_sched *s)
+{
+	lockdep_assert_held(&s->lock);
+	if (!s->poller && s->nr_sleeping)
+		wake_up(&s->wq);
+}
+
+/* Move polled rings with new SQEs, and parked rings due a re-check, to runq. */
+static void npu_sched_scan_locked(struct npu_sched *s)
+{
+	struct npu_ring *ring, *tmp;
+	s64 gen;
+
+	lockdep_assert_held(&s->lock);
+	list_for_each_entry_safe(ring, tmp, &s->pollq, sched_link) {
+		if (npu_sched_ring_has_work(ring))
+			npu_sched_queue_locked(s, ring);
+	}
+	if (list_empty(&s->parked))
+		return;
+	gen = atomic64_read(&s->write_gen);
+	if (gen == s->parked_gen && time_before(jiffies, s->park_check))
+		return;
+	list_for_each_entry_safe(ring, tmp, &s->parked, sched_link)
+		npu_sched_queue_locked(s, ring);
+	WRITE_ONCE(s->parked_gen, gen);
+	s->park_check = jiffies + NPU_SCHED_PARK_JIFFIES;
+}
+
+/* The poll window is over: the polled rings need a doorbell from now on. */
+static void npu_sched_sleep_rings_locked(struct npu_sched *s)
+{
+	struct npu_ring *ring, *tmp;
+
+	lockdep_assert_held(&s->lock);
+	list_for_each_entry_safe(ring, tmp, &s->pollq, sched_link) {
+		ring->flags |= NPU_RING_NEED_WAKEUP;
+		WRITE_ONCE(ring->hdr->flags, ring->flags);
+		/* Pairs with the producer's barrier between sq_tail and flags. */
+		smp_mb();
+		if (npu_sched_ring_has_work(ring)) {
+			npu_sched_queue_locked(s, ring);
+		} else {
+			list_del_init(&ring->sched_link);
+			WRITE_ONCE(ring->sstate, NPU_RING_ASLEEP);
+		}
+	}
+}
+
+static struct npu_chunk_job *npu_sched_claim_locked(struct npu_sched *s,
+						    struct npu_chunk_job *job, u64 *off)
+{
+	lockdep_assert_held(&s->lock);
+	if (!job)
+		job = list_first_entry_or_null(&s->chunkq, struct npu_chunk_job, link);
+	if (!job || job->next >= job->len)
+		return NULL;
+	*off = job->next;
+	job->next += job->chunk;
+	if (job->next >= job->len)
+		list_del_init(&job->link);
+	return job;
+}
+
+/* Run one chunk of another engine's copy; the job may be gone afterwards. */
+static void npu_sched_help(struct npu_engine_thr *e, struct npu_chunk_job *job, u64 off)
+{
+	struct npu_sched *s = e->s;
+	bool user = npu_engine_xfer_user(job->x);
+	bool used = user && npu_sched_use_mm(job->ring->mm);
+
+	if (user && !used)
+		atomic_cmpxchg(&job->err, 0, -EFAULT);
+	else
+		npu_engine_chunk_run(job, off, e->bounce);
+	npu_sched_unuse_mm(job->ring->mm, used);
+	if (atomic_dec_and_test(&job->left))
+		wake_up(&s->chunk_wq);
+}
+
+/**
+ * npu_sched_split() - run a large copy in chunks on the idle engines too
+ * @ring: the ring of the copy; the caller is the engine running it
+ * @x: the resolved operands
+ * @len: bytes
+ * @bounce: the caller's staging buffer
+ *
+ * Return: the copy's result, or -EAGAIN when no engine is idle (the caller
+ * then copies alone).
+ */
+int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, void *bounce)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+	struct npu_chunk_job job;
+	unsigned int idle;
+	u64 n, off;
+
+	spin_lock(&s->lock);
+	idle = s->nr_engines - s->nr_busy;
+	spin_unlock(&s->lock);
+	n = min_t(u64, idle + 1, len / NPU_SCHED_CHUNK_MIN);
+	if (n < 2)
+		return -EAGAIN;
+	job.ring = ring;
+	job.x = x;
+	job.len = len;
+	job.chunk = round_up((len + n - 1) / n, (u64)SZ_64K);
+	job.next = 0;
+	atomic_set(&job.left, (int)((len + job.chunk - 1) / job.chunk));
+	atomic_set(&job.err, 0);
+
+	spin_lock(&s->lock);
+	list_add_tail(&job.link, &s->chunkq);
+	if (s->nr_sleeping)
+		wake_up(&s->wq);
+	for (;;) {
+		if (!npu_sched_claim_locked(s, &job, &off))
+			break;
+		spin_unlock(&s->lock);
+		npu_engine_chunk_run(&job, off, bounce);
+		atomic_dec(&job.left);
+		spin_lock(&s->lock);
+	}
+	spin_unlock(&s->lock);
+	wait_event(s->chunk_wq, !atomic_read(&job.left));
+	return atomic_read(&job.err);
+}
+
+static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
+			       bool abort, u32 abort_req, u32 abort_tail)
+{
+	struct npu_sched *s = e->s;
+	enum npu_engine_stop stop;
+	bool wrote = false, used;
+
+	used = npu_sched_use_mm(ring->mm);
+	mutex_lock(&ring->submit_lock);
+	ring->mm_ok = used;
+	if (ring->flags & NPU_RING_NEED_WAKEUP) {
+		ring->flags &= ~NPU_RING_NEED_WAKEUP;
+		WRITE_ONCE(ring->hdr->flags, ring->flags);
+	}
+	stop = npu_engine_run(ring, e->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
+	ring->mm_ok = false;
+	mutex_unlock(&ring->submit_lock);
+	npu_sched_unuse_mm(ring->mm, used);
+	if (wrote)
+		atomic64_inc(&s->write_gen);
+
+	spin_lock(&s->lock);
+	s->nr_busy--;
+	if (abort)
+		ring->abort_done = abort_req;
+	if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
+		if (list_empty(&s->parked))
+			s->park_check = jiffies + NPU_SCHED_PARK_JIFFIES;
+		list_add_tail(&ring->sched_link, &s->parked);
+		WRITE_ONCE(ring->sstate, NPU_RING_PARKED);
+	} else if (stop != NPU_ENGINE_PARKED && !ring->rerun &&
+		   !npu_sched_ring_has_work(ring)) {
+		list_add_tail(&ring->sched_link, &s->pollq);
+		WRITE_ONCE(ring->sstate, NPU_RING_POLLED);
+	} else {
+		list_add_tail(&ring->sched_link, &s->runq);
+		WRITE_ONCE(ring->sstate, NPU_RING_QUEUED);
+	}
+	ring->rerun = false;
+	/* Under the lock: a detached ring may be freed as soon as we drop it. */
+	if (waitqueue_active(&ring->state_wait))
+		wake_up_all(&ring->state_wait);
+	npu_ring_wake_waiters(ring);
+	spin_unlock(&s->lock);
+}
+
+static bool npu_sched_has_work(struct npu_sched *s)
+{
+	return !list_empty(&s->runq) || !list_empty(&s->chunkq) ||
+	       (!list_empty(&s->parked) &&
+		atomic64_read(&s->write_gen) != READ_ONCE(s->parked_gen));
+}
+
+static int npu_sched_thread(void *data)
+{
+	struct npu_engine_thr *e = data;
+	struct npu_sched *s = e->s;
+	u64 poll_end = 0;
+
+	while (!kthread_should_stop()) {
+		struct npu_chunk_job *job;
+		struct npu_ring *ring;
+		long timeout;
+		u64 off, now;
+		int i;
+
+		spin_lock(&s->lock);
+		job = npu_sched_claim_locked(s, NULL, &off);
+		if (job) {
+			s->nr_busy++;
+			if (s->poller == e)
+				s->poller = NULL;
+			spin_unlock(&s->lock);
+			npu_sched_help(e, job, off);
+			spin_lock(&s->lock);
+			s->nr_busy--;
+			spin_unlock(&s->lock);
+			poll_end = 0;
+			continue;
+		}
+
+		npu_sched_scan_locked(s);
+		ring = list_first_entry_or_null(&s->runq, struct npu_ring, sched_link);
+		if (ring) {
+			bool abort = ring->abort_req != ring->abort_done;
+			u32 abort_req = ring->abort_req, abort_tail = ring->abort_tail;
+
+			list_del_init(&ring->sched_link);
+			WRITE_ONCE(ring->sstate, NPU_RING_RUNNING);
+			s->nr_busy++;
+			if (s->poller == e)
+				s->poller = NULL;
+			spin_unlock(&s->lock);
+			npu_sched_run_ring(e, ring, abort, abort_req, abort_tail);
+			poll_end = 0;
+			continue;
+		}
+
+		if (!list_empty(&s->pollq) && (!s->poller || s->poller == e)) {
+			now = ktime_get_ns();
+			if (!poll_end)
+				poll_end = now + s->poll_ns;
+			if (now < poll_end) {
+				s->poller = e;
+				spin_unlock(&s->lock);
+				for (i = 0; i < 32; i++)
+					cpu_relax();
+				cond_resched();
+				continue;
+			}
+			npu_sched_sleep_rings_locked(s);
+			s->poller = NULL;
+			spin_unlock(&s->lock);
+			poll_end = 0;
+			continue;
+		}
+
+		/*
+		 * Nothing to run and nothing to poll (or another engine polls).
+		 * A poller whose rings left pollq (kicked, aborted) is no
+		 * poller any more: wakers skip the wake-up while one exists.
+		 */
+		if (s->poller == e)
+			s->poller = NULL;
+		timeout = list_empty(&s->parked) ? MAX_SCHEDULE_TIMEOUT : NPU_SCHED_PARK_JIFFIES;
+		s->nr_sleeping++;
+		spin_unlock(&s->lock);
+		wait_event_interruptible_timeout(s->wq, npu_sched_has_work(s) ||
+						 kthread_should_stop(), timeout);
+		spin_lock(&s->lock);
+		s->nr_sleeping--;
+		spin_unlock(&s->lock);
+		poll_end = 0;
+	}
+	return 0;
+}
+
+/**
+ * npu_sched_note_write() - device memory of @s's device was written
+ * @s: the device's sched
+ *
+ * Parked rings of the device re-check their condition.
+ */
+void npu_sched_note_write(struct npu_sched *s)
+{
+	/* Fully ordered: the bump is visible before we look for sleepers. */
+	atomic64_inc_return(&s->write_gen);
+	if (!list_empty(&s->parked) && READ_ONCE(s->nr_sleeping))
+		wake_up(&s->wq);
+}
+
+/**
+ * npu_sched_attach() - make a new ring known to its device's engines
+ * @ring: the ring, NEED_WAKEUP set in its flags; not yet reachable
+ */
+void npu_sched_attach(struct npu_ring *ring)
+{
+	INIT_LIST_HEAD(&ring->sched_link);
+	ring->sstate = NPU_RING_ASLEEP;
+	ring->rerun = false;
+	ring->sq_acked = 0;
+	ring->abort_req = 0;
+	ring->abort_done = 0;
+	ring->abort_tail = 0;
+	init_waitqueue_head(&ring->state_wait);
+}
+
+/**
+ * npu_sched_kick() - the doorbell, or a waiter's nudge
+ * @ring: the ring
+ * @to_submit: the caller's to_submit
+ * @doorbell: a RING_ENTER with to_submit > 0 (counted); false for a waiter
+ *	that only makes sure a sleeping ring with pending SQEs is run
+ *
+ * Return: the SQEs published since the previous doorbell, at most
+ * @to_submit (0 when not a doorbell).
+ */
+u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+	u32 n = 0;
+
+	spin_lock(&s->lock);
+	if (doorbell) {
+		s32 avail = smp_load_acquire(&ring->hdr->sq_tail) - ring->sq_acked;
+
+		/* As io_uring: a tail far ahead means at most a full SQ. */
+		n = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
+		ring->sq_acked += n;
+	}
+	switch (ring->sstate) {
+	case NPU_RING_ASLEEP:
+		if (!doorbell && !npu_sched_ring_has_work(ring))
+			break;
+		if (doorbell)
+			atomic64_inc(&ring->st_wakeups);
+		npu_sched_queue_locked(s, ring);
+		npu_sched_wake_locked(s);
+		break;
+	case NPU_RING_POLLED:
+		if (npu_sched_ring_has_work(ring)) {
+			npu_sched_queue_locked(s, ring);
+			npu_sched_wake_locked(s);
+		}
+		break;
+	case NPU_RING_RUNNING:
+		if (doorbell)
+			ring->rerun = true;
+		break;
+	default:
+		break;
+	}
+	spin_unlock(&s->lock);
+	return n;
+}
+
+static bool npu_sched_abort_done(struct npu_ring *ring, u32 req)
+{
+	return (s32)(READ_ONCE(ring->abort_done) - req) >= 0;
+}
+
+/**
+ * npu_sched_abort() - cancel what a ring has published and not started
+ * @ring: the ring
+ *
+ * Returns once an engine has completed those descriptors with -ECANCELED.
+ */
+void npu_sched_abort(struct npu_ring *ring)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+	u32 req;
+
+	spin_lock(&s->lock);
+	if (ring->sstate == NPU_RING_DEAD) {
+		spin_unlock(&s->lock);
+		return;
+	}
+	ring->abort_tail = smp_load_acquire(&ring->hdr->sq_tail);
+	req = ++ring->abort_req;
+	switch (ring->sstate) {
+	case NPU_RING_ASLEEP:
+	case NPU_RING_POLLED:
+	case NPU_RING_PARKED:
+		npu_sched_queue_locked(s, ring);
+		npu_sched_wake_locked(s);
+		break;
+	default:
+		break;
+	}
+	spin_unlock(&s->lock);
+	wait_event(ring->state_wait, npu_sched_abort_done(ring, req));
+}
+
+/**
+ * npu_sched_detach() - take a ring away from the engines for good
+ * @ring: the ring, no longer reachable by new RING_ENTERs
+ *
+ * Cancels what is pending (-ECANCELED), waits for the descriptor an engine
+ * may be running, and leaves the ring DEAD: no engine touches it again.
+ */
+void npu_sched_detach(struct npu_ring *ring)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+
+	npu_sched_abort(ring);
+	spin_lock(&s->lock);
+	while (ring->sstate == NPU_RING_RUNNING) {
+		spin_unlock(&s->lock);
+		wait_event(ring->state_wait, READ_ONCE(ring->sstate) != NPU_RING_RUNNING);
+		spin_lock(&s->lock);
+	}
+	list_del_init(&ring->sched_link);
+	WRITE_ONCE(ring->sstate, NPU_RING_DEAD);
+	spin_unlock(&s->lock);
+}
+
+/**
+ * npu_sched_ring_idle() - whether a ring has nothing in flight
+ * @ring: the ring
+ *
+ * Return: true when no engine runs or will run it and its SQ is empty, so
+ * no CQE will come without a new submission.
+ */
+bool npu_sched_ring_idle(struct npu_ring *ring)
+{
+	int st = READ_ONCE(ring->sstate);
+
+	if (st == NPU_RING_RUNNING || st == NPU_RING_QUEUED || st == NPU_RING_PARKED)
+		return false;
+	return smp_load_acquire(&ring->hdr->sq_tail) == READ_ONCE(ring->sq_head);
+}
+
+/**
+ * npu_sched_engines() - engines per device
+ * @ndev: the device
+ *
+ * Return: the number of engine kthreads @ndev has.
+ */
+unsigned int npu_sched_engines(const struct npu_device *ndev)
+{
+	return ndev->sched->nr_engines;
+}
+
+static void npu_sched_stop(struct npu_sched *s, unsigned int n)
+{
+	while (n--) {
+		kthread_stop(s->thr[n].task);
+		kfree(s->thr[n].bounce);
+	}
+}
+
+/**
+ * npu_sched_init() - start the engines of a device
+ * @ndev: the device being created
+ *
+ * Return: 0; -EINVAL for an `engines` or `engine_poll_us` parameter out of
+ * range; -ENOMEM or the error of kthread creation.
+ */
+int npu_sched_init(struct npu_device *ndev)
+{
+	struct npu_sched *s;
+	unsigned int i;
+	int ret;
+
+	if (!engines || engines > NPU_SCHED_MAX_ENGINES) {
+		pr_err("npu: engines=%u, must be 1..%u\n", engines, NPU_SCHED_MAX_ENGINES);
+		return -EINVAL;
+	}
+	if (engine_poll_us > NPU_SCHED_POLL_MAX_US) {
+		pr_err("npu: engine_poll_us=%u, must be 0..%u\n", engine_poll_us,
+		       NPU_SCHED_POLL_MAX_US);
+		return -EINVAL;
+	}
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->ndev = ndev;
+	s->nr_engines = engines;
+	s->poll_ns = (u64)engine_poll_us * NSEC_PER_USEC;
+	spin_lock_init(&s->lock);
+	INIT_LIST_HEAD(&s->runq);
+	INIT_LIST_HEAD(&s->pollq);
+	INIT_LIST_HEAD(&s->parked);
+	INIT_LIST_HEAD(&s->chunkq);
+	atomic64_set(&s->write_gen, 0);
+	init_waitqueue_head(&s->wq);
+	init_waitqueue_head(&s->chunk_wq);
+
+	for (i = 0; i < s->nr_engines; i++) {
+		struct npu_engine_thr *e = &s->thr[i];
+
+		e->s = s;
+		e->index = i;
+		e->bounce = kmalloc(NPU_ENGINE_BOUNCE_SIZE, GFP_KERNEL);
+		if (!e->bounce) {
+			ret = -ENOMEM;
+			goto err_stop;
+		}
+		e->task = kthread_create(npu_sched_thread, e, "npu%u-eng%u", ndev->index, i);
+		if (IS_ERR(e->task)) {
+			ret = PTR_ERR(e->task);
+			kfree(e->bounce);
+			goto err_stop;
+		}
+	}
+	for (i = 0; i < s->nr_engines; i++)
+		wake_up_process(s->thr[i].task);
+	ndev->sched = s;
+	return 0;
+
+err_stop:
+	npu_sched_stop(s, i);
+	kfree(s);
+	return ret;
+}
+
+/**
+ * npu_sched_fini() - stop the engines of a device
+ * @ndev: the device; every ring is detached
+ */
+void npu_sched_fini(struct npu_device *ndev)
+{
+	struct npu_sched *s = ndev->sched;
+
+	if (!s)
+		return;
+	npu_sched_stop(s, s->nr_engines);
+	WARN_ON(!list_empty(&s->runq) || !list_empty(&s->pollq) ||
+		!list_empty(&s->parked) || !list_empty(&s->chunkq));
+	kfree(s);
+	ndev->sched = NULL;
+}

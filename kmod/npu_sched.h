@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The engines of a device: kthreads that run rings, and what they share.
+ */
+#ifndef _NPU_SCHED_H
+#define _NPU_SCHED_H
+
+#include "npu_internal.h"
+
+struct npu_device;
+struct npu_ring;
+struct npu_sched;
+struct npu_xfer;
+
+#define NPU_SCHED_MAX_ENGINES	8
+
+/*
+ * Scheduling state of a ring (npu_ring.sstate), under the device's sched
+ * lock. NEED_WAKEUP is set in the ring header exactly while it is ASLEEP
+ * (and, transiently, while it is QUEUED after leaving ASLEEP).
+ */
+enum npu_ring_sstate {
+	NPU_RING_ASLEEP,	/* on no list: only a doorbell brings it back */
+	NPU_RING_POLLED,	/* on pollq: an engine watches its sq_tail */
+	NPU_RING_QUEUED,	/* on runq: the next idle engine runs it */
+	NPU_RING_RUNNING,	/* owned by one engine, on no list */
+	NPU_RING_PARKED,	/* on parked: its head is a VALUE_WAIT not yet true */
+	NPU_RING_DEAD,		/* detached: no engine will look at it again */
+};
+
+/*
+ * A large copy cut into chunks that idle engines run in parallel. It lives
+ * on the stack of the engine that runs the descriptor, which waits until
+ * every chunk is done.
+ */
+struct npu_chunk_job {
+	struct list_head link;		/* in the sched's chunkq while chunks are unclaimed */
+	struct npu_ring *ring;		/* whose mm the host operands belong to */
+	const struct npu_xfer *x;	/* the resolved operands; read-only here */
+	u64 len;			/* bytes of the whole copy */
+	u64 chunk;			/* bytes per chunk */
+	u64 next;			/* first byte not yet claimed; under the sched lock */
+	atomic_t left;			/* chunks not finished */
+	atomic_t err;			/* first error, 0 if none */
+};
+
+int npu_sched_init(struct npu_device *ndev);
+void npu_sched_fini(struct npu_device *ndev);
+unsigned int npu_sched_engines(const struct npu_device *ndev);
+
+void npu_sched_attach(struct npu_ring *ring);
+void npu_sched_detach(struct npu_ring *ring);
+u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell);
+void npu_sched_abort(struct npu_ring *ring);
+bool npu_sched_ring_idle(struct npu_ring *ring);
+
+void npu_sched_note_write(struct npu_sched *s);
+int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, void *bounce);
+
+#endif /* _NPU_SCHED_H */

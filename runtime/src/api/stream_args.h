@@ -1,0 +1,47 @@
+// Helpers of the stream-taking APIs: resolve the aclrtStream argument and
+// check that it belongs to the caller's current context.
+#ifndef NPU_RT_API_STREAM_ARGS_H
+#define NPU_RT_API_STREAM_ARGS_H
+
+#include <memory>
+
+#include "core/context.h"
+#include "core/error.h"
+#include "core/stream.h"
+
+namespace npu::rt {
+
+inline Error NoContextError() {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL,
+                 "no current context in this thread (call aclrtSetDevice first)");
+}
+
+// A non-null stream handle must be live (ACL_ERROR_RT_INVALID_HANDLE). The
+// NULL stream is resolved later by UseStream, once the context is checked.
+inline Error PinStream(void *stream, StreamRef *ref) {
+    if (stream == nullptr)
+        return Error::Ok();
+    return AcquireStream(stream, ref);
+}
+
+// ctx must be set. Makes ref the stream to use: the pinned one, or ctx's
+// default stream.
+inline Error UseStream(Context &ctx, StreamRef *ref) {
+    if (*ref)
+        return Error::Ok();
+    return DefaultStream(ctx, ref);
+}
+
+inline Error CheckStreamContext(const StreamRef &ref, const Context &ctx) {
+    if (ref->context() != &ctx) {
+        return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
+                             "stream %p belongs to device %d's context, not the current one "
+                             "(device %d)",
+                             ref->handle(), ref->session().user_id(), ctx.user_device_id());
+    }
+    return Error::Ok();
+}
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_API_STREAM_ARGS_H

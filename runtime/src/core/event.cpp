@@ -1,0 +1,188 @@
+#include "core/event.h"
+
+#include "core/context.h"
+#include "core/device_session.h"
+#include "core/stream.h"
+#include "core/stream_handles.h"
+#include "npu/hal.h"
+
+namespace npu::rt {
+namespace {
+
+HandleTable<Event> &EventTable() {
+    static auto *table = new HandleTable<Event>(0x4556);  // "EV"
+    return *table;
+}
+
+}  // namespace
+
+EventSlab::~EventSlab() {
+    for (uint64_t va : chunks_)
+        halMemFree(session_->hal(), va);
+}
+
+Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.empty()) {
+        if (epochs_.size() >= kMaxSlots) {
+            return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                                 "device %d already has %u events (the limit)",
+                                 session_->user_id(), kMaxSlots);
+        }
+        const uint64_t bytes = kSlotsPerChunk * sizeof(uint64_t);
+        struct npu_mem_alloc a = {};
+        int err = halMemAlloc(session_->hal(), bytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
+        if (err != 0)
+            return Error::FromHal(err, "cannot allocate event memory on device %d",
+                                  session_->user_id());
+        // Epoch 0 everywhere: a never-recorded slot satisfies no wait.
+        err = halMemset(session_->hal(), reinterpret_cast<void *>(a.va), 0, bytes, NPU_DIR_H2D);
+        if (err != 0) {
+            halMemFree(session_->hal(), a.va);
+            return Error::FromHal(err, "cannot clear event memory on device %d",
+                                  session_->user_id());
+        }
+        chunks_.push_back(a.va);
+        const auto first = static_cast<uint32_t>(epochs_.size());
+        epochs_.resize(epochs_.size() + kSlotsPerChunk, 0);
+        for (uint32_t i = kSlotsPerChunk; i-- > 0;)
+            free_.push_back(first + i);
+    }
+    const uint32_t s = free_.back();
+    free_.pop_back();
+    *slot = s;
+    *va = chunks_[s / kSlotsPerChunk] + (s % kSlotsPerChunk) * sizeof(uint64_t);
+    *epoch = epochs_[s];
+    return Error::Ok();
+}
+
+void EventSlab::Free(uint32_t slot, uint64_t last_epoch) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (last_epoch > epochs_[slot])
+        epochs_[slot] = last_epoch;
+    free_.push_back(slot);
+}
+
+Event::~Event() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ReleaseSlotLocked();
+}
+
+void Event::ReleaseSlotLocked() {
+    if (slab_ctx_ == nullptr)
+        return;
+    if (std::shared_ptr<EventSlab> slab = slab_.lock())
+        slab->Free(slot_, last_.epoch);
+    slab_.reset();
+    slab_ctx_ = nullptr;
+}
+
+Event::Snapshot Event::Take() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return last_;
+}
+
+Error Event::Record(Stream &s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::shared_ptr<EventSlab> slab = slab_.lock();
+    if (slab_ctx_ != s.context() || !slab) {
+        // First record, or a record in another context: bind a slot there.
+        ReleaseSlotLocked();
+        NPU_RETURN_IF_ERROR(s.context()->streams().Slab(&slab));
+        uint64_t va = 0, epoch = 0;
+        NPU_RETURN_IF_ERROR(slab->Alloc(&slot_, &va, &epoch));
+        slab_ = slab;
+        slab_ctx_ = s.context();
+        last_ = Snapshot();
+        last_.va = va;
+        last_.epoch = epoch;
+        last_.ctx = s.context();
+    }
+    struct npu_sqe sqe = {};
+    sqe.opcode = NPU_OP_VALUE_WRITE;
+    sqe.dst = last_.va;
+    sqe.value = last_.epoch + 1;
+    uint64_t seq = 0;
+    NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+    last_.epoch++;
+    last_.recorded = true;
+    last_.stream = s.handle();
+    last_.seq = seq;
+    return Error::Ok();
+}
+
+Error Event::Synchronize() {
+    const Snapshot snap = Take();
+    if (!snap.recorded)
+        return Error::Ok();
+    StreamRef rec;
+    if (!AcquireStream(snap.stream, &rec).ok())
+        return Error::Ok();  // the stream is gone, and destroying it waited
+    return rec->WaitSeq(snap.seq);
+}
+
+Error Event::Query(bool *complete) {
+    const Snapshot snap = Take();
+    if (!snap.recorded) {
+        *complete = complete_unrecorded_;
+        return Error::Ok();
+    }
+    StreamRef rec;
+    if (!AcquireStream(snap.stream, &rec).ok()) {
+        *complete = true;
+        return Error::Ok();
+    }
+    *complete = rec->Done(snap.seq);
+    return Error::Ok();
+}
+
+Error Event::WaitOn(Stream &s) {
+    const Snapshot snap = Take();
+    if (!snap.recorded || snap.stream == s.handle())
+        return Error::Ok();  // nothing captured, or the same stream: in order anyway
+    StreamRef rec;
+    if (!AcquireStream(snap.stream, &rec).ok() || rec->Done(snap.seq))
+        return Error::Ok();
+    if (snap.ctx != s.context()) {
+        // The slot lives in another device's memory, which this stream's
+        // ring cannot name: wait on the host instead.
+        return rec->WaitSeq(snap.seq);
+    }
+    struct npu_sqe sqe = {};
+    sqe.opcode = NPU_OP_VALUE_WAIT;
+    sqe.dst = snap.va;
+    sqe.value = snap.epoch;
+    sqe.cond = NPU_WAIT_GEQ;
+    return s.Submit(&sqe, 1, nullptr);
+}
+
+void *InsertEvent(std::unique_ptr<Event> ev) {
+    return EventTable().Insert(std::move(ev));
+}
+
+EventRef::~EventRef() {
+    if (pinned_ != nullptr)
+        EventTable().Release(pinned_);
+}
+
+Error AcquireEvent(void *handle, EventRef *out) {
+    Event *ev = EventTable().Acquire(handle);
+    if (ev == nullptr) {
+        return Error::Format(ACL_ERROR_RT_INVALID_HANDLE,
+                             "event %p is not a live event (destroyed, or not an event)", handle);
+    }
+    out->ev_ = ev;
+    out->pinned_ = handle;
+    return Error::Ok();
+}
+
+Error DestroyEvent(void *handle) {
+    std::unique_ptr<Event> ev = EventTable().Remove(handle);
+    if (!ev) {
+        return Error::Format(ACL_ERROR_RT_INVALID_HANDLE,
+                             "event %p is not a live event (destroyed, or not an event)", handle);
+    }
+    return Error::Ok();
+}
+
+}  // namespace npu::rt

@@ -1,0 +1,122 @@
+// Event: a marker recorded on a stream, and EventSlab: the device words
+// that events are made of.
+//
+// Each event owns an 8-byte slot of device memory in the slab of the
+// context it was last recorded in (bound at the first record, as upstream
+// binds device resources then). Recording queues a VALUE_WRITE of the
+// event's next epoch on the stream and remembers (stream, sequence number);
+// a stream that waits on the event queues a VALUE_WAIT GEQ of that epoch, so
+// the wait is resolved by the engines without the host; synchronising or
+// querying the event looks at the recorded stream's completed sequence.
+// Epochs never repeat for a slot (a freed slot keeps counting for its next
+// owner), so a stale value can never satisfy a newer wait.
+#ifndef NPU_RT_CORE_EVENT_H
+#define NPU_RT_CORE_EVENT_H
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "core/error.h"
+
+namespace npu::rt {
+
+class Context;
+class DeviceSession;
+class Stream;
+
+class EventSlab {
+  public:
+    static constexpr uint32_t kSlotsPerChunk = 512;  // 4 KiB of device memory
+    static constexpr uint32_t kMaxSlots = 65536;     // events per device (spec §8.4)
+
+    explicit EventSlab(std::shared_ptr<DeviceSession> session) : session_(std::move(session)) {}
+    ~EventSlab();  // frees the device memory
+    EventSlab(const EventSlab &) = delete;
+    EventSlab &operator=(const EventSlab &) = delete;
+
+    // A free slot: its device address and the last epoch written to it.
+    // ACL_ERROR_RT_NO_EVENT_RESOURCE when all kMaxSlots are taken.
+    Error Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch);
+    // Returns slot; last_epoch is the newest epoch its owner used.
+    void Free(uint32_t slot, uint64_t last_epoch);
+
+  private:
+    const std::shared_ptr<DeviceSession> session_;
+    std::mutex mu_;
+    // Protected by mu_: chunk base VAs, per-slot last epochs, free slots.
+    std::vector<uint64_t> chunks_;
+    std::vector<uint64_t> epochs_;
+    std::vector<uint32_t> free_;
+};
+
+class Event {
+  public:
+    // complete_unrecorded: what aclrtQueryEventStatus says before the first
+    // record (aclrtCreateEventExWithFlag events are complete).
+    Event(uint32_t flags, bool complete_unrecorded)
+        : flags_(flags), complete_unrecorded_(complete_unrecorded) {}
+    ~Event();
+    Event(const Event &) = delete;
+    Event &operator=(const Event &) = delete;
+
+    uint32_t flags() const { return flags_; }
+
+    // aclrtRecordEvent: captures the work queued on s so far.
+    Error Record(Stream &s);
+    // aclrtSynchronizeEvent: waits for the captured work.
+    Error Synchronize();
+    // aclrtQueryEventStatus: whether the captured work is done.
+    Error Query(bool *complete);
+    // aclrtStreamWaitEvent: work queued on s from now on waits for the
+    // captured work.
+    Error WaitOn(Stream &s);
+
+  private:
+    struct Snapshot {
+        bool recorded = false;
+        void *stream = nullptr;  // handle of the recorded stream
+        uint64_t seq = 0;
+        uint64_t va = 0;
+        uint64_t epoch = 0;
+        Context *ctx = nullptr;
+    };
+    Snapshot Take();
+    void ReleaseSlotLocked();
+
+    const uint32_t flags_;
+    const bool complete_unrecorded_;
+    std::mutex mu_;
+    // Protected by mu_: the slot binding and what the last record captured.
+    std::weak_ptr<EventSlab> slab_;
+    Context *slab_ctx_ = nullptr;
+    uint32_t slot_ = 0;
+    Snapshot last_;
+};
+
+// The user handles of events (same scheme as streams).
+void *InsertEvent(std::unique_ptr<Event> ev);
+// Pins the event of handle h for a call; ACL_ERROR_RT_INVALID_HANDLE when
+// it is not a live event.
+class EventRef {
+  public:
+    EventRef() = default;
+    ~EventRef();
+    EventRef(const EventRef &) = delete;
+    EventRef &operator=(const EventRef &) = delete;
+    Event *operator->() const { return ev_; }
+    Event *get() const { return ev_; }
+
+  private:
+    friend Error AcquireEvent(void *handle, EventRef *out);
+    Event *ev_ = nullptr;
+    const void *pinned_ = nullptr;
+};
+Error AcquireEvent(void *handle, EventRef *out);
+// aclrtDestroyEvent: ACL_ERROR_RT_INVALID_HANDLE when h is not live.
+Error DestroyEvent(void *handle);
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_EVENT_H

@@ -1,0 +1,266 @@
+#include "core/stream.h"
+
+#include <algorithm>
+#include <cerrno>
+
+#include "core/context.h"
+#include "core/device_session.h"
+#include "core/event.h"
+#include "core/host_memory.h"
+#include "core/stream_handles.h"
+
+// halQueueAbort abandons a queue's pending descriptors. It is declared weak
+// so that the runtime builds and runs on a HAL that lacks it: there,
+// aclrtDestroyStreamForce falls back to waiting like aclrtDestroyStream.
+extern "C" int halQueueAbort(halQueue *q) __attribute__((weak));
+
+namespace npu::rt {
+namespace {
+
+HandleTable<Stream> &StreamTable() {
+    // Never destroyed: handles may be used from static destructors.
+    static auto *table = new HandleTable<Stream>(0x5354);  // "ST"
+    return *table;
+}
+
+}  // namespace
+
+Stream::~Stream() {
+    if (queue_ != nullptr) {
+        if (abandon_ && halQueueAbort != nullptr)
+            halQueueAbort(queue_);
+        halQueueDestroy(queue_);
+    }
+    ReapDeferred(true);
+}
+
+Error Stream::SubmitFailed(int err) {
+    return Error::FromHal(err, "cannot queue work on stream %p (device %d)", handle_,
+                          session_->user_id());
+}
+
+Error Stream::TakeTaskError() {
+    uint64_t seq = 0;
+    int res = halQueueTakeError(queue_, &seq);
+    if (res == 0)
+        return Error::Ok();
+    return Error::FromHal(res, "task %llu of stream %p (device %d) failed",
+                          static_cast<unsigned long long>(seq), handle_, session_->user_id());
+}
+
+Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
+    if (seq == 0)
+        return Error::Ok();
+    int err = halQueueWait(queue_, seq, timeout_ns);
+    if (err == -ETIME) {
+        return Error::Format(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+                             "stream %p (device %d) did not finish within %llu ms", handle_,
+                             session_->user_id(),
+                             static_cast<unsigned long long>(timeout_ns / 1000000));
+    }
+    if (err != 0)
+        return Error::FromHal(err, "waiting for stream %p failed", handle_);
+    return Error::Ok();
+}
+
+Error Stream::SubmitAndWait(const struct npu_sqe *sqes, uint32_t n) {
+    uint64_t seq = 0;
+    NPU_RETURN_IF_ERROR(Submit(sqes, n, &seq));
+    NPU_RETURN_IF_ERROR(WaitSeq(seq));
+    ReapDeferred(false);
+    return TakeTaskError();
+}
+
+Error Stream::Synchronize(uint64_t timeout_ns) {
+    NPU_RETURN_IF_ERROR(WaitSeq(halQueueSubmitted(queue_), timeout_ns));
+    ReapDeferred(false);
+    return TakeTaskError();
+}
+
+void Stream::DeferFree(uint64_t seq, void *staging) {
+    {
+        std::lock_guard<std::mutex> lock(deferred_mu_);
+        deferred_.emplace_back(seq, staging);
+        has_deferred_.store(true, std::memory_order_release);
+    }
+    ReapDeferred(false);
+}
+
+void Stream::ReapDeferred(bool all) {
+    if (!has_deferred_.load(std::memory_order_acquire))
+        return;
+    std::vector<void *> ready;
+    {
+        std::lock_guard<std::mutex> lock(deferred_mu_);
+        const uint64_t done = all ? UINT64_MAX : halQueueCompleted(queue_);
+        auto keep = std::partition(deferred_.begin(), deferred_.end(),
+                                   [done](const auto &d) { return d.first > done; });
+        for (auto it = keep; it != deferred_.end(); ++it)
+            ready.push_back(it->second);
+        deferred_.erase(keep, deferred_.end());
+        has_deferred_.store(!deferred_.empty(), std::memory_order_release);
+    }
+    for (void *p : ready)
+        FreePinnedStaging(p);
+}
+
+void StreamRef::Reset() {
+    if (pinned_ != nullptr)
+        StreamTable().Release(pinned_);
+    pinned_ = nullptr;
+    stream_ = nullptr;
+}
+
+Error AcquireStream(void *handle, StreamRef *out) {
+    out->Reset();
+    Stream *s = StreamTable().Acquire(handle);
+    if (s == nullptr) {
+        return Error::Format(ACL_ERROR_RT_INVALID_HANDLE,
+                             "stream %p is not a live stream (destroyed, or not a stream)",
+                             handle);
+    }
+    out->stream_ = s;
+    out->pinned_ = handle;
+    return Error::Ok();
+}
+
+Error DefaultStream(Context &ctx, StreamRef *out) {
+    out->Reset();
+    Error err;
+    out->stream_ = ctx.streams().Default(&err);
+    return err;
+}
+
+ContextStreams::ContextStreams(Context *ctx, std::shared_ptr<DeviceSession> session)
+    : ctx_(ctx), session_(std::move(session)) {}
+
+ContextStreams::~ContextStreams() {
+    std::vector<void *> handles;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        handles.swap(handles_);
+    }
+    // Newest first, the default and internal streams (created early) last.
+    for (auto it = handles.rbegin(); it != handles.rend(); ++it)
+        StreamTable().Remove(*it).reset();
+    std::lock_guard<std::mutex> lock(mu_);
+    slab_.reset();
+}
+
+Error ContextStreams::CreateLocked(uint32_t flags, bool counted, Stream **out) {
+    if (counted && counted_ >= kMaxStreams) {
+        return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                             "device %d already has %u streams (the limit)", session_->user_id(),
+                             counted_);
+    }
+    std::unique_ptr<Stream> s(new Stream(ctx_, session_, flags));
+    int err = halQueueCreate(session_->hal(), 0, &s->queue_);
+    if (err != 0) {
+        if (err == -ENOMEM || err == -EMFILE || err == -ENFILE || err == -ENOSPC) {
+            return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                                 "cannot create the ring of a new stream on device %d (errno %d)",
+                                 session_->user_id(), -err);
+        }
+        return Error::FromHal(err, "cannot create the ring of a new stream on device %d",
+                              session_->user_id());
+    }
+    Stream *raw = s.get();
+    handles_.reserve(handles_.size() + 1);
+    void *h = StreamTable().Insert(std::move(s));
+    if (h == nullptr) {
+        return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                             "the process has no stream handle left");
+    }
+    raw->handle_ = h;
+    handles_.push_back(h);
+    if (counted)
+        ++counted_;
+    *out = raw;
+    return Error::Ok();
+}
+
+Error ContextStreams::Create(uint32_t flags, void **handle) {
+    std::lock_guard<std::mutex> lock(mu_);
+    Stream *s = nullptr;
+    NPU_RETURN_IF_ERROR(CreateLocked(flags, true, &s));
+    *handle = s->handle();
+    return Error::Ok();
+}
+
+Error ContextStreams::Destroy(void *handle, bool force) {
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = std::find(handles_.begin(), handles_.end(), handle);
+        if (it == handles_.end()) {
+            return Error::Format(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is already destroyed",
+                                 handle);
+        }
+        handles_.erase(it);
+        --counted_;
+    }
+    std::unique_ptr<Stream> s = StreamTable().Remove(handle);
+    if (!s)
+        return Error::Format(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is already destroyed", handle);
+    if (force)
+        s->Abandon();
+    s.reset();  // waits for the stream's work unless abandoned
+    return Error::Ok();
+}
+
+Stream *ContextStreams::Default(Error *err) {
+    Stream *s = default_.load(std::memory_order_acquire);
+    if (s != nullptr)
+        return s;
+    std::lock_guard<std::mutex> lock(mu_);
+    s = default_.load(std::memory_order_relaxed);
+    if (s == nullptr) {
+        *err = CreateLocked(0, true, &s);
+        if (!err->ok())
+            return nullptr;
+        default_.store(s, std::memory_order_release);
+    }
+    return s;
+}
+
+Stream *ContextStreams::Internal(Error *err) {
+    Stream *s = internal_.load(std::memory_order_acquire);
+    if (s != nullptr)
+        return s;
+    std::lock_guard<std::mutex> lock(mu_);
+    s = internal_.load(std::memory_order_relaxed);
+    if (s == nullptr) {
+        *err = CreateLocked(0, false, &s);
+        if (!err->ok())
+            return nullptr;
+        internal_.store(s, std::memory_order_release);
+    }
+    return s;
+}
+
+Error ContextStreams::SynchronizeAll() {
+    std::vector<void *> handles;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        handles = handles_;
+    }
+    Error first;
+    for (void *h : handles) {
+        StreamRef ref;
+        if (!AcquireStream(h, &ref).ok())
+            continue;  // destroyed meanwhile: nothing left to wait for
+        Error e = ref->Synchronize();
+        if (!e.ok() && first.ok())
+            first = e;
+    }
+    return first;
+}
+
+Error ContextStreams::Slab(std::shared_ptr<EventSlab> *out) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!slab_)
+        slab_ = std::make_shared<EventSlab>(session_);
+    *out = slab_;
+    return Error::Ok();
+}
+
+}  // namespace npu::rt

@@ -1,0 +1,165 @@
+// HandleTable: the opaque handles behind aclrtStream and aclrtEvent.
+//
+// A handle is not a pointer: it encodes a slot index, the slot's generation
+// and a tag that says which table it belongs to. Looking a handle up checks
+// the tag and the generation, so a destroyed handle, a handle of the other
+// kind or a random value is simply "not found" (ACL_ERROR_RT_INVALID_HANDLE),
+// never a crash; the handles are weak references.
+//
+// Acquire() pins the object: while pinned, Remove() waits, so an object is
+// never deleted under a caller that is using it. Acquire and Release are one
+// atomic read-modify-write each on the slot's own word: no lock, no lookup
+// structure, nothing shared between different handles.
+#ifndef NPU_RT_CORE_STREAM_HANDLES_H
+#define NPU_RT_CORE_STREAM_HANDLES_H
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace npu::rt {
+
+template <typename T>
+class HandleTable {
+  public:
+    // tag: 16 bits that mark this table's handles.
+    explicit HandleTable(uint16_t tag) : tag_(tag) {}
+    ~HandleTable() {
+        for (auto &c : chunks_)
+            delete[] c.load(std::memory_order_relaxed);
+    }
+    HandleTable(const HandleTable &) = delete;
+    HandleTable &operator=(const HandleTable &) = delete;
+
+    // Takes obj and returns its handle, or nullptr when every slot is used.
+    void *Insert(std::unique_ptr<T> obj) {
+        uint32_t idx = 0;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            if (!free_.empty()) {
+                idx = free_.back();
+                free_.pop_back();
+            } else {
+                if (next_ == kMaxSlots)
+                    return nullptr;
+                idx = next_;
+                Slot *&chunk_ptr = chunk_cache_[idx / kChunk];
+                if (chunk_ptr == nullptr) {
+                    chunk_ptr = new Slot[kChunk];
+                    chunks_[idx / kChunk].store(chunk_ptr, std::memory_order_release);
+                }
+                ++next_;
+            }
+        }
+        Slot &s = SlotOf(idx);
+        const uint64_t gen = s.state.load(std::memory_order_relaxed) >> kGenShift;
+        s.obj = obj.release();
+        s.state.store((gen << kGenShift) | kAlive, std::memory_order_release);
+        return Encode(idx, gen);
+    }
+
+    // Pins and returns the object of handle h, or nullptr when h is not a
+    // live handle of this table. Every non-null result needs a Release(h).
+    T *Acquire(const void *h) {
+        uint32_t idx = 0;
+        uint64_t gen = 0;
+        if (!Decode(h, &idx, &gen))
+            return nullptr;
+        Slot *chunk = chunks_[idx / kChunk].load(std::memory_order_acquire);
+        if (chunk == nullptr)
+            return nullptr;
+        Slot &s = chunk[idx % kChunk];
+        uint64_t st = s.state.load(std::memory_order_acquire);
+        do {
+            if ((st >> kGenShift) != gen || (st & kAlive) == 0)
+                return nullptr;
+        } while (!s.state.compare_exchange_weak(st, st + 1, std::memory_order_acquire,
+                                                std::memory_order_acquire));
+        return s.obj;
+    }
+
+    // Drops a pin taken by Acquire(h).
+    void Release(const void *h) {
+        uint32_t idx = 0;
+        uint64_t gen = 0;
+        Decode(h, &idx, &gen);
+        SlotOf(idx).state.fetch_sub(1, std::memory_order_release);
+    }
+
+    // Makes h invalid, waits until nobody pins it and hands the object back;
+    // nullptr when h is not live (then nothing changes). The caller must not
+    // hold a pin on h itself.
+    std::unique_ptr<T> Remove(const void *h) {
+        uint32_t idx = 0;
+        uint64_t gen = 0;
+        if (!Decode(h, &idx, &gen))
+            return nullptr;
+        Slot *chunk = chunks_[idx / kChunk].load(std::memory_order_acquire);
+        if (chunk == nullptr)
+            return nullptr;
+        Slot &s = chunk[idx % kChunk];
+        uint64_t st = s.state.load(std::memory_order_acquire);
+        do {
+            if ((st >> kGenShift) != gen || (st & kAlive) == 0)
+                return nullptr;
+        } while (!s.state.compare_exchange_weak(st, st & ~kAlive, std::memory_order_acq_rel,
+                                                std::memory_order_acquire));
+        // No new pins now; wait for the ones in flight.
+        while ((s.state.load(std::memory_order_acquire) & kRefMask) != 0)
+            std::this_thread::yield();
+        std::unique_ptr<T> obj(s.obj);
+        s.obj = nullptr;
+        s.state.store(((gen + 1) & kGenMask) << kGenShift, std::memory_order_release);
+        std::lock_guard<std::mutex> lock(mu_);
+        free_.push_back(idx);
+        return obj;
+    }
+
+  private:
+    static constexpr uint32_t kIndexBits = 20;
+    static constexpr uint32_t kMaxSlots = 1u << 17;
+    static constexpr uint32_t kChunk = 1024;
+    static constexpr uint32_t kGenBits = 28;
+    static constexpr uint64_t kGenMask = (1ULL << kGenBits) - 1;
+    // state: generation in the top bits, alive, then the pin count.
+    static constexpr uint32_t kGenShift = 32;
+    static constexpr uint64_t kAlive = 1ULL << 31;
+    static constexpr uint64_t kRefMask = kAlive - 1;
+
+    struct Slot {
+        std::atomic<uint64_t> state{ 0 };
+        T *obj = nullptr;  // valid while alive; written before state publishes it
+    };
+
+    void *Encode(uint32_t idx, uint64_t gen) const {
+        uint64_t v = (static_cast<uint64_t>(tag_) << 48) | (gen << kIndexBits) | idx;
+        return reinterpret_cast<void *>(static_cast<uintptr_t>(v));
+    }
+    bool Decode(const void *h, uint32_t *idx, uint64_t *gen) const {
+        const uint64_t v = reinterpret_cast<uintptr_t>(h);
+        if ((v >> 48) != tag_)
+            return false;
+        *idx = static_cast<uint32_t>(v & ((1u << kIndexBits) - 1));
+        *gen = (v >> kIndexBits) & kGenMask;
+        return *idx < kMaxSlots;
+    }
+    Slot &SlotOf(uint32_t idx) {
+        return chunks_[idx / kChunk].load(std::memory_order_acquire)[idx % kChunk];
+    }
+
+    const uint16_t tag_;
+    std::atomic<Slot *> chunks_[kMaxSlots / kChunk] = {};  // chunks never move or go away
+    std::mutex mu_;
+    // Protected by mu_: the free slot indices, the next never-used index
+    // and the chunk pointers as allocated.
+    std::vector<uint32_t> free_;
+    uint32_t next_ = 0;
+    Slot *chunk_cache_[kMaxSlots / kChunk] = {};
+};
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_STREAM_HANDLES_H

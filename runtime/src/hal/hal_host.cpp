@@ -1,0 +1,79 @@
+/*
+ * Host memory registration and peer links: one ioctl each on the device's
+ * driver file. The driver does every check (alignment, overlap, the pin
+ * budget, same TGID); these only pack the argument structs.
+ */
+#include <cerrno>
+#include <cstdint>
+
+// The library is built with hidden visibility; the HAL is part of its ABI.
+#pragma GCC visibility push(default)
+#include "npu/hal.h"
+#pragma GCC visibility pop
+
+#include "hal_device.h"
+#include "hal_share.h"
+
+using npu::hal::DeviceCtxId;
+using npu::hal::DeviceIndex;
+using npu::hal::DeviceIoctl;
+using npu::hal::DeviceTgid;
+
+namespace {
+
+int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd)
+{
+	if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
+		return -EINVAL;
+	struct npu_peer pr = {};
+	pr.peer_device = DeviceIndex(peer);
+	pr.peer_ctx = DeviceCtxId(peer);
+	return DeviceIoctl(dev, cmd, &pr);
+}
+
+} // namespace
+
+extern "C" {
+
+int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off)
+{
+	if (dev == nullptr)
+		return -EINVAL;
+	struct npu_host_register hr = {};
+	hr.addr = reinterpret_cast<uint64_t>(ptr);
+	hr.size = size;
+	hr.fd = fd < 0 ? -1 : fd;
+	hr.fd_off = fd < 0 ? 0 : fd_off;
+	return DeviceIoctl(dev, NPU_IOCTL_HOST_REGISTER, &hr);
+}
+
+int halHostUnregister(halDevice *dev, void *ptr)
+{
+	if (dev == nullptr)
+		return -EINVAL;
+	struct npu_host_unregister hu = {};
+	hu.addr = reinterpret_cast<uint64_t>(ptr);
+	return DeviceIoctl(dev, NPU_IOCTL_HOST_UNREGISTER, &hu);
+}
+
+int halPeerEnable(halDevice *dev, halDevice *peer)
+{
+	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_ENABLE);
+}
+
+int halPeerDisable(halDevice *dev, halDevice *peer)
+{
+	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
+}
+
+int halPeerCapable(halDevice *dev, halDevice *peer)
+{
+	// One backend per process, so two devices it opened belong to the
+	// same driver instance (the in-process module, or one npud / kmod
+	// whose device files share a stem); a device is not its own peer.
+	if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
+		return 0;
+	return DeviceTgid(dev) == DeviceTgid(peer) ? 1 : 0;
+}
+
+} // extern "C"

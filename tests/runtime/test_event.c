@@ -1,0 +1,306 @@
+/*
+ * Events (spec §8.4 - §8.9): status before and after a record, record and
+ * synchronize, a stream waiting on another stream's event, events across
+ * threads, re-recording, destroyed handles and the bad-input rows.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_test.h"
+
+static int group_setup(void **state)
+{
+	(void)state;
+	return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Polls ev until it completes; fails after 20 s. */
+static void wait_complete(aclrtEvent ev)
+{
+	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+	uint64_t t0 = now_ms();
+
+	while (now_ms() - t0 < 20000) {
+		ACL_OK(aclrtQueryEventStatus(ev, &st));
+		if (st == ACL_EVENT_RECORDED_STATUS_COMPLETE)
+			return;
+		usleep(500);
+	}
+	fail_msg("event did not complete within 20 s");
+}
+
+static void test_status_before_and_after_record(void **state)
+{
+	aclrtEvent ev = NULL, ex = NULL;
+	aclrtEventRecordedStatus st;
+
+	(void)state;
+	ACL_OK(aclrtCreateEvent(&ev));
+	ACL_OK(aclrtQueryEventStatus(ev, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+	ACL_OK(aclrtQueryEventStatus(ex, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+
+	ACL_OK(aclrtRecordEvent(ev, NULL));
+	ACL_OK(aclrtSynchronizeEvent(ev));
+	ACL_OK(aclrtQueryEventStatus(ev, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	/* A never-recorded event: synchronising returns at once. */
+	ACL_OK(aclrtSynchronizeEvent(ex));
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyEvent(ex));
+}
+
+/* The event captures the work queued before the record, not after. */
+static void test_record_captures_prior_work(void **state)
+{
+	aclrtStream s = NULL;
+	aclrtEvent ev = NULL;
+	aclrtEventRecordedStatus st;
+	void *word = NULL, *buf = NULL;
+	uint8_t back[4096];
+
+	(void)state;
+	ACL_OK(aclrtMalloc(&word, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemset(word, 8, 0, 8));
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateEvent(&ev));
+	ACL_OK(aclrtMemsetAsync(buf, 4096, 0x77, 4096, s));
+	ACL_OK(aclrtRecordEvent(ev, s));
+	ACL_OK(aclrtValueWait(word, 5, ACL_STREAM_WAIT_VALUE_GEQ, s));
+	ACL_OK(aclrtSynchronizeEvent(ev)); /* does not wait for the ValueWait */
+	ACL_OK(aclrtMemcpy(back, 4096, buf, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rt_first_not(back, 4096, 0x77), 4096);
+	/* Re-recording captures the blocked wait too. */
+	ACL_OK(aclrtRecordEvent(ev, s));
+	usleep(20000);
+	ACL_OK(aclrtQueryEventStatus(ev, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	ACL_OK(aclrtValueWrite(word, 5, 0, NULL));
+	wait_complete(ev);
+	ACL_OK(aclrtSynchronizeStream(s));
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtFree(word));
+	ACL_OK(aclrtFree(buf));
+}
+
+/*
+ * Stream B waits on an event of stream A, which is held by a ValueWait:
+ * B's copy must not run before A's preceding copy, whose result it reads.
+ */
+static void test_stream_waits_for_event_of_another_stream(void **state)
+{
+	aclrtStream a = NULL, b = NULL, c = NULL;
+	aclrtEvent ev = NULL, done = NULL;
+	aclrtEventRecordedStatus st;
+	void *word = NULL, *x = NULL, *y = NULL;
+	uint8_t host[65536], back[65536];
+
+	(void)state;
+	ACL_OK(aclrtMalloc(&word, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMalloc(&x, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMalloc(&y, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemset(word, 8, 0, 8));
+	ACL_OK(aclrtMemset(x, sizeof(host), 0, sizeof(host)));
+	ACL_OK(aclrtMemset(y, sizeof(host), 0, sizeof(host)));
+	rt_fill_pattern(host, sizeof(host), 21);
+	void *src = NULL;
+
+	ACL_OK(aclrtMalloc(&src, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemcpy(src, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE));
+	ACL_OK(aclrtCreateStream(&a));
+	ACL_OK(aclrtCreateStream(&b));
+	ACL_OK(aclrtCreateStream(&c));
+	ACL_OK(aclrtCreateEvent(&ev));
+	ACL_OK(aclrtCreateEvent(&done));
+
+	ACL_OK(aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_EQ, a));
+	ACL_OK(aclrtMemcpyAsync(x, sizeof(host), src, sizeof(host), ACL_MEMCPY_DEVICE_TO_DEVICE, a));
+	ACL_OK(aclrtRecordEvent(ev, a));
+	ACL_OK(aclrtStreamWaitEvent(b, ev));
+	ACL_OK(aclrtMemcpyAsync(y, sizeof(host), x, sizeof(host), ACL_MEMCPY_DEVICE_TO_DEVICE, b));
+	ACL_OK(aclrtRecordEvent(done, b));
+	usleep(20000);
+	ACL_OK(aclrtQueryEventStatus(done, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	/* Release A from a third stream. */
+	ACL_OK(aclrtValueWrite(word, 1, 0, c));
+	wait_complete(done);
+	ACL_OK(aclrtSynchronizeStream(b));
+	ACL_OK(aclrtMemcpy(back, sizeof(back), y, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_memory_equal(back, host, sizeof(host));
+
+	/* Waiting on a completed or never-recorded event costs nothing. */
+	aclrtEvent fresh = NULL;
+
+	ACL_OK(aclrtCreateEvent(&fresh));
+	ACL_OK(aclrtStreamWaitEvent(b, fresh));
+	ACL_OK(aclrtStreamWaitEvent(NULL, ev));
+	ACL_OK(aclrtSynchronizeStream(b));
+	ACL_OK(aclrtSynchronizeStream(NULL));
+	ACL_OK(aclrtDestroyEvent(fresh));
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyEvent(done));
+	ACL_OK(aclrtDestroyStream(a));
+	ACL_OK(aclrtDestroyStream(b));
+	ACL_OK(aclrtDestroyStream(c));
+	ACL_OK(aclrtFree(word));
+	ACL_OK(aclrtFree(x));
+	ACL_OK(aclrtFree(y));
+	ACL_OK(aclrtFree(src));
+}
+
+/* Thread 1 records on its stream; thread 2 synchronises the event. */
+struct cross {
+	aclrtEvent ev;
+	aclrtStream s;
+	void *buf;
+	volatile int recorded;
+	aclError rc;
+};
+
+static void *recorder(void *arg)
+{
+	struct cross *c = arg;
+
+	if (aclrtSetDevice(0) != ACL_SUCCESS)
+		return NULL;
+	c->rc = aclrtMemsetAsync(c->buf, 1 << 20, 0x42, 1 << 20, c->s);
+	if (c->rc == ACL_SUCCESS)
+		c->rc = aclrtRecordEvent(c->ev, c->s);
+	__atomic_store_n(&c->recorded, 1, __ATOMIC_RELEASE);
+	aclrtResetDevice(0);
+	return NULL;
+}
+
+static void test_event_across_threads(void **state)
+{
+	struct cross c = { 0 };
+	pthread_t t;
+	uint8_t *back = malloc(1 << 20);
+
+	(void)state;
+	assert_non_null(back);
+	ACL_OK(aclrtCreateEvent(&c.ev));
+	ACL_OK(aclrtCreateStream(&c.s));
+	ACL_OK(aclrtMalloc(&c.buf, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+	c.rc = -1;
+	assert_int_equal(pthread_create(&t, NULL, recorder, &c), 0);
+	while (!__atomic_load_n(&c.recorded, __ATOMIC_ACQUIRE))
+		usleep(100);
+	assert_int_equal(c.rc, ACL_SUCCESS);
+	ACL_OK(aclrtSynchronizeEvent(c.ev));
+	ACL_OK(aclrtMemcpy(back, 1 << 20, c.buf, 1 << 20, ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rt_first_not(back, 1 << 20, 0x42), 1 << 20);
+	pthread_join(t, NULL);
+	ACL_OK(aclrtDestroyEvent(c.ev));
+	ACL_OK(aclrtDestroyStream(c.s));
+	ACL_OK(aclrtFree(c.buf));
+	free(back);
+}
+
+/* Many events at once, and slots reused after destruction. */
+static void test_many_events(void **state)
+{
+	enum { N = 1100 };
+	static aclrtEvent ev[N];
+	int round, i;
+
+	(void)state;
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < N; i++) {
+			ACL_OK(aclrtCreateEvent(&ev[i]));
+			ACL_OK(aclrtRecordEvent(ev[i], NULL));
+		}
+		for (i = 0; i < N; i++) {
+			ACL_OK(aclrtStreamWaitEvent(NULL, ev[i]));
+			ACL_OK(aclrtSynchronizeEvent(ev[i]));
+		}
+		for (i = 0; i < N; i++)
+			ACL_OK(aclrtDestroyEvent(ev[i]));
+	}
+	ACL_OK(aclrtSynchronizeStream(NULL));
+}
+
+static void *no_context_thread(void *arg)
+{
+	aclrtEvent ev = NULL;
+
+	(void)arg;
+	assert_int_equal(aclrtCreateEvent(&ev), ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtCreateEventWithFlag(&ev, ACL_EVENT_SYNC), ACL_ERROR_RT_CONTEXT_NULL);
+	return NULL;
+}
+
+static void test_bad_inputs(void **state)
+{
+	aclrtEvent ev = NULL;
+	aclrtStream s = NULL;
+	aclrtEventRecordedStatus st;
+
+	(void)state;
+	assert_int_equal(aclrtCreateEvent(NULL), ACL_ERROR_INVALID_PARAM);
+	assert_non_null(aclGetRecentErrMsg());
+	assert_int_equal(aclrtCreateEventWithFlag(NULL, ACL_EVENT_SYNC), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtCreateEventWithFlag(&ev, 0x80000000u), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtRecordEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtSynchronizeEvent(NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtQueryEventStatus(NULL, &st), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtStreamWaitEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtDestroyEvent(NULL), ACL_ERROR_INVALID_PARAM);
+	ACL_OK(aclrtCreateEvent(&ev));
+	assert_int_equal(aclrtQueryEventStatus(ev, NULL), ACL_ERROR_INVALID_PARAM);
+
+	/* Destroyed handles. */
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtDestroyEvent(ev));
+	assert_int_equal(aclrtRecordEvent(ev, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtSynchronizeEvent(ev), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtQueryEventStatus(ev, &st), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtStreamWaitEvent(s, ev), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtDestroyEvent(ev), ACL_ERROR_RT_INVALID_HANDLE);
+	ACL_OK(aclrtCreateEvent(&ev));
+	ACL_OK(aclrtDestroyStream(s));
+	assert_int_equal(aclrtRecordEvent(ev, s), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtStreamWaitEvent(s, ev), ACL_ERROR_RT_INVALID_HANDLE);
+	/* A stream handle is not an event. */
+	ACL_OK(aclrtCreateStream(&s));
+	assert_int_equal(aclrtDestroyEvent((aclrtEvent)s), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtRecordEvent((aclrtEvent)s, s), ACL_ERROR_RT_INVALID_HANDLE);
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtDestroyEvent(ev));
+	rt_run_in_thread(no_context_thread, NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_status_before_and_after_record),
+		cmocka_unit_test(test_record_captures_prior_work),
+		cmocka_unit_test(test_stream_waits_for_event_of_another_stream),
+		cmocka_unit_test(test_event_across_threads),
+		cmocka_unit_test(test_many_events),
+		cmocka_unit_test(test_bad_inputs),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
