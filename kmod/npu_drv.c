@@ -120,12 +120,29 @@ static int npu_hbm_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(npu_hbm);
 
+/*
+ * npu/npuN/doorbells: RING_ENTER calls that reached the rings through the
+ * ioctl and through the io_uring command, since load (the VM test uses it
+ * to see which path the runtime took).
+ */
+static int npu_doorbells_show(struct seq_file *m, void *unused)
+{
+	struct npu_device *ndev = m->private;
+
+	seq_printf(m, "ioctl %lld\n", (long long)atomic64_read(&ndev->nr_enter_ioctls));
+	seq_printf(m, "uring_cmd %lld\n",
+		   (long long)atomic64_read(&ndev->nr_enter_uring_cmds));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npu_doorbells);
+
 static void npu_device_debugfs_init(struct npu_device *ndev)
 {
 	/* debugfs failures are not errors: the files are only diagnostics. */
 	ndev->debugfs = debugfs_create_dir(ndev->name, npu_debugfs_root);
 	debugfs_create_file("counters", 0444, ndev->debugfs, ndev, &npu_counters_fops);
 	debugfs_create_file("hbm", 0444, ndev->debugfs, ndev, &npu_hbm_fops);
+	debugfs_create_file("doorbells", 0444, ndev->debugfs, ndev, &npu_doorbells_fops);
 }
 
 static void npu_device_destroy(struct npu_device *ndev)
@@ -162,6 +179,8 @@ static int npu_device_create(unsigned int index, struct npu_device **out)
 	atomic64_set(&ndev->nr_allocations, 0);
 	atomic_set(&ndev->nr_rings, 0);
 	atomic64_set(&ndev->nr_pinned_pages, 0);
+	atomic64_set(&ndev->nr_enter_ioctls, 0);
+	atomic64_set(&ndev->nr_enter_uring_cmds, 0);
 
 	ret = npu_pfa_init(&ndev->pfa, nr_frames);
 	if (ret)

@@ -31,6 +31,9 @@ struct npu_device {
 	atomic64_t nr_allocations;
 	atomic_t nr_rings;
 	atomic64_t nr_pinned_pages;
+	/* Doorbells (RING_ENTER) by path: statistics, never reset. */
+	atomic64_t nr_enter_ioctls;
+	atomic64_t nr_enter_uring_cmds;
 
 	struct dentry *debugfs;	/* npu/npuN/ in debugfs (an ERR_PTR without debugfs) */
 };

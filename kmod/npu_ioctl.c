@@ -211,6 +211,7 @@ static int npu_ioctl_ring_enter(struct npu_ctx *ctx, void *data)
 
 	if (args->flags & ~NPU_ENTER_FLAGS_ALL || args->pad)
 		return -EINVAL;
+	atomic64_inc(&ctx->ndev->nr_enter_ioctls);
 	return npu_ring_enter(ctx, args);
 }
 

@@ -273,7 +273,8 @@ void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
 	sqe->spitch = READ_ONCE(s->spitch);
 	sqe->cond = READ_ONCE(s->cond);
 	sqe->rsvd2 = READ_ONCE(s->rsvd2);
-	ring->sq_head++;
+	/* Read without submit_lock by npu_sched_ring_idle() and the scheduler. */
+	WRITE_ONCE(ring->sq_head, ring->sq_head + 1);
 	/* Our reads of the slot are done before the application may reuse it. */
 	smp_store_release(&ring->hdr->sq_head, ring->sq_head);
 }

@@ -120,6 +120,15 @@ static void npu_sched_queue_locked(struct npu_sched *s, struct npu_ring *ring)
 	lockdep_assert_held(&s->lock);
 	list_move_tail(&ring->sched_link, &s->runq);
 	WRITE_ONCE(ring->sstate, NPU_RING_QUEUED);
+	/*
+	 * A queued ring will be run and will read sq_tail then: it needs no
+	 * more doorbells, so a producer that keeps publishing while the
+	 * engines are busy elsewhere makes no system call per descriptor.
+	 */
+	if (ring->flags & NPU_RING_NEED_WAKEUP) {
+		ring->flags &= ~NPU_RING_NEED_WAKEUP;
+		WRITE_ONCE(ring->hdr->flags, ring->flags);
+	}
 }
 
 /* Wake an engine for queued work unless the poller will see it anyway. */
@@ -247,7 +256,11 @@ int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, vo
 		spin_lock(&s->lock);
 	}
 	spin_unlock(&s->lock);
-	wait_event(s->chunk_wq, !atomic_read(&job.left));
+	/*
+	 * Acquire: pairs with the helpers' fully ordered decrements, so their
+	 * last reads of job (and of *x) happen before job leaves the stack.
+	 */
+	wait_event(s->chunk_wq, !atomic_read_acquire(&job.left));
 	return atomic_read(&job.err);
 }
 
@@ -274,8 +287,9 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 
 	spin_lock(&s->lock);
 	s->nr_busy--;
+	/* Read by npu_sched_abort() waiters without the lock. */
 	if (abort)
-		ring->abort_done = abort_req;
+		WRITE_ONCE(ring->abort_done, abort_req);
 	if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
 		if (list_empty(&s->parked))
 			s->park_check = jiffies + NPU_SCHED_PARK_JIFFIES;

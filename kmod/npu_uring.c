@@ -26,6 +26,7 @@
 #include <linux/io_uring.h>
 #endif
 #include "npu_ctx.h"
+#include "npu_drv.h"
 #include "npu_ring.h"
 #include "npu_uring.h"
 
@@ -109,6 +110,7 @@ int npu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	if ((issue_flags & IO_URING_F_NONBLOCK) && (args.flags & NPU_ENTER_GETEVENTS))
 		return -EAGAIN;
 
+	atomic64_inc(&ctx->ndev->nr_enter_uring_cmds);
 	ret = npu_ring_enter(ctx, &args);
 	npu_uring_done(ioucmd, ret ? ret : (int)args.submitted, issue_flags);
 	return -EIOCBQUEUED;

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Build the stack and walk a CANN-style program through the basic memory
-# scenarios (allocate, H2D, D2D, D2H, verify, memset, memory info) on the
-# in-process device and on a FUSE device served by npud, then run the
-# benchmark on both.
+# scenarios (allocate, H2D, D2D, D2H, verify, memset, memory info) and a
+# second one through asynchronous copies on streams with pinned host memory
+# and an event, on the in-process device and on a FUSE device served by
+# npud, then run the benchmark on both.
 set -euo pipefail
 
 usage() {
 	cat <<EOF
 usage: scripts/demo.sh [--no-install] [-h|--help]
   --no-install  do not install missing apt packages (fail instead)
-Builds in build/, installs to build/install, builds samples/memory_basics
-out of tree against that prefix and runs it on NPU_DEVICE=inproc and on a
-FUSE device started with npud --fuse.
+Builds in build/ (or \$NPU_DEMO_BUILD_DIR), installs to <build>/install,
+builds samples/memory_basics and samples/async_copy out of tree against
+that prefix and runs them on NPU_DEVICE=inproc and on a FUSE device started
+with npud --fuse.
 EOF
 }
 
@@ -35,9 +37,17 @@ while [[ $# -gt 0 ]]; do
 done
 
 cd "$NPU_ROOT"
-BUILD=$NPU_ROOT/build
+BUILD=${NPU_DEMO_BUILD_DIR:-$NPU_ROOT/build}
 PREFIX=$BUILD/install
 SAMPLE_BUILD=$BUILD/sample-memory_basics
+ASYNC_BUILD=$BUILD/sample-async_copy
+
+# run_async NPU_DEVICE: the out-of-tree async_copy sample on a backend.
+run_async() {
+	step "running async_copy (pinned H2D on stream 1, event, D2D + D2H on stream 2) with NPU_DEVICE=$1"
+	NPU_DEVICE=$1 LD_LIBRARY_PATH="$PREFIX/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		"$ASYNC_BUILD/main"
+}
 
 trap npud_cleanup EXIT
 
@@ -56,14 +66,24 @@ cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
 
 build_sample "$PREFIX" "$SAMPLE_BUILD"
 
+step "configuring samples/async_copy against ASCEND_HOME=$PREFIX in $ASYNC_BUILD"
+cmake -S "$NPU_ROOT/samples/async_copy" -B "$ASYNC_BUILD" -G "Unix Makefiles" \
+	-DASCEND_HOME="$PREFIX" >/dev/null
+step "building samples/async_copy"
+cmake --build "$ASYNC_BUILD" -j "$(nproc)"
+
 step "scenario run 1: the in-process device"
 run_sample "$PREFIX" "$SAMPLE_BUILD" inproc
+step "scenario run 1b: asynchronous copies on streams, in-process"
+run_async inproc
 
 step "scenario run 2: a FUSE device"
 npud=$(find_binary "$BUILD" npud)
 mnt=$(mktemp -d "${TMPDIR:-/tmp}/npu-demo.XXXXXX")
 npud_start "$npud" "$mnt"
 run_sample "$PREFIX" "$SAMPLE_BUILD" "$mnt/npu0"
+step "scenario run 2b: asynchronous copies on streams, FUSE ($mnt/npu0)"
+run_async "$mnt/npu0"
 
 step "scenario run 3: two processes share an IPC buffer and VMM physical memory ($mnt/npu0)"
 cmake -S "$NPU_ROOT/samples/ipc_share" -B "$BUILD/sample-ipc_share" -DASCEND_HOME="$PREFIX" >/dev/null

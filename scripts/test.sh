@@ -124,17 +124,20 @@ stage_kmod() {
 	ls -l kmod/*.ko
 }
 
-# The runtime suite on the module and on CUSE in one boot, the io_uring and
-# the ioctl doorbell both exercised on the module, and --run-dir with the
-# out-of-tree sample (dynamically linked against the installed
-# libascendcl.so) as an outside program.
+# The runtime suite and the sharing/kill system tests on the module and on
+# CUSE in one boot; on the module once with the io_uring doorbell required
+# (NPU_URING=1) and once with the ioctl doorbell (NPU_URING=0), the driver's
+# doorbell counters showing which path was taken; and --run-dir with the
+# out-of-tree sample, dynamically linked against the installed
+# libascendcl.so, as an outside program. The outer timeout keeps the stage
+# under 5 minutes.
 stage_vm() {
 	local run_dir=$BUILD/vm-run-dir
 	rm -rf "$run_dir"
 	mkdir -p "$run_dir"
 	ln -s "$SAMPLE_BUILD/main" "$run_dir/memory_basics"
-	scripts/vm/run.sh --build-dir "$BUILD" --run-dir "$run_dir" --timeout 280 \
-		--kmod-variant ioctl:NPU_URING=0
+	scripts/vm/run.sh --build-dir "$BUILD" --run-dir "$run_dir" --lib-path "$PREFIX/lib64" \
+		--timeout 240 --kmod-env NPU_URING=1 --kmod-variant ioctl:NPU_URING=0
 }
 
 total_start=$(date +%s)

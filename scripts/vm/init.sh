@@ -9,7 +9,9 @@
 #
 # Inputs, written by run.sh:
 #   /vmtest/config    shell variables (VM_DEVICES, VM_BACKENDS, VM_PROG_TIMEOUT, ...)
-#   /vmtest/programs  one program per line: "<set> <name> <absolute path>"
+#   /vmtest/programs  one program per line: "<set> <name> <absolute path> <ldpath> <rt>",
+#                     ldpath being its LD_LIBRARY_PATH (the guest has no ld.so.cache)
+#                     or "-" for a static program; rt is 1 if it links libascendcl
 #   /vmtest/env       one VAR=VALUE per line, exported to every program
 #
 # shellcheck disable=SC2086,SC2046,SC2163  # argument lists are split into words on purpose
@@ -71,25 +73,78 @@ wait_nodes() {
 	done
 }
 
+# "IOCTLS URING_CMDS": RING_ENTER calls the module has seen on all its devices, by
+# path (npu/npuN/doorbells in debugfs); "- -" without those files.
+doorbells() {
+	set -- /sys/kernel/debug/npu/npu*/doorbells
+	[ -r "$1" ] || { echo "- -"; return; }
+	cat "$@" | awk '$1 == "ioctl" { i += $2 } $1 == "uring_cmd" { u += $2 }
+		END { print i + 0, u + 0 }'
+}
+
 # run_programs LABEL [VAR=VALUE...]: every listed program, with NPU_DEVICE=/dev/npu0 and
-# the given extra environment.
+# the given extra environment. On the module, the doorbell counters show which path
+# each program's RING_ENTERs took; with NPU_URING=1 (io_uring required) a program
+# linking the runtime must not use the ioctl and the pass must use io_uring; with
+# NPU_URING=0 the reverse. Programs that drive the device themselves (raw ioctls,
+# uring_test's own io_uring) are exempt: the variable is the runtime's.
 run_programs() {
 	label=$1
 	shift
-	while read -r set name path; do
+	uring=
+	for kv in "$@"; do
+		case "$kv" in NPU_URING=*) uring=${kv#NPU_URING=} ;; esac
+	done
+	pass_ioctl=0
+	pass_uring=0
+	while read -r set name path ldpath rt; do
 		echo "VMTEST begin name=$name set=$set backend=$label"
+		[ "$ldpath" = - ] && ldpath=
+		set -- $(doorbells) "$@"
+		db_ioctl=$1 db_uring=$2
+		shift 2
 		t0=$(now_ms)
-		env NPU_DEVICE=/dev/npu0 NPU_VM_BACKEND="$label" "$@" \
-			timeout -s KILL "$VM_PROG_TIMEOUT" "$path" </dev/null
+		env NPU_DEVICE=/dev/npu0 NPU_VM_BACKEND="$label" ${ldpath:+LD_LIBRARY_PATH=$ldpath} \
+			"$@" timeout -s KILL "$VM_PROG_TIMEOUT" "$path" </dev/null
 		rc=$?
 		t1=$(now_ms)
-		echo "VMTEST name=$name set=$set backend=$label rc=$rc ms=$((t1 - t0))"
+		db=
+		if [ "$db_ioctl" != - ]; then
+			set -- $(doorbells) "$@"
+			db_ioctl=$(($1 - db_ioctl)) db_uring=$(($2 - db_uring))
+			shift 2
+			db=" ring_enter=ioctl:$db_ioctl,uring_cmd:$db_uring"
+			if [ "$rt" = 1 ]; then
+				pass_ioctl=$((pass_ioctl + db_ioctl))
+				pass_uring=$((pass_uring + db_uring))
+			fi
+		fi
+		echo "VMTEST name=$name set=$set backend=$label rc=$rc ms=$((t1 - t0))$db"
 		if [ "$rc" -eq 137 ]; then
 			fail "$name on $label: killed (timeout ${VM_PROG_TIMEOUT}s or SIGKILL)"
 		elif [ "$rc" -ne 0 ]; then
 			fail "$name on $label: rc=$rc"
 		fi
+		if [ -n "$db" ] && [ "$rt" = 1 ]; then
+			[ "$uring" = 1 ] && [ "$db_ioctl" -ne 0 ] &&
+				fail "$name on $label: $db_ioctl RING_ENTER ioctls with NPU_URING=1"
+			[ "$uring" = 0 ] && [ "$db_uring" -ne 0 ] &&
+				fail "$name on $label: $db_uring io_uring doorbells with NPU_URING=0"
+		fi
 	done </vmtest/programs
+	case "$label" in
+	kmod*)
+		echo "VMTEST doorbells backend=$label NPU_URING=${uring:-unset}" \
+			"runtime_programs: ioctl=$pass_ioctl uring_cmd=$pass_uring"
+		if [ "$(doorbells)" = "- -" ]; then
+			[ -n "$uring" ] && fail "no npu/npu*/doorbells in debugfs: the doorbell path is unknown"
+		elif [ "$uring" = 1 ] && [ "$pass_uring" -eq 0 ]; then
+			fail "the NPU_URING=1 pass on $label rang no doorbell through io_uring"
+		elif [ "$uring" = 0 ] && [ "$pass_ioctl" -eq 0 ]; then
+			fail "the NPU_URING=0 pass on $label rang no doorbell through the ioctl"
+		fi
+		;;
+	esac
 }
 
 # Every file under /sys/kernel/debug/npu is printed. Files named "counters*" hold live
@@ -131,9 +186,16 @@ check_counters() {
 	fi
 }
 
+# Pages the kernel has vmalloc'ed, in kB: the module's emulated HBM is vmalloc'ed
+# lazily, chunk by chunk, and must all be freed when it unloads.
+vmalloc_kb() {
+	awk '$1 == "VmallocUsed:" { print $2 }' /proc/meminfo
+}
+
 stage_kmod() {
 	echo "VMTEST stage=kmod begin"
 	stage_t0=$(now_ms)
+	vmalloc_before=$(vmalloc_kb)
 	for m in $VM_KMOD_DEPS; do
 		modprobe "$m" || fail "modprobe $m (dependency of npu.ko)"
 	done
@@ -158,8 +220,16 @@ stage_kmod() {
 	echo "VMTEST misc devices:" /sys/class/misc/npu*
 	check_counters
 	grep '^npu ' /proc/modules
+	vmalloc_loaded=$(vmalloc_kb)
 	if rmmod npu; then
 		echo "VMTEST rmmod=ok"
+		# The module's own code and data are vmalloc'ed too; 1 MiB of slack
+		# covers the kernel's lazy bookkeeping, a leaked 2 MiB chunk does not.
+		vmalloc_after=$(vmalloc_kb)
+		echo "VMTEST vmalloc_kb before_insmod=$vmalloc_before before_rmmod=$vmalloc_loaded" \
+			"after_rmmod=$vmalloc_after"
+		[ "$vmalloc_after" -gt $((vmalloc_before + 1024)) ] &&
+			fail "VmallocUsed grew by $((vmalloc_after - vmalloc_before)) kB across insmod..rmmod"
 	else
 		fail "rmmod npu"
 	fi
@@ -178,7 +248,7 @@ stage_cuse() {
 	[ -n "$VM_HBM_MB" ] && args="$args --hbm-size ${VM_HBM_MB}M"
 	echo "VMTEST start /npud $args"
 	t0=$(now_ms)
-	/npud $args </dev/null &
+	env ${VM_NPUD_LDPATH:+LD_LIBRARY_PATH=$VM_NPUD_LDPATH} /npud $args </dev/null &
 	npud_pid=$!
 	if wait_nodes 50; then
 		echo "VMTEST cuse nodes after $(($(now_ms) - t0)) ms"

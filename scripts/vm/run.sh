@@ -15,7 +15,8 @@ set -Eeuo pipefail
 
 usage() {
 	cat <<EOF
-usage: $0 [--build-dir DIR] [--tests GLOB] [--run-dir DIR] [--timeout SECONDS]
+usage: $0 [--build-dir DIR] [--tests GLOBS] [--run-dir DIR] [--lib-path DIRS]
+          [--timeout SECONDS]
           [--prog-timeout SECONDS] [--devices N] [--hbm-mb MB] [--memory MB]
           [--backends "kmod cuse"] [--env VAR=VALUE]... [--kmod-env VAR=VALUE]...
           [--kmod-variant SPEC]...
@@ -23,9 +24,13 @@ usage: $0 [--build-dir DIR] [--tests GLOB] [--run-dir DIR] [--timeout SECONDS]
           [--ko FILE] [--npud FILE] [--keep]
 
   --build-dir DIR      CMake build dir holding the test programs (default: build/)
-  --tests GLOB         test executables to run, relative to the build dir unless
-                       absolute (default: tests/runtime/test_*); "" runs none
+  --tests GLOBS        test executables to run: blank-separated globs, relative to
+                       the build dir unless absolute (default: "$DEFAULT_TESTS");
+                       "" runs none
   --run-dir DIR        also run every executable in DIR on each backend
+  --lib-path DIRS      where the --run-dir programs find their libraries (e.g.
+                       an install prefix's lib64), as LD_LIBRARY_PATH on the host
+                       and in the guest
   --timeout SECONDS    outer limit for the whole guest run (default: 240)
   --prog-timeout SECS  limit per program inside the guest (default: 120)
   --devices N          devices for npu.ko (devices=N) and npud --devices (default: 2)
@@ -47,9 +52,14 @@ EOF
 }
 
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# The runtime suite, and the system tests: sharing between processes, clients
+# killed mid-copy, malformed commands (they use /dev/npu1 too, so --devices must
+# stay >= 2 with them).
+DEFAULT_TESTS='tests/runtime/test_* tests/system/test_*'
 BUILD_DIR=$SRC/build
-TESTS_GLOB='tests/runtime/test_*'
+TESTS_GLOB=$DEFAULT_TESTS
 RUN_DIR=
+RUN_DIR_LIBS=
 TIMEOUT=240
 PROG_TIMEOUT=120
 DEVICES=2
@@ -74,6 +84,7 @@ while [ $# -gt 0 ]; do
 	--build-dir) BUILD_DIR=$2; shift 2 ;;
 	--tests) TESTS_GLOB=$2; shift 2 ;;
 	--run-dir) RUN_DIR=$2; shift 2 ;;
+	--lib-path) RUN_DIR_LIBS=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--prog-timeout) PROG_TIMEOUT=$2; shift 2 ;;
 	--devices) DEVICES=$2; shift 2 ;;
@@ -116,6 +127,15 @@ done
 [ -z "$NPUD" ] || [ -x "$NPUD" ] || { echo "run.sh: not executable: $NPUD" >&2; exit 1; }
 # Absolute paths: files are copied into the initramfs at their absolute host paths.
 RUN_DIR=${RUN_DIR:+$(realpath "$RUN_DIR")}
+if [ -n "$RUN_DIR_LIBS" ]; then
+	libs=
+	IFS=: read -r -a dirs <<<"$RUN_DIR_LIBS"
+	for d in "${dirs[@]}"; do
+		[ -d "$d" ] || { echo "run.sh: --lib-path: no such dir: $d" >&2; exit 1; }
+		libs=${libs:+$libs:}$(realpath "$d")
+	done
+	RUN_DIR_LIBS=$libs
+fi
 KO=${KO:+$(realpath "$KO")}
 NPUD=${NPUD:+$(realpath "$NPUD")}
 
@@ -199,11 +219,13 @@ find_kernel() {
 }
 
 # stage_sources SRC DST: make DST's *.c, *.h, Kbuild and Makefile the same as SRC's.
-# Changed files get a fresh mtime, so kbuild rebuilds exactly what changed.
+# Changed files get a fresh mtime, so kbuild rebuilds exactly what changed. The
+# *.mod.c that modpost writes is kbuild's, on both sides: never copied or removed.
 stage_sources() {
 	local src=$1 dst=$2 f
 	mkdir -p "$dst"
 	for f in "$dst"/*.[ch] "$dst"/Kbuild "$dst"/Makefile; do
+		[[ "$f" == *.mod.c ]] && continue
 		[ -e "$f" ] && [ ! -e "$src/${f##*/}" ] && rm -f "$f" "${f%.c}.o"
 	done
 	for f in "$src"/*.[ch] "$src"/Kbuild "$src"/Makefile; do
@@ -294,28 +316,50 @@ build_uring_test() {
 	PROGRAMS+=("suite uring_test $out")
 }
 
-# The guest programs: the --tests glob (built here first) and the --run-dir executables.
+# kill_pinned_test.c: SIGKILL during copies into pinned host memory, against the
+# build dir's libascendcl.so; part of the suite.
+build_kill_pinned_test() {
+	local out=$VM_DIR/kill_pinned_test lib flags
+	lib=$(find "$BUILD_DIR/runtime" -name libascendcl.so -print -quit 2>/dev/null)
+	[ -n "$lib" ] || { echo "run.sh: no libascendcl.so under $BUILD_DIR/runtime" >&2; return 1; }
+	flags=$(pkg-config --cflags --libs cmocka) ||
+		{ echo "run.sh: kill_pinned_test needs cmocka (pkg-config)" >&2; return 1; }
+	# shellcheck disable=SC2086  # pkg-config output is a list of words
+	logged kill_pinned_test gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$SRC/uapi" \
+		-I"$SRC/runtime/include" "$SRC/scripts/vm/kill_pinned_test.c" -o "$out" \
+		"$lib" -Wl,-rpath,"$(dirname "$lib")" $flags
+	PROGRAMS+=("suite kill_pinned_test $out")
+}
+
+# The guest programs: the --tests globs (built here first) and the --run-dir executables.
 PROGRAMS=()         # "set name path"
 collect_programs() {
-	local glob=$TESTS_GLOB d f p
-	if [ -n "$glob" ]; then
+	local globs=() glob d f p n built=" "
+	read -r -a globs <<<"$TESTS_GLOB"
+	for glob in "${globs[@]}"; do
 		[[ "$glob" == /* ]] || glob=$BUILD_DIR/$glob
 		d=$(dirname "$glob")
-		if [[ "$d" == "$BUILD_DIR"* ]]; then
+		if [[ "$d" == "$BUILD_DIR"* && "$built" != *" $d "* ]]; then
+			built="$built$d "
 			logged configure configure "$BUILD_DIR"
 			# Build the directory's targets and what they link (libascendcl), not the
 			# whole tree: a broken unrelated target must not stop the VM run.
 			if [ -f "$d/Makefile" ]; then
-				logged tests make -C "$d" -j"$JOBS"
+				logged "tests-$(basename "$d")" make -C "$d" -j"$JOBS"
 			elif [ -f "$BUILD_DIR/build.ninja" ]; then
-				logged tests cmake --build "$BUILD_DIR" --target "${d#"$BUILD_DIR"/}/all"
+				logged "tests-$(basename "$d")" \
+					cmake --build "$BUILD_DIR" --target "${d#"$BUILD_DIR"/}/all"
 			fi
 		fi
+		n=${#PROGRAMS[@]}
 		for f in $glob; do
 			[ -f "$f" ] && [ -x "$f" ] && PROGRAMS+=("suite $(basename "$f") $(realpath "$f")")
 		done
-		[ ${#PROGRAMS[@]} -gt 0 ] || { echo "run.sh: no executable matches $glob" >&2; return 1; }
+		[ ${#PROGRAMS[@]} -gt "$n" ] || { echo "run.sh: no executable matches $glob" >&2; return 1; }
+	done
+	if [ ${#globs[@]} -gt 0 ]; then
 		build_uring_test
+		build_kill_pinned_test
 	fi
 	if [ -n "$RUN_DIR" ]; then
 		for f in "$RUN_DIR"/*; do
@@ -352,24 +396,34 @@ EOF
 	echo "    $VMLINUX"
 }
 
-# copy_binary FILE: FILE and every library ldd lists (and the loader) go into the
-# initramfs at the same absolute paths, so RUNPATHs and PT_INTERP resolve unchanged.
-LIB_DIRS=()
+# copy_binary FILE [LIBPATH]: FILE and every library ldd lists (and the loader) go
+# into the initramfs at the same absolute paths, so RUNPATHs and PT_INTERP resolve
+# unchanged. LIBPATH goes before the caller's LD_LIBRARY_PATH for ldd. Sets
+# COPY_LDPATH to the directories the libraries were found in, in ldd's order: the
+# guest has no ld.so.cache, so the program runs with that as its LD_LIBRARY_PATH.
+# COPY_RUNTIME is 1 if FILE links the runtime (libascendcl), else 0.
+COPY_LDPATH=
+COPY_RUNTIME=0
 copy_binary() {
-	local f=$1 lib out
+	local f=$1 extra=${2:-} lib out dir
+	COPY_LDPATH=
+	COPY_RUNTIME=0
 	copy_file "$f"
-	out=$(ldd "$f" 2>&1) || true
+	out=$(LD_LIBRARY_PATH=$extra${extra:+${LD_LIBRARY_PATH:+:}}${LD_LIBRARY_PATH:-} \
+		ldd "$f" 2>&1) || true
 	if grep -q 'not a dynamic executable\|statically linked' <<<"$out"; then
 		return
 	fi
 	if grep -q 'not found' <<<"$out"; then
-		echo "run.sh: $f: missing libraries:" >&2
+		echo "run.sh: $f: missing libraries (ldd with LD_LIBRARY_PATH=$extra):" >&2
 		grep 'not found' <<<"$out" >&2
 		return 1
 	fi
 	while read -r lib; do
 		copy_file "$lib"
-		LIB_DIRS+=("$(dirname "$lib")")
+		[[ "$lib" == */libascendcl.so* ]] && COPY_RUNTIME=1
+		dir=$(dirname "$lib")
+		[[ ":$COPY_LDPATH:" == *":$dir:"* ]] || COPY_LDPATH=${COPY_LDPATH:+$COPY_LDPATH:}$dir
 	done < <(awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$out")
 }
 
@@ -399,7 +453,7 @@ copy_module() {
 }
 
 build_initramfs() {
-	local a p set name path kv deps=
+	local a p set name path kv libs deps='' npud_ldpath=''
 	mkdir -p "$ROOT"/{bin,sbin,proc,sys,dev,tmp,etc,vmtest}
 	cp /bin/busybox "$ROOT/bin/busybox"
 	if readelf -lW "$ROOT/bin/busybox" | grep -q 'program interpreter'; then
@@ -427,19 +481,21 @@ build_initramfs() {
 	if [[ " $BACKENDS " == *" cuse "* ]]; then
 		cp "$NPUD" "$ROOT/npud"
 		copy_binary "$NPUD"      # its libraries, if the static link fell back
+		npud_ldpath=$COPY_LDPATH
 		rm -f "$ROOT$NPUD"
 	fi
+	# One line per program: "<set> <name> <path> <LD_LIBRARY_PATH or -> <links the runtime>".
 	: >"$ROOT/vmtest/programs"
 	for p in "${PROGRAMS[@]}"; do
 		read -r set name path <<<"$p"
-		copy_binary "$path"
-		echo "$set $name $path" >>"$ROOT/vmtest/programs"
+		libs=
+		[ "$set" = run-dir ] && libs=$RUN_DIR_LIBS
+		copy_binary "$path" "$libs"
+		echo "$set $name $path ${COPY_LDPATH:--} $COPY_RUNTIME" >>"$ROOT/vmtest/programs"
 	done
 
 	{
 		[ "$QUICK" = 1 ] && echo "NPU_TEST_QUICK=1"
-		[ ${#LIB_DIRS[@]} -gt 0 ] &&
-			echo "LD_LIBRARY_PATH=$(printf '%s\n' "${LIB_DIRS[@]}" | sort -u | paste -sd:)"
 		for kv in "${EXTRA_ENV[@]}"; do echo "$kv"; done
 	} >"$ROOT/vmtest/env"
 	cat >"$ROOT/vmtest/config" <<EOF
@@ -450,6 +506,7 @@ VM_PROG_TIMEOUT=$PROG_TIMEOUT
 VM_KMOD_DEPS="$deps"
 VM_KMOD_ENV="${KMOD_ENV[*]}"
 VM_KMOD_VARIANTS="${KMOD_VARIANTS[*]}"
+VM_NPUD_LDPATH="$npud_ldpath"
 EOF
 	(cd "$ROOT" && find . | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$WORK/initramfs.cpio.gz"
 	echo "    $(du -h "$WORK/initramfs.cpio.gz" | cut -f1) compressed, $(du -sh "$ROOT" | cut -f1) unpacked"
@@ -493,6 +550,7 @@ verdict() {
 	grep -a -E 'VMTEST (FAIL|counters=)' <<<"$clean" | sed 's/^/    /' || true
 	if [ -n "$reports" ]; then
 		echo "    kernel reports in the guest log:"
+		# shellcheck disable=SC2001  # indent every line
 		sed 's/^/      /' <<<"$reports"
 		[ "$VERDICT" = 0 ] && VERDICT=2
 	fi

@@ -27,5 +27,10 @@ void bench_report_add(struct bench_report *rep, const char *key, const char *wha
 
 /* The modules. iters is the run count for small operations (--quick lowers it). */
 void bench_share(unsigned int iters, struct bench_report *rep);
+/*
+ * Streams: runs timed runs of each measurement (the 64 MiB run count),
+ * ops 64-byte async copies per small-copy run.
+ */
+void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep);
 
 #endif /* NPU_BENCH_REPORT_H */

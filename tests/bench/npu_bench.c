@@ -396,7 +396,7 @@ static void print_json(const char *backend, const struct bench_iters *it,
 	       " \"ioctl_floor_us\": %.3f,\n",
 	       r->malloc_free_2m_us, r->memcpy_4k_us, r->ioctl_floor_us);
 	for (i = 0; i < rep->n; i++)
-		printf(" \"%s\": %.3f,\n", rep->v[i].key, rep->v[i].value);
+		printf(" \"%s\": %.6g,\n", rep->v[i].key, rep->v[i].value);
 	printf(" \"iters_64m\": %u,\n \"iters_malloc_free_2m\": %u,\n"
 	       " \"iters_memcpy_4k\": %u,\n \"iters_ioctl_floor\": %u}\n",
 	       it->big, it->malloc, it->small, it->nop);
@@ -428,9 +428,9 @@ static void print_table(const char *backend, const struct bench_iters *it,
 	printf("%-28s %10.2f %8u\n", "aclrtMemcpy H2D 4 KiB", r->memcpy_4k_us, it->small);
 	printf("%-28s %10.2f %8u\n", "halNop (ioctl floor)", r->ioctl_floor_us, it->nop);
 	if (rep->n)
-		printf("\n%-36s %12s %8s\n", "more", "value", "unit");
+		printf("\n%-40s %12s %8s\n", "more", "value", "unit");
 	for (i = 0; i < rep->n; i++)
-		printf("%-36s %12.3f %8s\n", rep->v[i].what, rep->v[i].value, rep->v[i].unit);
+		printf("%-40s %12.6g %8s\n", rep->v[i].what, rep->v[i].value, rep->v[i].unit);
 	printf("\n64 MiB measurements: %u runs each\n", it->big);
 }
 
@@ -514,6 +514,7 @@ int main(int argc, char **argv)
 	bench_malloc_free(it.malloc, &r);
 	bench_nop(it.nop, &r);
 	bench_share(it.small, &rep);
+	bench_async(it.big, it.small * 32, &rep);
 
 	if (json)
 		print_json(halBackendName(), &it, &r, &rep);

@@ -244,7 +244,11 @@ static void test_copy_honours_count_not_dest_max(void **state)
 	ACL_OK(aclrtFree(dev));
 }
 
-/* Device to device across two devices (through a host bounce for now). */
+/*
+ * Device to device across two devices: refused without peer access (spec
+ * §7.9), one descriptor once it is enabled (tests/runtime/test_peer.c has
+ * the rest).
+ */
 static void test_copy_between_two_devices(void **state)
 {
 	enum { N = (9 << 20) + 5 };	/* more than one bounce chunk */
@@ -262,10 +266,15 @@ static void test_copy_between_two_devices(void **state)
 	ACL_OK(aclrtMemcpy(d0, N, src, N, ACL_MEMCPY_HOST_TO_DEVICE));
 	ACL_OK(aclrtSetDevice(1));
 	ACL_OK(aclrtMalloc(&d1, N, ACL_MEM_MALLOC_HUGE_FIRST));
+	assert_int_equal(aclrtMemcpy(d1, N, d0, N, ACL_MEMCPY_DEVICE_TO_DEVICE),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "peer access"));
+	ACL_OK(aclrtDeviceEnablePeerAccess(0, 0));
 	ACL_OK(aclrtMemcpy(d1, N, d0, N, ACL_MEMCPY_DEVICE_TO_DEVICE));
 	memset(dst, 0, N);
 	ACL_OK(aclrtMemcpy(dst, N, d1, N, ACL_MEMCPY_DEFAULT));
 	assert_memory_equal(dst, src, N);
+	ACL_OK(aclrtDeviceDisablePeerAccess(0));
 	ACL_OK(aclrtFree(d1));
 	ACL_OK(aclrtResetDevice(1));
 	ACL_OK(aclrtSetDevice(0));

@@ -115,6 +115,12 @@ int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns);
 int halQueueTakeError(halQueue *q, uint64_t *seq);
 /* Driver-side statistics of the queue's ring. */
 int halQueueStats(halQueue *q, struct npu_ring_stats *out);
+/*
+ * The sum of halQueueStats over every live queue of this process, the
+ * runtime's streams included (ring_id 0): what benchmarks difference to
+ * count the system calls of a stretch of stream work.
+ */
+int halQueueStatsTotal(struct npu_ring_stats *out);
 
 /*
  * Register [ptr, ptr + size) of this process with dev so the engines copy

@@ -32,9 +32,16 @@ Error DeviceAttributes(DeviceSession &session, const void *ptr, aclrtPtrAttribut
     struct npu_mem_query q = {};
     int err = halMemQuery(session.hal(), reinterpret_cast<uint64_t>(ptr), &q);
     if (err != 0) {
+        return Error::FromHal(err, "cannot query address %p of device %d", ptr, session.user_id());
+    }
+    // The driver answers for any address: NONE (a hole of the aperture, e.g.
+    // freed memory) and RESERVED (a VMM reservation with nothing mapped
+    // there) are addresses it cannot classify (spec §6.2, §14.1).
+    if (q.kind == NPU_MAPPING_NONE || q.kind == NPU_MAPPING_RESERVED || q.page_size == 0) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                             "%p is an address of device %d that nothing is mapped at", ptr,
-                             session.user_id());
+                             "%p is an address of device %d that nothing is mapped at%s", ptr,
+                             session.user_id(),
+                             q.kind == NPU_MAPPING_RESERVED ? " (reserved, not mapped)" : "");
     }
     Fill(attributes, ACL_MEM_LOCATION_TYPE_DEVICE, static_cast<uint32_t>(session.user_id()),
          q.page_size);

@@ -10,10 +10,6 @@
 namespace npu::rt {
 namespace {
 
-// Host staging buffer of a cross-device copy: large enough to keep the
-// engines busy, small enough not to matter.
-constexpr size_t kBounceChunk = 8u << 20;
-
 const char *DirName(uint32_t dir) {
     switch (dir) {
         case NPU_DIR_H2D:
@@ -84,20 +80,20 @@ Error PlanMemcpy(const Context &ctx, void *dst, const void *src, size_t count, M
     } else {
         // Across devices: one D2D descriptor on the ring of a device that
         // may name the other's addresses (aclrtDeviceEnablePeerAccess, either
-        // direction). Without peer access the bytes go through a host
-        // buffer (upstream hardware would fail; the emulator is lenient).
+        // direction). Without peer access, hardware fails the copy (spec
+        // §7.9); so does the emulator, before anything moves.
         int32_t su = s.device->user_id();
         int32_t du = d.device->user_id();
-        if (PeerAccessEnabled(su, du) || PeerAccessEnabled(du, su)) {
-            bool from_src = PeerAccessEnabled(su, du);
-            plan->dir = NPU_DIR_D2D;
-            plan->engine = from_src ? s.device : d.device;
-            NPU_RETURN_IF_ERROR(from_src ? EnsurePeerLink(su, du) : EnsurePeerLink(du, su));
-        } else {
-            plan->route = MemcpyPlan::Route::kBounce;
-            plan->src_dev = s.device;
-            plan->dst_dev = d.device;
+        const bool from_src = PeerAccessEnabled(su, du);
+        if (!from_src && !PeerAccessEnabled(du, su)) {
+            return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                                 "copy of %zu bytes from device %d (%p) to device %d (%p) needs "
+                                 "peer access: call aclrtDeviceEnablePeerAccess first",
+                                 count, su, src, du, dst);
         }
+        plan->dir = NPU_DIR_D2D;
+        plan->engine = from_src ? s.device : d.device;
+        NPU_RETURN_IF_ERROR(from_src ? EnsurePeerLink(su, du) : EnsurePeerLink(du, su));
     }
     return Error::Ok();
 }
@@ -108,20 +104,6 @@ Error RunMemcpy(const MemcpyPlan &plan, void *dst, const void *src, size_t count
             return Error::Ok();
         case MemcpyPlan::Route::kDirect:
             return Copy(*plan.engine, dst, src, count, plan.dir);
-        case MemcpyPlan::Route::kBounce: {
-            // Peer copies need the peer-access work of a later issue; until then
-            // the bytes travel through a host buffer, still moved by the engines.
-            size_t chunk = std::min(count, kBounceChunk);
-            std::unique_ptr<unsigned char[]> bounce(new unsigned char[chunk]);
-            auto *d = static_cast<unsigned char *>(dst);
-            auto *s = static_cast<const unsigned char *>(src);
-            for (size_t done = 0; done < count; done += chunk) {
-                size_t n = std::min(chunk, count - done);
-                NPU_RETURN_IF_ERROR(Copy(*plan.src_dev, bounce.get(), s + done, n, NPU_DIR_D2H));
-                NPU_RETURN_IF_ERROR(Copy(*plan.dst_dev, d + done, bounce.get(), n, NPU_DIR_H2D));
-            }
-            return Error::Ok();
-        }
     }
     return Error::Ok();
 }

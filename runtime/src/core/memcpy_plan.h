@@ -24,13 +24,10 @@ struct MemcpyPlan {
     enum class Route {
         kNone,    // dst == src: nothing to do
         kDirect,  // one descriptor on engine's ring
-        kBounce,  // device to device across devices: D2H then H2D via host
     };
     Route route = Route::kNone;
-    uint32_t dir = 0;                        // NPU_DIR_* (kDirect)
-    std::shared_ptr<DeviceSession> engine;   // kDirect
-    std::shared_ptr<DeviceSession> src_dev;  // kBounce
-    std::shared_ptr<DeviceSession> dst_dev;  // kBounce
+    uint32_t dir = 0;                       // NPU_DIR_* (kDirect)
+    std::shared_ptr<DeviceSession> engine;  // kDirect
 };
 
 // Classifies ptr: an address in a device aperture must lie, with len bytes,
@@ -39,7 +36,10 @@ struct MemcpyPlan {
 Error ClassifyOperand(const void *ptr, size_t len, const char *role, CopyOperand *out);
 
 // Plans a copy of count bytes from src to dst. Host-to-host copies run on
-// the engine of ctx's device.
+// the engine of ctx's device. A copy between two devices needs peer access
+// (aclrtDeviceEnablePeerAccess) in at least one direction, spec §7.9: it
+// runs on the engine of a device that may reach the other; without it
+// ACL_ERROR_RT_PARAM_INVALID (on hardware the driver fails the copy).
 Error PlanMemcpy(const Context &ctx, void *dst, const void *src, size_t count, MemcpyPlan *plan);
 Error RunMemcpy(const MemcpyPlan &plan, void *dst, const void *src, size_t count);
 

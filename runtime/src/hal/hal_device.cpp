@@ -33,6 +33,8 @@ namespace {
 constexpr uint64_t kGiB = 1ULL << 30;
 constexpr uint64_t kTiB = 1ULL << 40;
 constexpr uint64_t kApertureSize = kTiB;
+// The smallest window ReserveAperture falls back to.
+constexpr uint64_t kMinApertureSize = 64 * kGiB;
 // Fixed home of device devId's aperture: 16 TiB + devId TiB. A fixed
 // window keeps device addresses recognisable and leaves room for the VMM
 // reservations a later ABI adds; any 1 GiB aligned address works too.
@@ -100,16 +102,37 @@ private:
 	int fd_ = -1;
 };
 
-// Reserve an inaccessible 1 TiB window for device addresses: at the fixed
-// home if it is free, else anywhere, trimmed to 1 GiB alignment.
-int ReserveAperture(uint32_t devId, Mapping *out)
+// Reserve an inaccessible window for device addresses, 1 TiB: at the fixed
+// home if it is free, else anywhere, trimmed to 1 GiB alignment. Where the
+// address space has no room for that (ThreadSanitizer leaves ~1.5 TiB for
+// all mappings of a process, an address-space rlimit), a smaller window:
+// the driver places every mapping inside whatever it is given.
+int ReserveApertureOf(uint64_t size, Mapping *out)
 {
 	const int prot = PROT_NONE;
 	const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+	const size_t span = size + kGiB;
+	void *p = ::mmap(nullptr, span, prot, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	uintptr_t start = reinterpret_cast<uintptr_t>(p);
+	uintptr_t base = (start + kGiB - 1) & ~(kGiB - 1);
+	if (base > start)
+		::munmap(p, base - start);
+	uintptr_t tail = base + size;
+	uintptr_t end = start + span;
+	if (end > tail)
+		::munmap(reinterpret_cast<void *>(tail), end - tail);
+	*out = Mapping(reinterpret_cast<void *>(base), size);
+	return 0;
+}
 
+int ReserveAperture(uint32_t devId, Mapping *out)
+{
 	if (devId < 64) {
+		const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE;
 		void *hint = reinterpret_cast<void *>(kApertureHint + devId * kTiB);
-		void *p = ::mmap(hint, kApertureSize, prot, flags | MAP_FIXED_NOREPLACE, -1, 0);
+		void *p = ::mmap(hint, kApertureSize, PROT_NONE, flags, -1, 0);
 		if (p == hint) {
 			*out = Mapping(p, kApertureSize);
 			return 0;
@@ -118,21 +141,13 @@ int ReserveAperture(uint32_t devId, Mapping *out)
 		if (p != MAP_FAILED)
 			::munmap(p, kApertureSize);
 	}
-
-	const size_t span = kApertureSize + kGiB;
-	void *p = ::mmap(nullptr, span, prot, flags, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	uintptr_t start = reinterpret_cast<uintptr_t>(p);
-	uintptr_t base = (start + kGiB - 1) & ~(kGiB - 1);
-	if (base > start)
-		::munmap(p, base - start);
-	uintptr_t tail = base + kApertureSize;
-	uintptr_t end = start + span;
-	if (end > tail)
-		::munmap(reinterpret_cast<void *>(tail), end - tail);
-	*out = Mapping(reinterpret_cast<void *>(base), kApertureSize);
-	return 0;
+	int ret = -ENOMEM;
+	for (uint64_t size = kApertureSize; size >= kMinApertureSize; size /= 4) {
+		ret = ReserveApertureOf(size, out);
+		if (ret != -ENOMEM)
+			return ret;
+	}
+	return ret;
 }
 
 size_t PageRound(uint64_t bytes)

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -36,6 +37,8 @@
 
 #include "hal_device.h"
 #include "hal_internal.h"
+
+extern "C" __attribute__((visibility("default"))) int halQueueAbort(halQueue *q);
 
 namespace {
 
@@ -236,7 +239,9 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
 				return ret;
 		}
 	}
-	uint32_t tail = hdr->sq_tail; // only we write it
+	// sq_tail is next_seq mod 2^32 (both start at 0 and move together):
+	// no load from the line the engine polls.
+	uint32_t tail = static_cast<uint32_t>(next_seq);
 	const uint32_t mask = entries - 1;
 	for (uint32_t i = 0; i < n; i++) {
 		struct npu_sqe *s = &sqes[(tail + i) & mask];
@@ -245,11 +250,14 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
 	}
 	next_seq += n;
 	submitted.store(next_seq, std::memory_order_release);
-	__atomic_store_n(&hdr->sq_tail, tail + n, __ATOMIC_RELEASE);
-	// Pairs with the engine's barrier between setting NEED_WAKEUP and
-	// its last look at sq_tail.
+	// Store-then-load against the engine's flags-then-sq_tail (Dekker):
+	// sequentially consistent accesses, so the ordering holds in the C++
+	// model itself, which ThreadSanitizer checks (it ignores fences). The
+	// fence is for the driver's side, a plain smp_mb() between its store
+	// of NEED_WAKEUP and its last look at sq_tail.
+	__atomic_store_n(&hdr->sq_tail, tail + n, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!(__atomic_load_n(&hdr->flags, __ATOMIC_RELAXED) & NPU_RING_NEED_WAKEUP))
+	if (!(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP))
 		return 0;
 	const uint32_t pending = tail + n - __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
 	guard.unlock();
@@ -257,6 +265,39 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
 		return 0;
 	return Enter(std::min(pending, entries), 0, 0);
 }
+
+namespace {
+
+// Every live queue of the process, for halQueueStatsTotal. Only queue
+// creation and destruction take the lock, never the submit path.
+struct QueueRegistry {
+	std::mutex mu; /* Protects: queues */
+	std::vector<halQueue *> queues;
+};
+
+QueueRegistry &Registry()
+{
+	static auto *r = new QueueRegistry; // never destroyed: queues may outlive statics
+	return *r;
+}
+
+void RegisterQueue(halQueue *q)
+{
+	QueueRegistry &r = Registry();
+	std::lock_guard<std::mutex> guard(r.mu);
+	r.queues.push_back(q);
+}
+
+void UnregisterQueue(halQueue *q)
+{
+	QueueRegistry &r = Registry();
+	std::lock_guard<std::mutex> guard(r.mu);
+	auto it = std::find(r.queues.begin(), r.queues.end(), q);
+	if (it != r.queues.end())
+		r.queues.erase(it);
+}
+
+} // namespace
 
 extern "C" {
 
@@ -277,6 +318,7 @@ int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)
 	if (ret < 0)
 		return ret;
 	*out = q.release();
+	RegisterQueue(*out);
 	return 0;
 }
 
@@ -284,6 +326,7 @@ void halQueueDestroy(halQueue *q)
 {
 	if (q == nullptr)
 		return;
+	UnregisterQueue(q);
 	if (q->entries != 0) {
 		q->WaitSeq(q->submitted.load(std::memory_order_acquire), 0);
 		struct npu_ring_destroy rd = {};
@@ -291,6 +334,37 @@ void halQueueDestroy(halQueue *q)
 		q->file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
 	}
 	delete q;
+}
+
+// Not in npu/hal.h yet: core/stream.cpp declares it (weak) for
+// aclrtDestroyStreamForce. Cancels every descriptor submitted so far that
+// has not started (a VALUE_WAIT holding the queue included) and returns
+// once they have completed (with -ECANCELED), so a following
+// halQueueDestroy does not wait for them. The cancellations are not
+// reported by halQueueTakeError.
+int halQueueAbort(halQueue *q)
+{
+	if (q == nullptr)
+		return -EINVAL;
+	// No submission may slip in between: what is published is what is
+	// cancelled, and the sequence numbers stay in step with the SQ.
+	std::lock_guard<std::mutex> guard(q->submit_lock);
+	struct npu_ring_abort ra = {};
+	ra.ring_id = q->ring_id;
+	int ret = q->file->Ioctl(NPU_IOCTL_RING_ABORT, &ra);
+	if (ret < 0)
+		return ret;
+	const int saved_res = [q] {
+		std::lock_guard<std::mutex> g(q->reap_lock);
+		return q->err_res;
+	}();
+	ret = q->WaitSeq(q->next_seq, 0);
+	std::lock_guard<std::mutex> g(q->reap_lock);
+	if (saved_res == 0 && q->err_res == -ECANCELED) {
+		q->err_res = 0;
+		q->err_seq = 0;
+	}
+	return ret;
 }
 
 int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq)
@@ -352,6 +426,27 @@ int halQueueStats(halQueue *q, struct npu_ring_stats *out)
 	if (ret < 0)
 		return ret;
 	*out = st;
+	return 0;
+}
+
+int halQueueStatsTotal(struct npu_ring_stats *out)
+{
+	if (out == nullptr)
+		return -EINVAL;
+	struct npu_ring_stats sum = {};
+	QueueRegistry &r = Registry();
+	std::lock_guard<std::mutex> guard(r.mu);
+	for (halQueue *q : r.queues) {
+		struct npu_ring_stats st = {};
+		int ret = halQueueStats(q, &st);
+		if (ret < 0)
+			return ret;
+		sum.sqes += st.sqes;
+		sum.doorbells += st.doorbells;
+		sum.waits += st.waits;
+		sum.wakeups += st.wakeups;
+	}
+	*out = sum;
 	return 0;
 }
 

@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The copy engines (kmod/npu_sched.c, npu_engine.c) through rings, under
+ * the mock kernel: in-order completion within a ring; rings progressing
+ * concurrently; a ring parked on VALUE_WAIT released by a VALUE_WRITE of
+ * another ring and by a host write while a third ring keeps going; the
+ * four wait conditions, GEQ across the wrap-around; COPY2D data; malformed
+ * value and 2-D descriptors failing alone; -ECANCELED for what a parked
+ * ring holds on RING_ABORT and RING_DESTROY; a copy large enough to be
+ * split across engines; and every object the driver allocated gone at the
+ * end (leak counters).
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "npu_test_util.h"
+
+static long live_before_load;
+
+static int setup(void **state)
+{
+	(void)state;
+	mock_fail_reset();
+	live_before_load = mock_live_objects();
+	return mockdev_module_load("hbm_mb=1024 engines=3");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	mockdev_module_unload();
+	assert_int_equal(mock_live_objects(), live_before_load);
+	return 0;
+}
+
+static struct file *open_ctx(void)
+{
+	struct file *f;
+
+	assert_int_equal(t_open(&f), 0);
+	assert_int_equal(t_setup_at(f, T_VA_BASE), 0);
+	return f;
+}
+
+static uint64_t alloc(struct file *f, uint64_t size)
+{
+	struct npu_mem_alloc a;
+
+	assert_int_equal(t_alloc(f, size, NPU_POLICY_HUGE_FIRST, 0, &a), 0);
+	return a.va;
+}
+
+static void fill(uint8_t *p, size_t n, unsigned int seed)
+{
+	uint32_t x = seed * 2654435761u + 7;
+
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		p[i] = (uint8_t)x;
+	}
+}
+
+static struct npu_sqe value_write(uint64_t va, uint64_t value, uint64_t ud)
+{
+	struct npu_sqe s = { .opcode = NPU_OP_VALUE_WRITE, .dst = va, .value = value,
+			     .user_data = ud };
+	return s;
+}
+
+static struct npu_sqe value_wait(uint64_t va, uint64_t value, uint32_t cond, uint64_t ud)
+{
+	struct npu_sqe s = { .opcode = NPU_OP_VALUE_WAIT, .dst = va, .value = value,
+			     .cond = cond, .len = 8, .user_data = ud };
+	return s;
+}
+
+/* Waits (timeout_ms, 0: none) until min CQEs are in r's CQ: 0 or -ETIME. */
+static long wait_cqes(struct file *f, struct t_ring *r, uint32_t min, uint64_t timeout_ms)
+{
+	struct npu_ring_enter e = {
+		.ring_id = r->id, .min_complete = min, .flags = NPU_ENTER_GETEVENTS,
+		.timeout_ns = timeout_ms * 1000000ULL,
+	};
+
+	return t_ioctl(f, NPU_IOCTL_RING_ENTER, &e);
+}
+
+static uint32_t cq_ready(struct t_ring *r)
+{
+	return __atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE) - r->hdr->cq_head;
+}
+
+/* Publishes and rings the doorbell for everything pushed since the last call. */
+static void submit(struct file *f, struct t_ring *r, uint32_t n)
+{
+	uint32_t submitted = 0;
+
+	assert_int_equal(t_ring_enter(f, r, n, 0, 0, &submitted), 0);
+}
+
+static void host_write_u64(struct file *f, struct t_ring *r, uint64_t va, uint64_t v)
+{
+	struct npu_sqe s = t_copy(NPU_DIR_H2D, va, (uintptr_t)&v, 8);
+
+	assert_int_equal(t_ring_run(f, r, &s), 0);
+}
+
+static uint64_t host_read_u64(struct file *f, struct t_ring *r, uint64_t va)
+{
+	uint64_t v = 0;
+	struct npu_sqe s = t_copy(NPU_DIR_D2H, (uintptr_t)&v, va, 8);
+
+	assert_int_equal(t_ring_run(f, r, &s), 0);
+	return v;
+}
+
+/*
+ * Ordering: a chain of 48 dependent descriptors (fill, then each copy
+ * reads what the one before wrote); CQEs come back in submission order
+ * and only in-order execution leaves the first bytes at the end.
+ */
+static void test_in_order_completion_within_a_ring(void **state)
+{
+	enum { LINKS = 16, BYTES = 64 * 1024 };
+	uint8_t *src = malloc(BYTES), *back = malloc(BYTES);
+	struct t_ring r;
+	struct file *f;
+	uint64_t buf[LINKS];
+	uint32_t n = 0;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 64, 64), 0);
+	for (int i = 0; i < LINKS; i++)
+		buf[i] = alloc(f, BYTES);
+	fill(src, BYTES, 3);
+	struct npu_sqe s = t_copy(NPU_DIR_H2D, buf[0], (uintptr_t)src, BYTES);
+
+	s.user_data = ++n;
+	t_ring_push(&r, &s);
+	for (int i = 1; i < LINKS; i++) {
+		s = t_memset(NPU_DIR_H2D, buf[i], (uint8_t)i, BYTES);
+		s.user_data = ++n;
+		t_ring_push(&r, &s);
+	}
+	for (int i = 1; i < LINKS; i++) {
+		s = t_copy(NPU_DIR_D2D, buf[i], buf[i - 1], BYTES);
+		s.user_data = ++n;
+		t_ring_push(&r, &s);
+	}
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, buf[LINKS - 1], BYTES);
+	s.user_data = ++n;
+	t_ring_push(&r, &s);
+	submit(f, &r, n);
+	assert_int_equal(wait_cqes(f, &r, n, 10000), 0);
+	for (uint32_t i = 1; i <= n; i++) {
+		struct npu_cqe c;
+
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.user_data, i);
+		assert_int_equal(c.res, 0);
+	}
+	assert_memory_equal(back, src, BYTES);
+	t_close(f);
+	t_ring_unmap(&r);
+	free(src);
+	free(back);
+}
+
+/*
+ * Ring A parks on a VALUE_WAIT; ring B runs 200 descriptors to completion
+ * meanwhile; then B's VALUE_WRITE releases A, whose later copy runs.
+ */
+static void test_parked_ring_released_by_another_rings_write(void **state)
+{
+	uint8_t host[4096], back[4096];
+	struct t_ring a, b;
+	struct file *f;
+	uint64_t word, x, y;
+	struct npu_cqe c;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &a, 16, 16), 0);
+	assert_int_equal(t_ring_create(f, &b, 256, 256), 0);
+	word = alloc(f, 4096);
+	x = alloc(f, 4096);
+	y = alloc(f, 4096);
+	host_write_u64(f, &b, word, 0);
+	fill(host, sizeof(host), 4);
+	struct npu_sqe s = t_copy(NPU_DIR_H2D, x, (uintptr_t)host, sizeof(host));
+
+	assert_int_equal(t_ring_run(f, &b, &s), 0);
+
+	s = value_wait(word, 1, NPU_WAIT_EQ, 1);
+	t_ring_push(&a, &s);
+	s = t_copy(NPU_DIR_D2D, y, x, sizeof(host));
+	s.user_data = 2;
+	t_ring_push(&a, &s);
+	submit(f, &a, 2);
+
+	for (int i = 0; i < 200; i++) {
+		s = t_memset(NPU_DIR_H2D, x + 2048, (uint8_t)i, 16);
+		s.user_data = 100 + i;
+		t_ring_push(&b, &s);
+	}
+	submit(f, &b, 200);
+	assert_int_equal(wait_cqes(f, &b, 200, 10000), 0);
+	for (int i = 0; i < 200; i++) {
+		assert_true(t_ring_pop(&b, &c));
+		assert_int_equal(c.res, 0);
+	}
+	/* A is still held, and nothing of it ran. */
+	assert_int_equal(wait_cqes(f, &a, 1, 50), -ETIME);
+	assert_int_equal(cq_ready(&a), 0);
+
+	s = value_write(word, 1, 300);
+	assert_int_equal(t_ring_run(f, &b, &s), 0);
+	assert_int_equal(wait_cqes(f, &a, 2, 10000), 0);
+	assert_true(t_ring_pop(&a, &c));
+	assert_int_equal(c.user_data, 1);
+	assert_int_equal(c.res, 0);
+	assert_true(t_ring_pop(&a, &c));
+	assert_int_equal(c.user_data, 2);
+	assert_int_equal(c.res, 0);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, y, sizeof(back));
+	assert_int_equal(t_ring_run(f, &b, &s), 0);
+	memset(host + 2048, 199, 16);
+	assert_memory_equal(back, host, sizeof(back));
+	t_close(f);
+	t_ring_unmap(&a);
+	t_ring_unmap(&b);
+}
+
+/* A third ring that keeps working in its own thread. */
+struct busy {
+	struct file *f;
+	struct t_ring r;
+	uint64_t va;
+	int rounds;
+	int failures;
+};
+
+static void *busy_thread(void *arg)
+{
+	struct busy *b = arg;
+
+	for (int i = 0; i < b->rounds; i++) {
+		struct npu_sqe s = t_memset(NPU_DIR_H2D, b->va, (uint8_t)i, 4096);
+		int32_t res = -1;
+
+		s.user_data = (uint64_t)i + 1;
+		if (t_ring_try_run(b->f, &b->r, &s, &res) || res != 0)
+			b->failures++;
+	}
+	return NULL;
+}
+
+static void test_parked_ring_released_by_host_write_while_third_ring_runs(void **state)
+{
+	struct busy busy = { 0 };
+	struct t_ring a, h;
+	struct npu_cqe c;
+	struct file *f;
+	pthread_t t;
+	uint64_t word;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &a, 8, 8), 0);
+	assert_int_equal(t_ring_create(f, &h, 8, 8), 0);
+	busy.f = f;
+	busy.rounds = 2000;
+	assert_int_equal(t_ring_create(f, &busy.r, 8, 8), 0);
+	busy.va = alloc(f, 4096);
+	word = alloc(f, 4096);
+	host_write_u64(f, &h, word, 6);
+
+	struct npu_sqe s = value_wait(word, 7, NPU_WAIT_EQ, 11);
+
+	t_ring_push(&a, &s);
+	submit(f, &a, 1);
+	assert_int_equal(pthread_create(&t, NULL, busy_thread, &busy), 0);
+	assert_int_equal(wait_cqes(f, &a, 1, 50), -ETIME);
+	/* The host writes the word (an H2D copy on its own ring). */
+	host_write_u64(f, &h, word, 7);
+	assert_int_equal(wait_cqes(f, &a, 1, 10000), 0);
+	assert_true(t_ring_pop(&a, &c));
+	assert_int_equal(c.user_data, 11);
+	assert_int_equal(c.res, 0);
+	pthread_join(t, NULL);
+	assert_int_equal(busy.failures, 0);
+	t_close(f);
+	t_ring_unmap(&a);
+	t_ring_unmap(&h);
+	t_ring_unmap(&busy.r);
+}
+
+/* Each condition: false with the first value, true with the second. */
+static void test_all_four_wait_conditions(void **state)
+{
+	const struct {
+		const char *what;
+		uint32_t cond;
+		uint64_t value, m_false, m_true;
+	} rows[] = {
+		{ "GEQ", NPU_WAIT_GEQ, 100, 99, 100 },
+		{ "GEQ above", NPU_WAIT_GEQ, 100, 0, 1000 },
+		/* Wrap-around: 5 is "after" 2^64 - 16, 2^64 - 32 is before it. */
+		{ "GEQ wraps", NPU_WAIT_GEQ, ~0ULL - 15, ~0ULL - 31, 5 },
+		/* ... and a huge m is "before" a small value. */
+		{ "GEQ wraps back", NPU_WAIT_GEQ, 5, ~0ULL - 15, 6 },
+		{ "EQ", NPU_WAIT_EQ, 42, 41, 42 },
+		{ "AND", NPU_WAIT_AND, 0x0f00, 0xf0ff, 0x0100 },
+		{ "NOR", NPU_WAIT_NOR, 0xf0, ~0xf0ULL, 0 },
+	};
+	struct t_ring a, h;
+	struct npu_cqe c;
+	struct file *f;
+	uint64_t word;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &a, 8, 8), 0);
+	assert_int_equal(t_ring_create(f, &h, 8, 8), 0);
+	word = alloc(f, 4096);
+	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		host_write_u64(f, &h, word, rows[i].m_false);
+		struct npu_sqe s = value_wait(word, rows[i].value, rows[i].cond, 50 + i);
+
+		t_ring_push(&a, &s);
+		submit(f, &a, 1);
+		if (wait_cqes(f, &a, 1, 30) != -ETIME)
+			fail_msg("%s: released while false", rows[i].what);
+		host_write_u64(f, &h, word, rows[i].m_true);
+		if (wait_cqes(f, &a, 1, 10000) != 0)
+			fail_msg("%s: not released when true", rows[i].what);
+		assert_true(t_ring_pop(&a, &c));
+		assert_int_equal(c.user_data, 50 + i);
+		assert_int_equal(c.res, 0);
+		/* Already true: completes at once. */
+		s.user_data = 80 + i;
+		assert_int_equal(t_ring_run(f, &a, &s), 0);
+	}
+	t_close(f);
+	t_ring_unmap(&a);
+	t_ring_unmap(&h);
+}
+
+/* VALUE_WRITE stores the 64-bit value; VALUE_WAIT/WRITE and COPY2D reject bad fields alone. */
+static void test_value_and_2d_descriptors_fail_alone(void **state)
+{
+	uint8_t host[256];
+	struct t_ring r;
+	struct file *f;
+	uint64_t va;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 32, 32), 0);
+	va = alloc(f, 8192);
+	const uint64_t h = (uintptr_t)host;
+	const struct {
+		const char *what;
+		struct npu_sqe s;
+		int32_t res;
+	} rows[] = {
+		{ "wait cond 4", { .opcode = NPU_OP_VALUE_WAIT, .dst = va, .cond = NPU_WAIT_COUNT }, -EINVAL },
+		{ "wait unaligned", { .opcode = NPU_OP_VALUE_WAIT, .dst = va + 4 }, -EINVAL },
+		{ "wait len 4", { .opcode = NPU_OP_VALUE_WAIT, .dst = va, .len = 4 }, -EINVAL },
+		{ "wait with src", { .opcode = NPU_OP_VALUE_WAIT, .dst = va, .src = h }, -EINVAL },
+		{ "wait unmapped", { .opcode = NPU_OP_VALUE_WAIT, .dst = va + 16 * T_MIB }, -EFAULT },
+		{ "wait on a host address", { .opcode = NPU_OP_VALUE_WAIT, .dst = h & ~7ULL }, -EFAULT },
+		{ "write unaligned", { .opcode = NPU_OP_VALUE_WRITE, .dst = va + 1 }, -EINVAL },
+		{ "write with cond", { .opcode = NPU_OP_VALUE_WRITE, .dst = va, .cond = 1 }, -EINVAL },
+		{ "write with dir", { .opcode = NPU_OP_VALUE_WRITE, .dst = va, .dir = 1 }, -EINVAL },
+		{ "write past the end", { .opcode = NPU_OP_VALUE_WRITE, .dst = va + 8192 * 64 }, -EFAULT },
+		{ "2d dpitch < width", { .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = va, .src = h,
+					 .len = 64, .value = 2, .dpitch = 63, .spitch = 64 }, -EINVAL },
+		{ "2d spitch < width", { .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = va, .src = h,
+					 .len = 64, .value = 2, .dpitch = 64, .spitch = 32 }, -EINVAL },
+		{ "2d height 0", { .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = va, .src = h,
+				   .len = 64, .value = 0, .dpitch = 64, .spitch = 64 }, -EINVAL },
+		{ "2d past the end", { .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = va, .src = h,
+				       .len = 64, .value = 3, .dpitch = 4096, .spitch = 64 }, -EFAULT },
+		{ "pitches on a copy", { .opcode = NPU_OP_COPY, .dir = NPU_DIR_H2D, .dst = va, .src = h,
+					 .len = 64, .dpitch = 64 }, -EINVAL },
+	};
+
+	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct npu_sqe good = value_write(va + 64, 0x1122334455667788ULL + i, 1000 + i);
+		struct npu_sqe bad = rows[i].s;
+		struct npu_sqe good2 = value_write(va + 72, i, 3000 + i);
+		struct npu_cqe c1, c2, c3;
+
+		bad.user_data = 2000 + i;
+		t_ring_push(&r, &good);
+		t_ring_push(&r, &bad);
+		t_ring_push(&r, &good2);
+		submit(f, &r, 3);
+		assert_int_equal(wait_cqes(f, &r, 3, 10000), 0);
+		assert_true(t_ring_pop(&r, &c1));
+		assert_true(t_ring_pop(&r, &c2));
+		assert_true(t_ring_pop(&r, &c3));
+		assert_int_equal(c1.res, 0);
+		assert_int_equal(c3.res, 0);
+		assert_int_equal(c2.user_data, 2000 + i);
+		if (c2.res != rows[i].res)
+			fail_msg("%s: res %d, expected %d", rows[i].what, c2.res, rows[i].res);
+		assert_int_equal(host_read_u64(f, &r, va + 64), 0x1122334455667788ULL + i);
+		assert_int_equal(host_read_u64(f, &r, va + 72), i);
+	}
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
+/* COPY2D: rows at their pitches, gaps untouched; H2D, D2D and D2H. */
+static void test_copy2d_moves_rows(void **state)
+{
+	enum { W = 300, H = 20, SP = 512, DP = 1024 };
+	uint8_t *src = malloc(SP * H), *back = malloc(DP * H), *out = malloc(SP * H);
+	struct t_ring r;
+	struct file *f;
+	uint64_t d, d2;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	d = alloc(f, DP * H);
+	d2 = alloc(f, DP * H);
+	fill(src, SP * H, 9);
+	struct npu_sqe s = t_memset(NPU_DIR_H2D, d, 0xAA, DP * H);
+
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = t_memset(NPU_DIR_H2D, d2, 0xBB, DP * H);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = (struct npu_sqe){ .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = d,
+			      .src = (uintptr_t)src, .len = W, .value = H, .dpitch = DP,
+			      .spitch = SP, .user_data = 1 };
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = (struct npu_sqe){ .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_D2D, .dst = d2, .src = d,
+			      .len = W, .value = H, .dpitch = DP, .spitch = DP, .user_data = 2 };
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, DP * H);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	for (int row = 0; row < H; row++) {
+		assert_memory_equal(back + row * DP, src + row * SP, W);
+		for (int i = W; i < DP; i++)
+			assert_int_equal(back[row * DP + i], 0xBB);
+	}
+	memset(out, 0xCC, SP * H);
+	s = (struct npu_sqe){ .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_D2H, .dst = (uintptr_t)out,
+			      .src = d2, .len = W, .value = H, .dpitch = SP, .spitch = DP,
+			      .user_data = 3 };
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	for (int row = 0; row < H; row++) {
+		assert_memory_equal(out + row * SP, src + row * SP, W);
+		if (row + 1 < H)
+			assert_int_equal(out[row * SP + W], 0xCC);
+	}
+	t_close(f);
+	t_ring_unmap(&r);
+	free(src);
+	free(back);
+	free(out);
+}
+
+/* What a parked ring holds is cancelled, and the ring keeps working. */
+static void test_abort_and_destroy_cancel_a_parked_ring(void **state)
+{
+	uint8_t back[64];
+	struct t_ring a, h;
+	struct npu_cqe c;
+	struct file *f;
+	uint64_t word, x;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &a, 16, 16), 0);
+	assert_int_equal(t_ring_create(f, &h, 8, 8), 0);
+	word = alloc(f, 4096);
+	x = alloc(f, 4096);
+	host_write_u64(f, &h, word, 0);
+	struct npu_sqe s = t_memset(NPU_DIR_H2D, x, 0x11, 64);
+
+	assert_int_equal(t_ring_run(f, &h, &s), 0);
+
+	for (int round = 0; round < 2; round++) {
+		s = value_wait(word, 9, NPU_WAIT_EQ, 1);
+		t_ring_push(&a, &s);
+		for (int i = 0; i < 5; i++) {
+			s = t_memset(NPU_DIR_H2D, x, 0x22, 64);
+			s.user_data = 2 + i;
+			t_ring_push(&a, &s);
+		}
+		submit(f, &a, 6);
+		assert_int_equal(wait_cqes(f, &a, 1, 30), -ETIME);
+		if (round == 0) {
+			struct npu_ring_abort ab = { .ring_id = a.id };
+
+			assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_ABORT, &ab), 0);
+		} else {
+			struct npu_ring_destroy d = { .ring_id = a.id };
+
+			assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_DESTROY, &d), 0);
+		}
+		/* Every one of them, in order, is in the CQ when the call returns. */
+		assert_int_equal(cq_ready(&a), 6);
+		for (int i = 0; i < 6; i++) {
+			assert_true(t_ring_pop(&a, &c));
+			assert_int_equal(c.user_data, 1 + i);
+			assert_int_equal(c.res, -ECANCELED);
+		}
+		/* None of the memsets ran. */
+		s = t_copy(NPU_DIR_D2H, (uintptr_t)back, x, 64);
+		assert_int_equal(t_ring_run(f, &h, &s), 0);
+		assert_int_equal(back[0], 0x11);
+		assert_int_equal(back[63], 0x11);
+		if (round == 0) {
+			/* After an abort the ring runs new work as usual. */
+			s = t_memset(NPU_DIR_H2D, x + 64, 0x33, 8);
+			s.user_data = 77;
+			assert_int_equal(t_ring_run(f, &a, &s), 0);
+			assert_int_equal(host_read_u64(f, &h, x + 64), 0x3333333333333333ULL);
+			/* Nothing pending: an abort is a no-op. */
+			struct npu_ring_abort ab = { .ring_id = a.id };
+
+			assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_ABORT, &ab), 0);
+			assert_int_equal(cq_ready(&a), 0);
+		}
+	}
+	/* Destroyed: the id is gone. */
+	struct npu_ring_abort ab = { .ring_id = a.id };
+
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_ABORT, &ab), -ENOENT);
+	t_close(f);
+	t_ring_unmap(&a);
+	t_ring_unmap(&h);
+}
+
+/* Copies past NPU_ENGINE_SPLIT_MIN run in chunks on the idle engines. */
+static void test_split_large_copy_keeps_data(void **state)
+{
+	const size_t n = 40 * T_MIB + 12345;
+	uint8_t *src = malloc(n), *back = malloc(n);
+	struct t_ring r;
+	struct file *f;
+	uint64_t d, d2;
+
+	(void)state;
+	assert_non_null(src);
+	assert_non_null(back);
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	d = alloc(f, n);
+	d2 = alloc(f, n + 4096);
+	fill(src, n, 12);
+	struct npu_sqe s = t_copy(NPU_DIR_H2D, d, (uintptr_t)src, n);
+
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = t_copy(NPU_DIR_D2D, d2 + 3, d, n);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	memset(back, 0, n);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2 + 3, n);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	assert_memory_equal(back, src, n);
+	/* A large fill too. */
+	s = t_memset(NPU_DIR_H2D, d, 0x6B, n);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d, n);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	for (size_t i = 0; i < n; i += 4093)
+		assert_int_equal(back[i], 0x6B);
+	assert_int_equal(back[n - 1], 0x6B);
+	/* A split copy that faults part way fails as a whole, alone. */
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d, n + 8 * T_MIB);
+	assert_int_equal(t_ring_run(f, &r, &s), -EFAULT);
+	s = t_copy(NPU_DIR_D2D, d2, d, 4096);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	t_close(f);
+	t_ring_unmap(&r);
+	free(src);
+	free(back);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_in_order_completion_within_a_ring, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parked_ring_released_by_another_rings_write,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_parked_ring_released_by_host_write_while_third_ring_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_all_four_wait_conditions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_value_and_2d_descriptors_fail_alone, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_copy2d_moves_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_abort_and_destroy_cancel_a_parked_ring, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_split_large_copy_keeps_data, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
