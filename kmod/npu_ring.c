@@ -299,8 +299,9 @@ void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res)
 	if (ring->cq_tail - head >= ring->cq_entries) {
 		ring->cq_overflow++;
 		ring->flags |= NPU_RING_CQ_OVERFLOW;
-		WRITE_ONCE(hdr->cq_overflow, ring->cq_overflow);
 		WRITE_ONCE(hdr->flags, ring->flags);
+		/* Who sees the count sees the flag. */
+		smp_store_release(&hdr->cq_overflow, ring->cq_overflow);
 		return;
 	}
 	c = &ring->cqes[ring->cq_tail & (ring->cq_entries - 1)];

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run, as CI does it on a fresh clone: packages, the build
 # with -Werror and its tests, the CANN-style sample built out of tree
-# against an install prefix, the ASan+UBSan build and its tests, the kernel
+# against an install prefix, the ASan+UBSan build and its tests, the
+# ThreadSanitizer build and the runtime tests under it, the kernel
 # module (plain and W=1 C=1, warning-free), and the VM tests: the module and
 # the CUSE device in a qemu guest (scripts/vm/run.sh), unless --no-vm.
 set -euo pipefail
@@ -9,12 +10,12 @@ set -euo pipefail
 usage() {
 	cat <<EOF
 usage: scripts/test.sh [--quick] [--no-install] [--no-vm] [-h|--help]
-  --quick       skip the ASan+UBSan build and its tests
+  --quick       skip the sanitizer builds (ASan+UBSan, TSan) and their tests
   --no-install  do not install missing apt packages (fail instead)
   --no-vm       skip the qemu VM tests (kmod and CUSE; scripts/vm/run.sh)
   --vm          accepted for compatibility: the VM tests run by default
 Build directories: build/ (tests, install prefix build/install, VM files
-build/vm) and build-asan/. Stops at the first failing stage.
+build/vm), build-asan/ and build-tsan/. Stops at the first failing stage.
 EOF
 }
 
@@ -45,6 +46,7 @@ done
 cd "$NPU_ROOT"
 BUILD=$NPU_ROOT/build
 BUILD_ASAN=$NPU_ROOT/build-asan
+BUILD_TSAN=$NPU_ROOT/build-tsan
 PREFIX=$BUILD/install
 SAMPLE_BUILD=$BUILD/sample-memory_basics
 JOBS=$(nproc)
@@ -85,6 +87,17 @@ stage_asan() {
 		-DNPU_SANITIZE=address,undefined
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		run_ctest "$BUILD_ASAN"
+}
+
+# The runtime tests (label runtime: streams, events, engines, host memory,
+# on the in-process and FUSE devices) under ThreadSanitizer. npud, started
+# by the FUSE fixture, inherits ctest's environment, hence TSAN_OPTIONS
+# here; tsan.supp explains its one suppression.
+stage_tsan() {
+	configure_build "$BUILD_TSAN" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_SANITIZE=thread
+	step "ctest -L runtime in $BUILD_TSAN"
+	TSAN_OPTIONS="halt_on_error=1 suppressions=$NPU_ROOT/tests/runtime/tsan.supp" \
+		ctest --test-dir "$BUILD_TSAN" -L runtime --output-on-failure --timeout 900
 }
 
 # run_kmod_make LOG MAKE ARGS...: build the module, failing on any
@@ -150,8 +163,9 @@ stage "ctest ($BUILD)" run_ctest "$BUILD"
 stage "CANN-style sample, out of tree against $PREFIX" stage_sample
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
+	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan
 else
-	info "--quick: skipping the ASan+UBSan stage"
+	info "--quick: skipping the ASan+UBSan and TSan stages"
 fi
 stage "kernel module (make -C kmod; W=1 C=1)" stage_kmod
 if [[ $vm -eq 1 ]]; then

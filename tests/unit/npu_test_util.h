@@ -173,15 +173,18 @@ static inline long t_ring_enter(struct file *f, struct t_ring *r, uint32_t to_su
 }
 
 /*
- * Wait (up to ten seconds) until the engines have consumed the SQ up to
- * @head; false on timeout. For when no CQE can tell, e.g. a full CQ.
+ * Wait (up to ten seconds) until @n descriptors have completed, counting
+ * those lost to a full CQ; false on timeout. For when the CQ cannot tell.
  */
-static inline bool t_ring_wait_sq_head(struct t_ring *r, uint32_t head)
+static inline bool t_ring_wait_completed(struct t_ring *r, uint32_t n)
 {
 	int i;
 
 	for (i = 0; i < 100000; i++) {
-		if (__atomic_load_n(&r->hdr->sq_head, __ATOMIC_ACQUIRE) == head)
+		uint32_t lost = __atomic_load_n(&r->hdr->cq_overflow, __ATOMIC_ACQUIRE);
+		uint32_t posted = __atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE);
+
+		if ((uint32_t)(posted + lost) == n)
 			return true;
 		usleep(100);
 	}

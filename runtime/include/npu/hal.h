@@ -113,6 +113,13 @@ int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns);
  * clears it; 0 when none failed.
  */
 int halQueueTakeError(halQueue *q, uint64_t *seq);
+/*
+ * Cancel every descriptor submitted so far that has not started (a
+ * VALUE_WAIT holding the queue included); returns once they have completed
+ * with -ECANCELED, which halQueueTakeError does not report. For
+ * aclrtDestroyStreamForce.
+ */
+int halQueueAbort(halQueue *q);
 /* Driver-side statistics of the queue's ring. */
 int halQueueStats(halQueue *q, struct npu_ring_stats *out);
 /*

@@ -9,11 +9,6 @@
 #include "core/host_memory.h"
 #include "core/stream_handles.h"
 
-// halQueueAbort abandons a queue's pending descriptors. It is declared weak
-// so that the runtime builds and runs on a HAL that lacks it: there,
-// aclrtDestroyStreamForce falls back to waiting like aclrtDestroyStream.
-extern "C" int halQueueAbort(halQueue *q) __attribute__((weak));
-
 namespace npu::rt {
 namespace {
 
@@ -27,7 +22,7 @@ HandleTable<Stream> &StreamTable() {
 
 Stream::~Stream() {
     if (queue_ != nullptr) {
-        if (abandon_ && halQueueAbort != nullptr)
+        if (abandon_)
             halQueueAbort(queue_);
         halQueueDestroy(queue_);
     }

@@ -38,8 +38,6 @@
 #include "hal_device.h"
 #include "hal_internal.h"
 
-extern "C" __attribute__((visibility("default"))) int halQueueAbort(halQueue *q);
-
 namespace {
 
 constexpr uint32_t kDefaultEntries = 4096;
