@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "acl/acl.h"
@@ -22,6 +23,28 @@
 			fail_msg("%s = %d (%s)", #expr, acl_ok_rc_, m_ ? m_ : "no message"); \
 		}                                                               \
 	} while (0)
+
+/* CLOCK_MONOTONIC in milliseconds, for the watchdogs of tests that could hang. */
+static inline uint64_t rt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Group setup and teardown of the tests that need just device 0. */
+static inline int rt_setup_device0(void **state)
+{
+	(void)state;
+	return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
+}
+
+static inline int rt_teardown_device0(void **state)
+{
+	(void)state;
+	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
+}
 
 /* Deterministic bytes that differ for every offset and seed. */
 static inline void rt_fill_pattern(void *buf, size_t n, uint32_t seed)

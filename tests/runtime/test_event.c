@@ -10,33 +10,13 @@
 
 #include "rt_test.h"
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Polls ev until it completes; fails after 20 s. */
 static void wait_complete(aclrtEvent ev)
 {
 	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rt_now_ms();
 
-	while (now_ms() - t0 < 20000) {
+	while (rt_now_ms() - t0 < 20000) {
 		ACL_OK(aclrtQueryEventStatus(ev, &st));
 		if (st == ACL_EVENT_RECORDED_STATUS_COMPLETE)
 			return;
@@ -302,5 +282,5 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, rt_setup_device0, rt_teardown_device0);
 }

@@ -18,18 +18,6 @@ struct round_trip {
 	size_t dev_off;		/* offset into the device buffers */
 };
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
 /* Reads n bytes of device memory at dev into a new host buffer. */
 static uint8_t *read_back(const void *dev, size_t n)
 {
@@ -297,5 +285,5 @@ int main(void)
 		cmocka_unit_test(test_round_trips_preserve_every_byte),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, rt_setup_device0, rt_teardown_device0);
 }

@@ -38,14 +38,6 @@ static int group_teardown(void **state)
 	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Holds s on g_word until release(). */
 static void hold(aclrtStream s)
 {
@@ -97,21 +89,21 @@ static void *call_thread(void *arg)
 /* Starts the call; returns whether it returned within ms. */
 static int start_call(struct call *c, uint64_t ms)
 {
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rt_now_ms();
 
 	c->done = 0;
 	c->rc = -1;
 	assert_int_equal(pthread_create(&c->t, NULL, call_thread, c), 0);
-	while (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) && now_ms() - t0 < ms)
+	while (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) && rt_now_ms() - t0 < ms)
 		usleep(1000);
 	return __atomic_load_n(&c->done, __ATOMIC_ACQUIRE);
 }
 
 static void finish_call(struct call *c)
 {
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rt_now_ms();
 
-	while (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) && now_ms() - t0 < WATCHDOG_MS)
+	while (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE) && rt_now_ms() - t0 < WATCHDOG_MS)
 		usleep(1000);
 	if (!__atomic_load_n(&c->done, __ATOMIC_ACQUIRE)) {
 		print_error("a copy call did not return %d ms after its stream was released\n",

@@ -34,14 +34,6 @@ static int group_teardown(void **state)
 	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static aclrtMemLocation loc(aclrtMemLocationType type, uint32_t id)
 {
 	aclrtMemLocation l;
@@ -244,8 +236,8 @@ static void test_mixed_batch_async(void **state)
 	c.fi = 5;
 	c.rc = -1;
 	assert_int_equal(pthread_create(&t, NULL, async_thread, &c), 0);
-	t0 = now_ms();
-	while (!__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) && now_ms() - t0 < WATCHDOG_MS)
+	t0 = rt_now_ms();
+	while (!__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) && rt_now_ms() - t0 < WATCHDOG_MS)
 		usleep(1000);
 	const int returned = __atomic_load_n(&c.done, __ATOMIC_ACQUIRE);
 

@@ -28,14 +28,6 @@
 
 static const char *g_self;	/* argv[0], for the re-executed children */
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void *no_context_thread(void *arg)
 {
 	(void)arg;
@@ -311,8 +303,8 @@ static void queued_peer_copy(struct pair *p, int32_t dev, void *word, void *dst,
 	ACL_OK(aclrtMemset(word, 8, 0, 8));
 	ACL_OK(aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_EQ, c.s));
 	assert_int_equal(pthread_create(&t, NULL, async_copy_thread, &c), 0);
-	t0 = now_ms();
-	while (!__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) && now_ms() - t0 < WATCHDOG_MS)
+	t0 = rt_now_ms();
+	while (!__atomic_load_n(&c.done, __ATOMIC_ACQUIRE) && rt_now_ms() - t0 < WATCHDOG_MS)
 		usleep(1000);
 	const int returned = __atomic_load_n(&c.done, __ATOMIC_ACQUIRE);
 

@@ -11,18 +11,6 @@
 
 #include "rt_test.h"
 
-static int group_setup(void **state)
-{
-	(void)state;
-	return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
 static void test_create_sync_destroy(void **state)
 {
 	aclrtStream s = NULL;
@@ -141,14 +129,6 @@ static void test_ordering_within_a_stream(void **state)
  * Concurrency: stream A is held by a ValueWait that only stream B's later
  * ValueWrite releases; B's work must complete while A waits.
  */
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void test_streams_run_concurrently(void **state)
 {
 	aclrtStream a = NULL, b = NULL;
@@ -178,14 +158,14 @@ static void test_streams_run_concurrently(void **state)
 	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
 
 	ACL_OK(aclrtValueWrite(word, 1, 0, b));
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rt_now_ms();
 
 	do {
 		ACL_OK(aclrtQueryEventStatus(ea, &st));
 		if (st == ACL_EVENT_RECORDED_STATUS_COMPLETE)
 			break;
 		usleep(1000);
-	} while (now_ms() - t0 < 20000);
+	} while (rt_now_ms() - t0 < 20000);
 	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
 	ACL_OK(aclrtSynchronizeStream(a));
 
@@ -310,8 +290,8 @@ static void test_destroy_force_with_pending_work(void **state)
 		ACL_OK(aclrtMemsetAsync(x, 1 << 20, i, 1 << 20, f.s));
 	f.rc = -1;
 	assert_int_equal(pthread_create(&t, NULL, force_thread, &f), 0);
-	t0 = now_ms();
-	while (!__atomic_load_n(&f.done, __ATOMIC_ACQUIRE) && now_ms() - t0 < 20000)
+	t0 = rt_now_ms();
+	while (!__atomic_load_n(&f.done, __ATOMIC_ACQUIRE) && rt_now_ms() - t0 < 20000)
 		usleep(1000);
 	if (!__atomic_load_n(&f.done, __ATOMIC_ACQUIRE)) {
 		print_error("aclrtDestroyStreamForce did not return within 20 s\n");
@@ -390,5 +370,5 @@ int main(void)
 		cmocka_unit_test(test_task_error_surfaces_at_sync),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+	return cmocka_run_group_tests(tests, rt_setup_device0, rt_teardown_device0);
 }

@@ -32,14 +32,6 @@ static int group_teardown(void **state)
 	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void set_word(uint64_t v)
 {
 	ACL_OK(aclrtMemcpy(g_word, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE));
@@ -57,9 +49,9 @@ static uint64_t read_flag(void)
 static void wait_event_or_die(aclrtEvent ev, uint64_t ms, const char *what)
 {
 	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
-	uint64_t t0 = now_ms();
+	uint64_t t0 = rt_now_ms();
 
-	while (now_ms() - t0 < ms) {
+	while (rt_now_ms() - t0 < ms) {
 		ACL_OK(aclrtQueryEventStatus(ev, &st));
 		if (st == ACL_EVENT_RECORDED_STATUS_COMPLETE)
 			return;
@@ -173,8 +165,8 @@ static void test_wait_released_by_another_threads_write(void **state)
 	assert_int_equal(__atomic_load_n(&p.phase, __ATOMIC_ACQUIRE), 1);
 	ACL_OK(aclrtValueWrite(g_word, 100, 0, b));
 	ACL_OK(aclrtSynchronizeStream(b));
-	t0 = now_ms();
-	while (__atomic_load_n(&p.phase, __ATOMIC_ACQUIRE) < 2 && now_ms() - t0 < 20000)
+	t0 = rt_now_ms();
+	while (__atomic_load_n(&p.phase, __ATOMIC_ACQUIRE) < 2 && rt_now_ms() - t0 < 20000)
 		usleep(500);
 	if (__atomic_load_n(&p.phase, __ATOMIC_ACQUIRE) < 2) {
 		print_error("thread A still blocked 20 s after the ValueWrite\n");
