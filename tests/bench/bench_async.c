@@ -13,9 +13,13 @@
  *                              64 MiB by one thread
  *   multistream_h2d_64m_ratio  the same 64 MiB as two halves on two
  *                              streams, against the same memcpy
+ *   memcpy_split_64m_ratio     two threads each memcpy one half, against
+ *                              the same memcpy: what the machine's memory
+ *                              allows two engines at most
  * The memcpy baseline is timed in the same loop as the copies, run by run.
  * Every copied byte is read back and compared at the end.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -173,10 +177,39 @@ static void bench_small(struct async_bufs *b, unsigned int runs, unsigned int op
  * 64 MiB H2D from pinned memory on one stream, and as two halves on two
  * streams, each against a memcpy timed in the same run.
  */
+struct async_half {
+	unsigned char *dst;
+	const unsigned char *src;
+	size_t len;
+};
+
+static void *async_memcpy_half(void *p)
+{
+	struct async_half *h = p;
+
+	memcpy(h->dst, h->src, h->len);
+	return NULL;
+}
+
+/* Seconds for two threads to memcpy one half of src each; negative on failure. */
+static double async_memcpy_split(unsigned char *dst, const unsigned char *src, size_t len)
+{
+	struct async_half h = { dst + len / 2, src + len / 2, len - len / 2 };
+	double t0 = async_now();
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, async_memcpy_half, &h))
+		return -1;
+	memcpy(dst, src, len / 2);
+	pthread_join(t, NULL);
+	return async_now() - t0;
+}
+
 static void bench_pinned(struct async_bufs *b, unsigned int runs, double *one, double *two,
-			 double *base_gbps)
+			 double *split, double *base_gbps)
 {
 	static double mc[ASYNC_MAX_RUNS], t1[ASYNC_MAX_RUNS], t2[ASYNC_MAX_RUNS];
+	static double ms[ASYNC_MAX_RUNS];
 	const size_t half = ASYNC_SIZE_64M / 2;
 	unsigned char *dev_a = b->dev_a, *dev_b = b->dev_b;
 	aclError e = ACL_SUCCESS;
@@ -187,11 +220,15 @@ static void bench_pinned(struct async_bufs *b, unsigned int runs, double *one, d
 	memset(b->host, 0, ASYNC_SIZE_64M);
 	/* Run 0 warms up (device frames, pinned pool mapping) and is not counted. */
 	for (r = 0; !e && r <= runs; r++) {
-		double t0 = async_now(), tm, ta, tb;
+		double t0 = async_now(), tm, ta, tb, ts;
 
 		memcpy(b->host, b->pinned, ASYNC_SIZE_64M);
 		async_clobber(b->host);
 		tm = async_now() - t0;
+		ts = async_memcpy_split(b->host, b->pinned, ASYNC_SIZE_64M);
+		async_clobber(b->host);
+		if (ts < 0)
+			e = ACL_ERROR_INTERNAL_ERROR;
 
 		t0 = async_now();
 		e = aclrtMemcpyAsync(dev_a, ASYNC_SIZE_64M, b->pinned, ASYNC_SIZE_64M,
@@ -216,29 +253,31 @@ static void bench_pinned(struct async_bufs *b, unsigned int runs, double *one, d
 			mc[r - 1] = tm;
 			t1[r - 1] = ta;
 			t2[r - 1] = tb;
+			ms[r - 1] = ts;
 		}
 	}
 	if (e) {
 		fprintf(stderr, "npu-bench: 64 MiB pinned async H2D: %d (%s)\n", (int)e,
 			aclGetRecentErrMsg());
-		*one = *two = *base_gbps = -(double)e;
+		*one = *two = *split = *base_gbps = -(double)e;
 		return;
 	}
 	if (async_verify(b, dev_a, b->pinned, ASYNC_SIZE_64M, "64 MiB pinned async H2D") ||
 	    async_verify(b, dev_b, b->pinned, ASYNC_SIZE_64M, "64 MiB pinned H2D, two streams")) {
-		*one = *two = *base_gbps = -(double)ACL_ERROR_INTERNAL_ERROR;
+		*one = *two = *split = *base_gbps = -(double)ACL_ERROR_INTERNAL_ERROR;
 		return;
 	}
 	base = async_median(mc, runs);
 	*base_gbps = (double)ASYNC_SIZE_64M / base / 1e9;
 	*one = base / async_median(t1, runs);
 	*two = base / async_median(t2, runs);
+	*split = base / async_median(ms, runs);
 }
 
 void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 {
 	struct async_bufs b = { 0 };
-	double rate, calls, one, two, base;
+	double rate, calls, one, two, split, base;
 	aclError e;
 
 	if (runs > ASYNC_MAX_RUNS)
@@ -261,10 +300,10 @@ void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 		e = aclrtCreateStream(&b.s2);
 	if (e) {
 		fprintf(stderr, "npu-bench: async setup: %d (%s)\n", (int)e, aclGetRecentErrMsg());
-		rate = calls = one = two = base = -(double)e;
+		rate = calls = one = two = split = base = -(double)e;
 	} else {
 		bench_small(&b, runs, ops, &rate, &calls);
-		bench_pinned(&b, runs, &one, &two, &base);
+		bench_pinned(&b, runs, &one, &two, &split, &base);
 	}
 	bench_report_add(rep, "async_small_copies_per_s", "aclrtMemcpyAsync D2D 64 B, one stream",
 			 "/s", rate);
@@ -274,6 +313,8 @@ void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 			 "ratio", one);
 	bench_report_add(rep, "multistream_h2d_64m_ratio", "two streams H2D 64 MiB vs memcpy",
 			 "ratio", two);
+	bench_report_add(rep, "memcpy_split_64m_ratio", "two threads memcpy 64 MiB vs one",
+			 "ratio", split);
 	bench_report_add(rep, "async_memcpy_64m_gbps", "memcpy 64 MiB from pinned (baseline)",
 			 "GB/s", base);
 	if (b.s2)

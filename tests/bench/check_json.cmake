@@ -35,7 +35,7 @@ set(numbers
   malloc_free_2m_us memcpy_4k_us ioctl_floor_us
   ipc_import_us vmm_map_unmap_2m_us
   async_small_copies_per_s syscalls_per_async_op
-  pinned_h2d_64m_ratio multistream_h2d_64m_ratio async_memcpy_64m_gbps
+  pinned_h2d_64m_ratio multistream_h2d_64m_ratio memcpy_split_64m_ratio async_memcpy_64m_gbps
   iters_64m iters_malloc_free_2m iters_memcpy_4k iters_ioctl_floor)
 set(may_be_zero syscalls_per_async_op)
 foreach(key IN LISTS numbers)
