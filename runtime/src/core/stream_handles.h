@@ -66,19 +66,8 @@ class HandleTable {
     T *Acquire(const void *h) {
         uint32_t idx = 0;
         uint64_t gen = 0;
-        if (!Decode(h, &idx, &gen))
-            return nullptr;
-        Slot *chunk = chunks_[idx / kChunk].load(std::memory_order_acquire);
-        if (chunk == nullptr)
-            return nullptr;
-        Slot &s = chunk[idx % kChunk];
-        uint64_t st = s.state.load(std::memory_order_acquire);
-        do {
-            if ((st >> kGenShift) != gen || (st & kAlive) == 0)
-                return nullptr;
-        } while (!s.state.compare_exchange_weak(st, st + 1, std::memory_order_acquire,
-                                                std::memory_order_acquire));
-        return s.obj;
+        Slot *s = Transition(h, &idx, &gen, [](uint64_t st) { return st + 1; });
+        return s != nullptr ? s->obj : nullptr;
     }
 
     // Drops a pin taken by Acquire(h).
@@ -95,18 +84,10 @@ class HandleTable {
     std::unique_ptr<T> Remove(const void *h) {
         uint32_t idx = 0;
         uint64_t gen = 0;
-        if (!Decode(h, &idx, &gen))
+        Slot *live = Transition(h, &idx, &gen, [](uint64_t st) { return st & ~kAlive; });
+        if (live == nullptr)
             return nullptr;
-        Slot *chunk = chunks_[idx / kChunk].load(std::memory_order_acquire);
-        if (chunk == nullptr)
-            return nullptr;
-        Slot &s = chunk[idx % kChunk];
-        uint64_t st = s.state.load(std::memory_order_acquire);
-        do {
-            if ((st >> kGenShift) != gen || (st & kAlive) == 0)
-                return nullptr;
-        } while (!s.state.compare_exchange_weak(st, st & ~kAlive, std::memory_order_acq_rel,
-                                                std::memory_order_acquire));
+        Slot &s = *live;
         // No new pins now; wait for the ones in flight.
         while ((s.state.load(std::memory_order_acquire) & kRefMask) != 0)
             std::this_thread::yield();
@@ -138,6 +119,25 @@ class HandleTable {
         uint64_t v = (static_cast<uint64_t>(tag_) << 48) | (gen << kIndexBits) | idx;
         return reinterpret_cast<void *>(static_cast<uintptr_t>(v));
     }
+    // The slot of live handle h after moving its state from st to next(st)
+    // atomically, or nullptr (and no change) when h is not live.
+    template <typename Next>
+    Slot *Transition(const void *h, uint32_t *idx, uint64_t *gen, Next next) {
+        if (!Decode(h, idx, gen))
+            return nullptr;
+        Slot *chunk = chunks_[*idx / kChunk].load(std::memory_order_acquire);
+        if (chunk == nullptr)
+            return nullptr;
+        Slot &s = chunk[*idx % kChunk];
+        uint64_t st = s.state.load(std::memory_order_acquire);
+        do {
+            if ((st >> kGenShift) != *gen || (st & kAlive) == 0)
+                return nullptr;
+        } while (!s.state.compare_exchange_weak(st, next(st), std::memory_order_acq_rel,
+                                                std::memory_order_acquire));
+        return &s;
+    }
+
     bool Decode(const void *h, uint32_t *idx, uint64_t *gen) const {
         const uint64_t v = reinterpret_cast<uintptr_t>(h);
         if ((v >> 48) != tag_)
