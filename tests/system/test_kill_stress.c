@@ -122,6 +122,19 @@ static long env_long(const char *name, long def)
 	return *end ? def : x;
 }
 
+/*
+ * Iterations each kind of victim completed before it was killed, in memory
+ * shared with the test process: what the run covered.
+ */
+enum { ST_BLOCKED_WAITS = 16, ST_COUNTERS = 32 };
+static uint64_t *shared_stats;
+
+static void stat_add(unsigned i)
+{
+	if (shared_stats)
+		__atomic_fetch_add(&shared_stats[i], 1, __ATOMIC_RELAXED);
+}
+
 /* ---- checks inside child processes ----------------------------------- */
 
 static const char *child_role = "test";
@@ -252,6 +265,7 @@ struct exports {
 };
 
 struct victim_arg {
+	int kind;
 	uint64_t seed;
 	struct exports surv;	/* the survivor's key and handle */
 	bool strict_fork;
@@ -284,6 +298,7 @@ static void victim_ipc_export(struct victim_arg *a)
 	dev_put_pattern(p, size, a->seed, NULL);
 	victim_ready(a);
 	for (unsigned i = 0;; i++) {
+		stat_add(a->kind);
 		int32_t pids[3] = { a->surv.pid, getpid() + 1, (int32_t)(1 + rng_below(&rng, 30000)) };
 		uint64_t flags = rng_below(&rng, 4) == 0 ?
 				 ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION : 0;
@@ -316,6 +331,7 @@ static void victim_ipc_import(struct victim_arg *a)
 	actor_init();
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		uint64_t flags = (rng & 2) ? ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS : 0;
 		size_t off = rng_below(&rng, EXP_SIZE);
 		size_t len = 1 + rng_below(&rng, EXP_SIZE - off);
@@ -344,6 +360,7 @@ static void victim_vmm(struct victim_arg *a)
 	actor_init();
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		aclrtPhysicalMemProp prop;
 		aclrtDrvMemHandle h;
 		size_t size = 2 * MiB * (1 + rng_below(&rng, 2));
@@ -378,6 +395,7 @@ static void victim_share(struct victim_arg *a)
 	actor_init();
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		aclrtPhysicalMemProp prop;
 		aclrtDrvMemHandle mh;
 
@@ -434,6 +452,7 @@ static void victim_copy(struct victim_arg *a)
 	CK_OK(aclrtCreateEvent(&e2));
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		uint64_t seed = rng_next(&rng);
 		uint8_t *src = (rng & 1) ? pinned : pageable;
 		uint8_t *dst = src == pinned ? pageable : ((rng & 2) ? pinned : out);
@@ -484,6 +503,7 @@ static void victim_host(struct victim_arg *a)
 	CK_OK(aclrtMalloc(&dev, 4 * MiB, ACL_MEM_MALLOC_HUGE_FIRST));
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		size_t n = 1 + rng_below(&rng, 4 * MiB);
 		uint64_t seed = rng_next(&rng);
 		uint8_t *p;
@@ -527,13 +547,16 @@ static void victim_stream(struct victim_arg *a)
 	aclrtStream left[8];
 	unsigned nleft = 0;
 	uint8_t *h = malloc(64 * 1024);
-	void *dev;
+	void *dev, *word;
 
 	CK(h != NULL);
 	actor_init();
-	CK_OK(aclrtMalloc(&dev, 8 * 64 * 1024, ACL_MEM_MALLOC_NORMAL_ONLY));
+	CK_OK(aclrtMalloc(&dev, 9 * 64 * 1024, ACL_MEM_MALLOC_NORMAL_ONLY));
+	word = (char *)dev + 8 * 64 * 1024;
+	CK_OK(aclrtMemset(word, 8, 0, 8));
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		unsigned k = 1 + (unsigned)rng_below(&rng, 4);
 		aclrtStream s[4];
 		aclrtEvent ev;
@@ -545,6 +568,15 @@ static void victim_stream(struct victim_arg *a)
 			CK_OK(aclrtMemsetAsync(d, 64 * 1024, (int)(i + 1), 64 * 1024, s[i]));
 			CK_OK(aclrtMemcpyAsync(h, 64 * 1024, d, 64 * 1024, ACL_MEMCPY_DEVICE_TO_HOST,
 					       s[i]));
+		}
+		if (rng_below(&rng, 8) == 0) {
+			/* A wait nothing will satisfy: blocked in the driver until killed. */
+			CK_OK(aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_EQ, s[0]));
+			stat_add(ST_BLOCKED_WAITS);
+			aclrtSynchronizeStream(s[0]);
+			fprintf(stderr, "[stream %d] a wait for a value never written returned\n",
+				(int)getpid());
+			_exit(202);
 		}
 		CK_OK(aclrtCreateEvent(&ev));
 		CK_OK(aclrtRecordEvent(ev, s[k - 1]));
@@ -685,6 +717,7 @@ static void victim_fork(struct victim_arg *a)
 	CK(raw_alloc(rawfd, 2 * MiB, &raw_va) == 0);
 	victim_ready(a);
 	for (;;) {
+		stat_add(a->kind);
 		enum fork_child_action act = (enum fork_child_action)rng_below(&rng, actions);
 		uint64_t child_rng = rng_next(&rng);
 		int status;
@@ -1078,6 +1111,7 @@ struct victim {
 	int64_t delay_ns;
 	int64_t kill_ns;	/* 0: not yet scheduled */
 	int64_t killed_ns;	/* 0: not yet killed */
+	int64_t spawn_ns;
 };
 
 struct stress_run {
@@ -1090,6 +1124,8 @@ struct stress_run {
 	unsigned killed_before_ready, killed_after_ready, zero_delay;
 	unsigned orphans;
 	pid_t surv, donor;
+	int64_t death_ns_max, death_ns_sum, ready_ns_sum;
+	unsigned deaths, readies;
 	bool donor_killed;
 	int64_t donor_killed_ns;
 };
@@ -1124,6 +1160,7 @@ static void spawn_victim(struct stress_run *r, struct victim *v, const struct ex
 	if (pid == 0) {
 		close(p[0]);
 		child_role = victim_kinds[v->kind].name;
+		a.kind = v->kind;
 		a.seed = v->seed;
 		a.surv = *surv;
 		a.strict_fork = r->st->strict_fork;
@@ -1135,6 +1172,7 @@ static void spawn_victim(struct stress_run *r, struct victim *v, const struct ex
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	v->pid = pid;
 	v->ready_fd = p[0];
+	v->spawn_ns = now_ns();
 	r->spawned[v->kind]++;
 	if (v->delay_ns == 0)
 		r->zero_delay++;
@@ -1175,6 +1213,14 @@ static void reap(struct stress_run *r)
 
 		describe_status(how, sizeof(how), status);
 		if (v) {
+			if (v->killed_ns) {
+				int64_t d = now_ns() - v->killed_ns;
+
+				r->deaths++;
+				r->death_ns_sum += d;
+				if (d > r->death_ns_max)
+					r->death_ns_max = d;
+			}
 			if (!by_us || !v->killed_ns)
 				run_fail(r, "victim %s (pid %d, seed %llu) %s before it was killed",
 					 victim_kinds[v->kind].name, (int)pid,
@@ -1278,8 +1324,12 @@ static void run_victims(struct stress_run *r, const struct exports *surv, int64_
 
 				if (!pfd[i].revents)
 					continue;
-				if (read(v->ready_fd, &c, 1) == 1 && v->from_ready && !v->kill_ns)
-					v->kill_ns = now_ns() + v->delay_ns;
+				if (read(v->ready_fd, &c, 1) == 1) {
+					r->readies++;
+					r->ready_ns_sum += now_ns() - v->spawn_ns;
+					if (v->from_ready && !v->kill_ns)
+						v->kill_ns = now_ns() + v->delay_ns;
+				}
 				close(v->ready_fd);
 				v->ready_fd = -1;
 			}
@@ -1379,6 +1429,15 @@ static void test_sigkill_anywhere(void **state)
 		printf("%s%s %u", k ? ", " : "", victim_kinds[k].name, r.spawned[k]);
 	printf("); killed before ready %u, after ready %u, at once %u; %u orphans\n",
 	       r.killed_before_ready, r.killed_after_ready, r.zero_delay, r.orphans);
+	printf("[ kill    ] fork to loop %.1f ms on average; SIGKILL to reaped %.1f ms on "
+	       "average, %.1f ms at most\n",
+	       r.readies ? r.ready_ns_sum / 1e6 / r.readies : 0.0,
+	       r.deaths ? r.death_ns_sum / 1e6 / r.deaths : 0.0, r.death_ns_max / 1e6);
+	printf("[ kill    ] loop iterations done before the kills:");
+	for (unsigned k = 0; k < V_KINDS; k++)
+		printf(" %s %llu", victim_kinds[k].name, (unsigned long long)shared_stats[k]);
+	printf("; victims killed blocked in a wait: %llu\n",
+	       (unsigned long long)shared_stats[ST_BLOCKED_WAITS]);
 	if (r.failures)
 		fail_msg("%u failure(s) during the run, see above (seed %llu)", r.failures,
 			 (unsigned long long)st->seed);
@@ -1576,6 +1635,10 @@ static int setup(void **state)
 		fprintf(stderr, "device %d is not idle at start\n", SYS_DEVICE);
 		return -1;
 	}
+	shared_stats = mmap(NULL, ST_COUNTERS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared_stats == MAP_FAILED)
+		return -1;
 	/* Orphans of the fork victims become our children, so we reap them. */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
 		perror("PR_SET_CHILD_SUBREAPER");
