@@ -126,13 +126,52 @@ static long env_long(const char *name, long def)
  * Iterations each kind of victim completed before it was killed, in memory
  * shared with the test process: what the run covered.
  */
-enum { ST_BLOCKED_WAITS = 16, ST_COUNTERS = 32 };
+enum { ST_BLOCKED_WAITS = 16, ST_FOREIGN_IMPORTS, ST_COUNTERS = 32 };
 static uint64_t *shared_stats;
 
 static void stat_add(unsigned i)
 {
 	if (shared_stats)
 		__atomic_fetch_add(&shared_stats[i], 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Keys the IPC-export victims publish for the IPC-import victims, so that
+ * imports race with their exporter's death. A seqlock: seq is odd while
+ * the exporter writes the slot.
+ */
+struct key_slot {
+	uint32_t seq;
+	char key[65];
+	uint64_t seed;		/* of the exported buffer's pattern */
+	uint64_t size;
+};
+#define KEY_SLOTS	8
+static struct key_slot *key_slots;
+
+static void key_slot_publish(const char *key, uint64_t seed, uint64_t size)
+{
+	struct key_slot *ks = &key_slots[getpid() % KEY_SLOTS];
+
+	__atomic_fetch_add(&ks->seq, 1, __ATOMIC_ACQ_REL);
+	memcpy(ks->key, key, sizeof(ks->key));
+	ks->seed = seed;
+	ks->size = size;
+	__atomic_fetch_add(&ks->seq, 1, __ATOMIC_ACQ_REL);
+}
+
+/* A consistent copy of slot i; false if it is empty or being written. */
+static bool key_slot_read(unsigned i, struct key_slot *out)
+{
+	struct key_slot *ks = &key_slots[i % KEY_SLOTS];
+	uint32_t seq = __atomic_load_n(&ks->seq, __ATOMIC_ACQUIRE);
+
+	if (!seq || (seq & 1))
+		return false;
+	memcpy(out, (const void *)ks, sizeof(*out));
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&ks->seq, __ATOMIC_RELAXED) == seq &&
+	       out->key[64] == 0 && strlen(out->key) == 64;
 }
 
 /* ---- checks inside child processes ----------------------------------- */
@@ -285,11 +324,15 @@ static void victim_ready(struct victim_arg *a)
 
 /* ---- victims: each runs one loop until SIGKILLed ---------------------- */
 
-/* aclrtIpcMemGetExportKey + aclrtIpcMemSetImportPid + aclrtIpcMemClose. */
+/*
+ * aclrtIpcMemGetExportKey + aclrtIpcMemSetImportPid + aclrtIpcMemClose.
+ * One key without a whitelist is published at a time, for the importers.
+ */
 static void victim_ipc_export(struct victim_arg *a)
 {
 	uint64_t rng = a->seed;
 	size_t size = 4096 * (1 + rng_below(&rng, 700)) + rng_below(&rng, 4096);
+	char published[65] = "";
 	void *p;
 
 	actor_init();
@@ -298,21 +341,29 @@ static void victim_ipc_export(struct victim_arg *a)
 	dev_put_pattern(p, size, a->seed, NULL);
 	victim_ready(a);
 	for (unsigned i = 0;; i++) {
-		stat_add(a->kind);
-		int32_t pids[3] = { a->surv.pid, getpid() + 1, (int32_t)(1 + rng_below(&rng, 30000)) };
-		uint64_t flags = rng_below(&rng, 4) == 0 ?
-				 ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION : 0;
+		int32_t pids[3] = { a->surv.pid, getpid() + 1,
+				    (int32_t)(1 + rng_below(&rng, 30000)) };
+		bool publish = rng_below(&rng, 2) == 0;
 		char key[65];
 
-		CK_OK(aclrtIpcMemGetExportKey(p, size, key, sizeof(key), flags));
+		stat_add(a->kind);
+		CK_OK(aclrtIpcMemGetExportKey(p, size, key, sizeof(key), publish ?
+					      ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION :
+					      0));
 		CK(strlen(key) == 64);
-		if (!flags)
+		if (publish) {
+			key_slot_publish(key, a->seed, size);
+			if (published[0])
+				CK_OK(aclrtIpcMemClose(published));
+			memcpy(published, key, sizeof(key));
+		} else {
 			CK_OK(aclrtIpcMemSetImportPid(key, pids, 1 + rng_below(&rng, 3)));
-		if (rng_below(&rng, 8) != 0)
-			CK_OK(aclrtIpcMemClose(key));
+			if (rng_below(&rng, 8) != 0)
+				CK_OK(aclrtIpcMemClose(key));
+		}
 		if (i % 16 == 15) {
 			ck_dev_pattern("exported buffer", p, size, a->seed, 0, NULL);
-			/* Keys left open die with the allocation. */
+			/* Keys left open keep the old memory until closed or released. */
 			CK_OK(aclrtFree(p));
 			CK_OK(aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST));
 			dev_put_pattern(p, size, a->seed, NULL);
@@ -335,8 +386,33 @@ static void victim_ipc_import(struct victim_arg *a)
 		uint64_t flags = (rng & 2) ? ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS : 0;
 		size_t off = rng_below(&rng, EXP_SIZE);
 		size_t len = 1 + rng_below(&rng, EXP_SIZE - off);
+		struct key_slot ks;
+		aclError ret;
 		void *q;
 
+		ret = ACL_ERROR_RT_PARAM_INVALID;
+		for (unsigned i = 0, i0 = (unsigned)rng_below(&rng, KEY_SLOTS),
+			      n = rng_below(&rng, 2) ? KEY_SLOTS : 0;
+		     i < n && ret != ACL_SUCCESS; i++) {
+			if (!key_slot_read(i0 + i, &ks))
+				continue;
+			/* Another victim's key: its exporter may be dying right now. */
+			ret = aclrtIpcMemImportByKey(&q, ks.key, flags);
+			CK(ret == ACL_SUCCESS || ret == ACL_ERROR_RT_PARAM_INVALID);
+		}
+		if (ret == ACL_SUCCESS) {
+			stat_add(ST_FOREIGN_IMPORTS);
+			off = rng_below(&rng, ks.size);
+			len = 1 + rng_below(&rng, ks.size - off);
+			if (len > EXP_SIZE)
+				len = EXP_SIZE;
+			CK_OK(aclrtMemcpy(h, len, (char *)q + off, len,
+					  ACL_MEMCPY_DEVICE_TO_HOST));
+			CK(pat_find_bad(h, len, ks.seed, off) == SIZE_MAX);
+			if (rng_below(&rng, 4) != 0)
+				CK_OK(aclrtIpcMemClose(ks.key));
+			continue;
+		}
 		CK_OK(aclrtIpcMemImportByKey(&q, a->surv.key, flags));
 		open_imports++;
 		CK_OK(aclrtMemcpy(h, len, (char *)q + off, len, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -1436,8 +1512,9 @@ static void test_sigkill_anywhere(void **state)
 	printf("[ kill    ] loop iterations done before the kills:");
 	for (unsigned k = 0; k < V_KINDS; k++)
 		printf(" %s %llu", victim_kinds[k].name, (unsigned long long)shared_stats[k]);
-	printf("; victims killed blocked in a wait: %llu\n",
-	       (unsigned long long)shared_stats[ST_BLOCKED_WAITS]);
+	printf("; victims killed blocked in a wait: %llu; imports of other victims' keys: %llu\n",
+	       (unsigned long long)shared_stats[ST_BLOCKED_WAITS],
+	       (unsigned long long)shared_stats[ST_FOREIGN_IMPORTS]);
 	if (r.failures)
 		fail_msg("%u failure(s) during the run, see above (seed %llu)", r.failures,
 			 (unsigned long long)st->seed);
@@ -1637,7 +1714,9 @@ static int setup(void **state)
 	}
 	shared_stats = mmap(NULL, ST_COUNTERS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared_stats == MAP_FAILED)
+	key_slots = mmap(NULL, KEY_SLOTS * sizeof(*key_slots), PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared_stats == MAP_FAILED || key_slots == MAP_FAILED)
 		return -1;
 	/* Orphans of the fork victims become our children, so we reap them. */
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1)) {
