@@ -1123,12 +1123,45 @@ static void wait_counters(struct stress_state *st, const char *when, uint32_t co
 	}
 }
 
+/*
+ * On the kernel module, debugfs also counts rings and pinned host pages:
+ * with only the observer's file open, both must be 0. Returns the first
+ * non-zero "name value" line, or NULL (also without debugfs).
+ */
+static const char *debugfs_leftover(void)
+{
+	static char line[128];
+	char path[64], name[64];
+	long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/npu/npu%d/counters", SYS_DEVICE);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	while (fscanf(f, "%63s %lld", name, &v) == 2) {
+		if ((!strcmp(name, "rings") || !strcmp(name, "pinned_pages")) && v) {
+			snprintf(line, sizeof(line), "%s %lld", name, v);
+			fclose(f);
+			return line;
+		}
+	}
+	fclose(f);
+	return NULL;
+}
+
 static void wait_idle(struct stress_state *st, const char *when)
 {
 	struct npu_device_info info;
+	const char *left;
 
 	assert_int_equal(sys_info(st->fd, &info), 0);
 	wait_counters(st, when, st->base_contexts, 0, info.hbm_total);
+	for (long waited = 0; (left = debugfs_leftover()) != NULL; waited += 10) {
+		if (waited >= IDLE_TIMEOUT_MS)
+			fail_msg("%s: debugfs counters: %s", when, left);
+		sys_sleep_ms(10);
+	}
 }
 
 /* A fresh client: allocate, copy there and back, compare, free. */
