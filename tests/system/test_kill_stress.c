@@ -1277,6 +1277,7 @@ struct stress_run {
 	unsigned deaths, readies;
 	bool donor_killed;
 	int64_t donor_killed_ns;
+	bool stop;		/* end the run early */
 };
 
 static void run_fail(struct stress_run *r, const char *fmt, ...)
@@ -1381,6 +1382,7 @@ static void reap(struct stress_run *r)
 		} else if (pid == r->surv) {
 			run_fail(r, "the survivor %s during the run", how);
 			r->surv = 0;
+			r->stop = true;	/* the victims would only fail on its keys */
 		} else if (pid == r->donor) {
 			if (!by_us || !r->donor_killed)
 				run_fail(r, "the donor %s before it was killed", how);
@@ -1423,7 +1425,7 @@ static void run_victims(struct stress_run *r, const struct exports *surv, int64_
 		struct victim *pv[MAX_PARALLEL];
 		struct timespec ts;
 		unsigned npfd = 0;
-		bool ending = now >= deadline_ns;
+		bool ending = now >= deadline_ns || r->stop;
 
 		if (ending && !victims_left(r))
 			return;
