@@ -430,14 +430,13 @@ u32 npu_ring_sq_tail(struct npu_ring *ring)
  *
  * Return: false once the ring has failed; else true when sq_tail differs
  * from the driver's sq_head (an impossible tail included: the engine then
- * fails the ring) or the header page has failed (likewise).
+ * fails the ring).
  */
 bool npu_ring_sq_pending(struct npu_ring *ring)
 {
 	if (npu_ring_failed(ring))
 		return false;
-	return npu_ring_sq_tail(ring) != READ_ONCE(ring->sq_head) ||
-	       npu_ring_lost(ring, ring->hdr);
+	return npu_ring_sq_tail(ring) != READ_ONCE(ring->sq_head);
 }
 
 /**

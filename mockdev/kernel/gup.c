@@ -19,7 +19,7 @@
  * pin_user_pages() does. Anything else is refused: -EFAULT (no such file,
  * not shared, beyond its end, no write access), -EINVAL (not sealed). We
  * never open /proc/PID/map_files or /proc/PID/fd/N: reading maps and
- * listing fd numbers tells us only where to look.
+ * stat() of the fd entries tells us only where to look.
  * Either way the pages of one pin are contiguous in our address space, so
  * vmap() of them is simply their address.
  *
@@ -181,7 +181,10 @@ static bool remote_fd_is(int fd, const struct remote_vma *vma, struct stat *st)
 /*
  * Our duplicate of the client's own descriptor of the file behind vma, or
  * -EFAULT if the client holds none. The fd numbers come from listing
- * /proc/PID/fd; the inode is checked on the duplicate itself.
+ * /proc/PID/fd, and stat() of an entry (metadata, no open) skips the ones
+ * that are not that inode, so we never take a reference to the client's
+ * other files (a last close of those by us could have side effects); the
+ * inode is checked again on the duplicate itself.
  */
 static int remote_get_file(const struct mm_struct *mm,
 			   const struct remote_vma *vma)
@@ -202,6 +205,10 @@ static int remote_get_file(const struct mm_struct *mm,
 		int dup;
 
 		if (*endp || endp == de->d_name || cfd < 0 || cfd > INT_MAX)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)mm->pid, cfd);
+		if (stat(path, &st) || st.st_ino != vma->inode ||
+		    st.st_dev != makedev(vma->major, vma->minor))
 			continue;
 		dup = syscall(SYS_pidfd_getfd, mm->pidfd, (int)cfd, 0);
 		if (dup < 0)

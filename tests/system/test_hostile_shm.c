@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -430,9 +431,14 @@ static void test_racing_mapping_flip_never_writes_a_root_file(void **state)
 
 /*
  * After RING_CREATE and HOST_REGISTER the client tries to shrink its
- * (sealed) memfds, then unmaps and closes them: the seal holds, the ring
- * still runs on the driver's own hold of the pages, npud stays up and
- * other clients are served.
+ * (sealed) memfds, punches a hole in the registered one, then unmaps and
+ * closes them: the seal holds, the ring still runs on the driver's own
+ * hold of the pages, npud stays up and other clients are served. (With
+ * F_SEAL_SHRINK a shmem memfd cannot make npud fault any more: a punched
+ * hole is refilled with zeros. A mapping past the end of the file is
+ * refused at RING_CREATE, see above; a hugetlb memfd whose huge page goes
+ * elsewhere could still fault, which needs huge pages this machine does
+ * not have: the unit test test_ring_bounds stands in for it.)
  */
 static void test_truncate_and_unmap_after_creation(void **state)
 {
@@ -458,6 +464,9 @@ static void test_truncate_and_unmap_after_creation(void **state)
 	assert_int_equal(errno, EPERM);
 	assert_int_equal(ftruncate(hfd, PAGE), -1);
 	assert_int_equal(errno, EPERM);
+	/* Punching a hole is allowed; the pages read as zeros again, no fault. */
+	assert_int_equal(fallocate(hfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, 4 * PAGE),
+			 0);
 	/* Queue a NOP, then take the memory away from our side. */
 	sqe = (struct npu_sqe *)((char *)mem + NPU_RING_SQES_OFF) + (hdr->sq_tail & (RING_ENTRIES - 1));
 	memset(sqe, 0, sizeof(*sqe));
