@@ -41,9 +41,10 @@ Error Error::FromHal(int err, const char *fmt, ...) {
     message += ": ";
     if (err == -EPROTO) {
         // The one errno whose strerror ("Protocol error") says nothing here.
-        message += "the driver stopped this stream's queue for good because its shared ring "
-                   "memory was corrupted (an impossible submission index); its pending work is "
-                   "lost, destroy the stream";
+        message +=
+            "the driver stopped this stream's queue for good because its shared ring "
+            "memory was corrupted (an impossible submission index); its pending work is "
+            "lost, destroy the stream";
     } else {
         message += std::strerror(err < 0 ? -err : err);
     }
