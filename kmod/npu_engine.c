@@ -174,6 +174,16 @@ static u64 npu_opnd_seg(const struct npu_opnd *o, u64 pos, u64 want, void **k)
 	return want;
 }
 
+/*
+ * Whether the @n bytes at @k, a piece of operand @o just copied, were lost
+ * to a failed page of registered host memory (the copy then fails with
+ * -EFAULT). A flag test per page; nothing for other operands.
+ */
+static bool npu_opnd_lost(const struct npu_opnd *o, const void *k, u64 n)
+{
+	return o->kind == NPU_OPND_KERN && npu_host_lost(o->reg, k, n);
+}
+
 /* Whether [d, d + n) and [s, s + n) do not overlap. */
 static bool npu_engine_apart(const void *d, const void *s, u64 n)
 {
@@ -222,6 +232,9 @@ static int npu_engine_move(const struct npu_xfer *x, u64 doff, u64 soff, u64 len
 			if (copy_from_user(bounce, us, n) || copy_to_user(ud, bounce, n))
 				return -EFAULT;
 		}
+		if (unlikely((d && npu_opnd_lost(&x->dst, d, n)) ||
+			     (s && npu_opnd_lost(&x->src, s, n))))
+			return -EFAULT;
 		cond_resched();
 	}
 	return 0;
@@ -241,6 +254,8 @@ static int npu_engine_fill(const struct npu_opnd *o, u8 value, u64 len, void *bo
 			return -EIO;
 		if (k) {
 			memset(k, value, n);
+			if (unlikely(npu_opnd_lost(o, k, n)))
+				return -EFAULT;
 		} else if (!value) {
 			if (clear_user(u, n))
 				return -EFAULT;
@@ -502,18 +517,34 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 	return -EINVAL;
 }
 
-/* Complete every descriptor published before abort_tail with -ECANCELED. */
+/*
+ * Complete every descriptor published before abort_tail with -ECANCELED:
+ * at most sq_entries of them, whatever the application wrote to sq_tail.
+ */
 static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 {
 	struct npu_sqe sqe;
+	u32 n, ready = 0;
 
 	if (ring->has_held) {
 		ring->has_held = false;
 		npu_ring_post_cqe(ring, ring->held.user_data, -ECANCELED);
 	}
 	/* The ring may have run past abort_tail since the abort was asked for. */
-	while ((s32)(abort_tail - ring->sq_head) > 0 && npu_ring_sq_ready(ring)) {
-		npu_ring_read_sqe(ring, &sqe);
+	n = abort_tail - ring->sq_head;
+	if ((s32)n <= 0)
+		return;
+	/* More than the SQ holds: npu_ring_sq_ready() fails the ring. */
+	n = min(n, ring->sq_entries + 1);
+	while (n--) {
+		if (!ready) {
+			ready = npu_ring_sq_ready(ring);
+			if (!ready)
+				return;
+		}
+		if (!npu_ring_read_sqe(ring, &sqe))
+			return;
+		ready--;
 		atomic64_inc(&ring->st_sqes);
 		npu_ring_post_cqe(ring, sqe.user_data, -ECANCELED);
 	}
@@ -540,6 +571,8 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 	int r;
 
 	lockdep_assert_held(&ring->submit_lock);
+	if (npu_ring_failed(ring))
+		return NPU_ENGINE_IDLE;
 	if (abort)
 		npu_engine_cancel(ring, abort_tail);
 	if (ring->has_held) {
@@ -559,7 +592,8 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 			if (!ready)
 				return NPU_ENGINE_IDLE;
 		}
-		npu_ring_read_sqe(ring, &sqe);
+		if (!npu_ring_read_sqe(ring, &sqe))
+			return NPU_ENGINE_IDLE;
 		atomic64_inc(&ring->st_sqes);
 		if (sqe.opcode == NPU_OP_VALUE_WAIT) {
 			r = npu_engine_value_wait(ring, &sqe);

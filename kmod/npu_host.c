@@ -326,3 +326,29 @@ void npu_host_put(struct npu_host_reg *reg)
 	if (reg)
 		kref_put(&reg->ref, npu_host_reg_free);
 }
+
+/**
+ * npu_host_lost() - whether registered memory the engine touched has failed
+ * @reg: the registration, held
+ * @kaddr: first byte touched, inside @reg's kernel mapping
+ * @len: bytes touched, > 0
+ *
+ * The pages are pinned, so only a memory error (PageHWPoison(); in the
+ * mock kernel also a client file that failed under npud) can take them
+ * away. The engine asks after each piece it copied and fails that copy
+ * with -EFAULT.
+ *
+ * Return: true if a page of [@kaddr, @kaddr + @len) is poisoned.
+ */
+bool npu_host_lost(const struct npu_host_reg *reg, const void *kaddr, u64 len)
+{
+	unsigned long first = ((const char *)kaddr - (const char *)reg->kaddr) >> PAGE_SHIFT;
+	unsigned long last = ((const char *)kaddr + len - 1 - (const char *)reg->kaddr) >> PAGE_SHIFT;
+	unsigned long i;
+
+	for (i = first; i <= last; i++) {
+		if (PageHWPoison(reg->pages[i]))
+			return true;
+	}
+	return false;
+}

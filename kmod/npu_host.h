@@ -30,5 +30,6 @@ void npu_host_release_all(struct npu_ctx *ctx);
  */
 void *npu_host_get(struct npu_ctx *ctx, u64 uaddr, u64 len, struct npu_host_reg **reg);
 void npu_host_put(struct npu_host_reg *reg);
+bool npu_host_lost(const struct npu_host_reg *reg, const void *kaddr, u64 len);
 
 #endif /* _NPU_HOST_H */

@@ -13,6 +13,21 @@
  * sq_tail and cq_head with acquire loads, bounds what they imply, and reads
  * each SQE field exactly once into a private copy before the engine looks
  * at it.
+ *
+ * Those accesses all go through the accessors below (sq_tail, the SQE
+ * slots, the CQEs, the flags word), which bound what the application can
+ * make the driver do: an sq_tail more than sq_entries away from the
+ * driver's private sq_head is impossible for a correct producer, and the
+ * ring fails with -EPROTO (a last CQE says so, NPU_RING_FAILED is set, and
+ * every later RING_ENTER returns -EPROTO); it completes nothing more.
+ *
+ * The pages are pinned, so they cannot go away under the driver; what can
+ * still happen is that one fails (a memory error: PageHWPoison(), which is
+ * also how the mock kernel reports a client file that failed under npud).
+ * The accessors look at the page they touched afterwards and fail the ring
+ * with -EFAULT; a failed ring is not touched again. A page flag test per
+ * access keeps the fast path cheap, where a fault-guarded copy of every
+ * field would not be.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -149,6 +164,10 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	ring->sqes = ring->vaddr + NPU_RING_SQES_OFF;
 	ring->cqes = (void *)(ring->sqes + ring->sq_entries);
 	npu_ring_init_hdr(ring);
+	if (PageHWPoison(ring->pages[0])) {
+		ret = -EFAULT;
+		goto err_vunmap;
+	}
 	/* Host operands are addresses of the creator: the engines adopt its mm. */
 	ring->mm = current->mm;
 	mmgrab(ring->mm);
@@ -171,6 +190,7 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 
 err_mmdrop:
 	mmdrop(ring->mm);
+err_vunmap:
 	vunmap(ring->vaddr);
 err_unpin:
 	unpin_user_pages(ring->pages, ring->nr_pages);
@@ -230,20 +250,97 @@ void npu_ring_release_all(struct npu_ctx *ctx)
 	}
 }
 
+/* Whether the page of the ring region that holds @p has failed. */
+static bool npu_ring_lost(const struct npu_ring *ring, const void *p)
+{
+	return PageHWPoison(ring->pages[((const char *)p - (const char *)ring->vaddr) >> PAGE_SHIFT]);
+}
+
+/*
+ * Write one CQE and publish it. Returns the slot, or NULL when the CQ is
+ * full (the completion is lost: cq_overflow counts it and
+ * NPU_RING_CQ_OVERFLOW is set) or, with @careful, when the slot's page has
+ * failed.
+ */
+static struct npu_cqe *npu_ring_cqe_write(struct npu_ring *ring, u64 user_data, s32 res,
+					  u32 flags, bool careful)
+{
+	struct npu_ring_hdr *hdr = ring->hdr;
+	/* Pairs with the application's release store of cq_head. */
+	u32 head = smp_load_acquire(&hdr->cq_head);
+	struct npu_cqe *c;
+
+	if (ring->cq_tail - head >= ring->cq_entries) {
+		ring->cq_overflow++;
+		ring->flags |= NPU_RING_CQ_OVERFLOW;
+		WRITE_ONCE(hdr->flags, ring->flags);
+		/* Who sees the count sees the flag. */
+		smp_store_release(&hdr->cq_overflow, ring->cq_overflow);
+		return NULL;
+	}
+	c = &ring->cqes[ring->cq_tail & (ring->cq_entries - 1)];
+	if (careful && npu_ring_lost(ring, c))
+		return NULL;
+	WRITE_ONCE(c->user_data, user_data);
+	WRITE_ONCE(c->res, res);
+	WRITE_ONCE(c->flags, flags);
+	/* The CQE is visible before the tail that publishes it. */
+	smp_store_release(&hdr->cq_tail, ring->cq_tail + 1);
+	WRITE_ONCE(ring->cq_tail, ring->cq_tail + 1);
+	return c;
+}
+
+/*
+ * Fail the ring for good with @err: it completes nothing more and every
+ * later RING_ENTER returns @err. A last CQE (user_data 0, res @err, flag
+ * NPU_CQE_RING_FAILED) tells the application, if the CQ has room and its
+ * memory still works. Caller holds submit_lock and runs the ring.
+ */
+static void npu_ring_fail(struct npu_ring *ring, int err)
+{
+	lockdep_assert_held(&ring->submit_lock);
+	if (ring->err)
+		return;
+	if (!npu_ring_lost(ring, ring->hdr)) {
+		npu_ring_cqe_write(ring, 0, err, NPU_CQE_RING_FAILED, true);
+		ring->flags |= NPU_RING_FAILED;
+		WRITE_ONCE(ring->hdr->flags, ring->flags);
+	}
+	/* Read locklessly by RING_ENTER, waiters and the scheduler. */
+	WRITE_ONCE(ring->err, err);
+	npu_ring_wake_waiters(ring);
+}
+
 /**
  * npu_ring_sq_ready() - SQEs the application has published and the driver
  *	not yet consumed
- * @ring: the ring; caller holds submit_lock
+ * @ring: the ring; caller holds submit_lock and runs it
  *
- * Return: at most sq_entries, whatever the application wrote to sq_tail.
+ * An sq_tail more than sq_entries away from the driver's sq_head (ahead or
+ * behind) fails the ring with -EPROTO; a failed header page fails it with
+ * -EFAULT.
+ *
+ * Return: at most sq_entries; 0 once the ring has failed.
  */
 u32 npu_ring_sq_ready(struct npu_ring *ring)
 {
-	/* Pairs with the application's release store of sq_tail. */
-	u32 tail = smp_load_acquire(&ring->hdr->sq_tail);
+	u32 tail, n;
 
 	lockdep_assert_held(&ring->submit_lock);
-	return min(tail - ring->sq_head, ring->sq_entries);
+	if (unlikely(ring->err))
+		return 0;
+	/* Pairs with the application's release store of sq_tail. */
+	tail = smp_load_acquire(&ring->hdr->sq_tail);
+	if (unlikely(npu_ring_lost(ring, ring->hdr))) {
+		npu_ring_fail(ring, -EFAULT);
+		return 0;
+	}
+	n = tail - ring->sq_head;
+	if (unlikely(n > ring->sq_entries)) {
+		npu_ring_fail(ring, -EPROTO);
+		return 0;
+	}
+	return n;
 }
 
 /**
@@ -253,12 +350,17 @@ u32 npu_ring_sq_ready(struct npu_ring *ring)
  *
  * The slot is handed back to the application (sq_head) right away: the
  * engine only ever looks at the copy.
+ *
+ * Return: true; false if the slot's memory failed (the ring has failed
+ * with -EFAULT and @sqe must not be used).
  */
-void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
+bool npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
 {
 	const struct npu_sqe *s = &ring->sqes[ring->sq_head & (ring->sq_entries - 1)];
 
 	lockdep_assert_held(&ring->submit_lock);
+	if (unlikely(ring->err))
+		return false;
 	sqe->opcode = READ_ONCE(s->opcode);
 	sqe->flags = READ_ONCE(s->flags);
 	sqe->dir = READ_ONCE(s->dir);
@@ -273,10 +375,15 @@ void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
 	sqe->spitch = READ_ONCE(s->spitch);
 	sqe->cond = READ_ONCE(s->cond);
 	sqe->rsvd2 = READ_ONCE(s->rsvd2);
+	if (unlikely(npu_ring_lost(ring, s))) {
+		npu_ring_fail(ring, -EFAULT);
+		return false;
+	}
 	/* Read without submit_lock by npu_sched_ring_idle() and the scheduler. */
 	WRITE_ONCE(ring->sq_head, ring->sq_head + 1);
 	/* Our reads of the slot are done before the application may reuse it. */
 	smp_store_release(&ring->hdr->sq_head, ring->sq_head);
+	return true;
 }
 
 /**
@@ -286,32 +393,61 @@ void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
  * @res: 0 or -errno
  *
  * If the CQ is full the completion is lost: cq_overflow counts it and
- * NPU_RING_CQ_OVERFLOW is set.
+ * NPU_RING_CQ_OVERFLOW is set. A failed ring takes no more completions.
  */
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res)
 {
-	struct npu_ring_hdr *hdr = ring->hdr;
-	/* Pairs with the application's release store of cq_head. */
-	u32 head = smp_load_acquire(&hdr->cq_head);
 	struct npu_cqe *c;
 
 	lockdep_assert_held(&ring->submit_lock);
-	if (ring->cq_tail - head >= ring->cq_entries) {
-		ring->cq_overflow++;
-		ring->flags |= NPU_RING_CQ_OVERFLOW;
-		WRITE_ONCE(hdr->flags, ring->flags);
-		/* Who sees the count sees the flag. */
-		smp_store_release(&hdr->cq_overflow, ring->cq_overflow);
+	if (unlikely(ring->err))
+		return;
+	c = npu_ring_cqe_write(ring, user_data, res, 0, false);
+	if (unlikely(npu_ring_lost(ring, ring->hdr) || (c && npu_ring_lost(ring, c)))) {
+		npu_ring_fail(ring, -EFAULT);
 		return;
 	}
-	c = &ring->cqes[ring->cq_tail & (ring->cq_entries - 1)];
-	WRITE_ONCE(c->user_data, user_data);
-	WRITE_ONCE(c->res, res);
-	WRITE_ONCE(c->flags, 0);
-	/* The CQE is visible before the tail that publishes it. */
-	smp_store_release(&hdr->cq_tail, ring->cq_tail + 1);
-	WRITE_ONCE(ring->cq_tail, ring->cq_tail + 1);
 	npu_ring_wake_waiters(ring);
+}
+
+/**
+ * npu_ring_sq_tail() - the application's sq_tail, as it is now
+ * @ring: the ring; any context
+ *
+ * For the scheduler's decisions only: the engine that runs the ring checks
+ * the value again (npu_ring_sq_ready()).
+ *
+ * Return: sq_tail, acquire-loaded (pairs with the application's release).
+ */
+u32 npu_ring_sq_tail(struct npu_ring *ring)
+{
+	return smp_load_acquire(&ring->hdr->sq_tail);
+}
+
+/**
+ * npu_ring_sq_pending() - whether an engine has something to do on the SQ
+ * @ring: the ring; any context
+ *
+ * Return: false once the ring has failed; else true when sq_tail differs
+ * from the driver's sq_head (an impossible tail included: the engine then
+ * fails the ring).
+ */
+bool npu_ring_sq_pending(struct npu_ring *ring)
+{
+	if (npu_ring_failed(ring))
+		return false;
+	return npu_ring_sq_tail(ring) != READ_ONCE(ring->sq_head);
+}
+
+/**
+ * npu_ring_publish_flags() - write the driver's flags word to the header
+ * @ring: the ring; the caller owns its flags (the engine running it, or the
+ *	sched lock holder while it is not RUNNING)
+ */
+void npu_ring_publish_flags(struct npu_ring *ring)
+{
+	if (!npu_ring_lost(ring, ring->hdr))
+		WRITE_ONCE(ring->hdr->flags, ring->flags);
 }
 
 /**
@@ -379,7 +515,9 @@ static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns
  * io_uring command form of the doorbell.
  *
  * Return: 0; -ENOENT for an unknown ring; -EINVAL if min_complete can never
- * be reached; -ETIME when timeout_ns passes; -EINTR on a signal.
+ * be reached; -ETIME when timeout_ns passes; -EINTR on a signal; the
+ * ring's error once it has failed (-EPROTO for an impossible sq_tail,
+ * -EFAULT when its memory failed).
  */
 int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 {
@@ -395,6 +533,9 @@ int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 		ret = -EINVAL;
 		goto out_put;
 	}
+	ret = npu_ring_failed(ring);
+	if (ret)
+		goto out_put;
 
 	if (args->to_submit) {
 		atomic64_inc(&ring->st_doorbells);
@@ -405,6 +546,9 @@ int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 		npu_sched_kick(ring, 0, false);
 		ret = npu_ring_wait(ring, args->min_complete, args->timeout_ns);
 	}
+	/* It failed meanwhile: what it completed before is in the CQ. */
+	if (!ret)
+		ret = npu_ring_failed(ring);
 	args->submitted = submitted;
 out_put:
 	npu_ring_put(ring);

@@ -39,6 +39,12 @@ struct npu_ring {
 	 * sched lock holder while it is not RUNNING (NEED_WAKEUP).
 	 */
 	u32 flags;
+	/*
+	 * 0, or why the ring failed (-EPROTO: an impossible sq_tail; -EFAULT:
+	 * its memory failed). Set once, by the engine running it (submit_lock
+	 * held); read locklessly. A failed ring completes nothing more.
+	 */
+	int err;
 	bool mm_ok;		/* the engine has adopted mm for this batch */
 	bool has_held;		/* held is a VALUE_WAIT consumed but not yet true */
 	struct npu_sqe held;
@@ -69,9 +75,23 @@ int npu_ring_stats(struct npu_ctx *ctx, struct npu_ring_stats *args);
 int npu_ring_abort(struct npu_ctx *ctx, struct npu_ring_abort *args);
 void npu_ring_release_all(struct npu_ctx *ctx);
 
+/*
+ * Every access of the driver to the ring's shared memory goes through
+ * these (io_uring style), so the checks on memory the application controls
+ * live in one place.
+ */
 u32 npu_ring_sq_ready(struct npu_ring *ring);
-void npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe);
+bool npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe);
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res);
+u32 npu_ring_sq_tail(struct npu_ring *ring);
+bool npu_ring_sq_pending(struct npu_ring *ring);
+void npu_ring_publish_flags(struct npu_ring *ring);
 void npu_ring_wake_waiters(struct npu_ring *ring);
+
+/* Why the ring failed (-errno), or 0 while it works. */
+static inline int npu_ring_failed(const struct npu_ring *ring)
+{
+	return READ_ONCE(ring->err);
+}
 
 #endif /* _NPU_RING_H */

@@ -110,9 +110,7 @@ static void npu_sched_unuse_mm(struct mm_struct *mm, bool used)
 /* New SQEs, or an abort to carry out. */
 static bool npu_sched_ring_has_work(struct npu_ring *ring)
 {
-	/* Pairs with the application's release store of sq_tail. */
-	return smp_load_acquire(&ring->hdr->sq_tail) != READ_ONCE(ring->sq_head) ||
-	       ring->abort_req != ring->abort_done;
+	return npu_ring_sq_pending(ring) || ring->abort_req != ring->abort_done;
 }
 
 static void npu_sched_queue_locked(struct npu_sched *s, struct npu_ring *ring)
@@ -127,7 +125,7 @@ static void npu_sched_queue_locked(struct npu_sched *s, struct npu_ring *ring)
 	 */
 	if (ring->flags & NPU_RING_NEED_WAKEUP) {
 		ring->flags &= ~NPU_RING_NEED_WAKEUP;
-		WRITE_ONCE(ring->hdr->flags, ring->flags);
+		npu_ring_publish_flags(ring);
 	}
 }
 
@@ -169,7 +167,7 @@ static void npu_sched_sleep_rings_locked(struct npu_sched *s)
 	lockdep_assert_held(&s->lock);
 	list_for_each_entry_safe(ring, tmp, &s->pollq, sched_link) {
 		ring->flags |= NPU_RING_NEED_WAKEUP;
-		WRITE_ONCE(ring->hdr->flags, ring->flags);
+		npu_ring_publish_flags(ring);
 		/* Pairs with the producer's barrier between sq_tail and flags. */
 		smp_mb();
 		if (npu_sched_ring_has_work(ring)) {
@@ -276,7 +274,7 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 	ring->mm_ok = used;
 	if (ring->flags & NPU_RING_NEED_WAKEUP) {
 		ring->flags &= ~NPU_RING_NEED_WAKEUP;
-		WRITE_ONCE(ring->hdr->flags, ring->flags);
+		npu_ring_publish_flags(ring);
 	}
 	stop = npu_engine_run(ring, e->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
 	ring->mm_ok = false;
@@ -290,7 +288,10 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 	/* Read by npu_sched_abort() waiters without the lock. */
 	if (abort)
 		WRITE_ONCE(ring->abort_done, abort_req);
-	if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
+	if (npu_ring_failed(ring) && ring->abort_req == ring->abort_done) {
+		/* Nothing will run on it again: no list, no polling. */
+		WRITE_ONCE(ring->sstate, NPU_RING_ASLEEP);
+	} else if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
 		if (list_empty(&s->parked))
 			s->park_check = jiffies + NPU_SCHED_PARK_JIFFIES;
 		list_add_tail(&ring->sched_link, &s->parked);
@@ -449,7 +450,7 @@ u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell)
 
 	spin_lock(&s->lock);
 	if (doorbell) {
-		s32 avail = smp_load_acquire(&ring->hdr->sq_tail) - ring->sq_acked;
+		s32 avail = npu_ring_sq_tail(ring) - ring->sq_acked;
 
 		/* As io_uring: a tail far ahead means at most a full SQ. */
 		n = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
@@ -490,7 +491,9 @@ static bool npu_sched_abort_done(struct npu_ring *ring, u32 req)
  * npu_sched_abort() - cancel what a ring has published and not started
  * @ring: the ring
  *
- * Returns once an engine has completed those descriptors with -ECANCELED.
+ * Returns once an engine has completed those descriptors with -ECANCELED
+ * (at most sq_entries of them, plus a held VALUE_WAIT); at once for a
+ * failed ring.
  */
 void npu_sched_abort(struct npu_ring *ring)
 {
@@ -498,11 +501,12 @@ void npu_sched_abort(struct npu_ring *ring)
 	u32 req;
 
 	spin_lock(&s->lock);
-	if (ring->sstate == NPU_RING_DEAD) {
+	/* A failed ring completes nothing more: there is nothing to cancel. */
+	if (ring->sstate == NPU_RING_DEAD || npu_ring_failed(ring)) {
 		spin_unlock(&s->lock);
 		return;
 	}
-	ring->abort_tail = smp_load_acquire(&ring->hdr->sq_tail);
+	ring->abort_tail = npu_ring_sq_tail(ring);
 	req = ++ring->abort_req;
 	switch (ring->sstate) {
 	case NPU_RING_ASLEEP:
@@ -546,15 +550,17 @@ void npu_sched_detach(struct npu_ring *ring)
  * @ring: the ring
  *
  * Return: true when no engine runs or will run it and its SQ is empty, so
- * no CQE will come without a new submission.
+ * no CQE will come without a new submission; true for a failed ring.
  */
 bool npu_sched_ring_idle(struct npu_ring *ring)
 {
 	int st = READ_ONCE(ring->sstate);
 
+	if (npu_ring_failed(ring))
+		return true;
 	if (st == NPU_RING_RUNNING || st == NPU_RING_QUEUED || st == NPU_RING_PARKED)
 		return false;
-	return smp_load_acquire(&ring->hdr->sq_tail) == READ_ONCE(ring->sq_head);
+	return !npu_ring_sq_pending(ring);
 }
 
 /**

@@ -5,13 +5,35 @@
  * Local mm: the pages are the caller's own memory; pinning checks (by
  * touching each page under the fault guard) that the range is mapped, and
  * writable for FOLL_WRITE.
- * Remote mm: the range must lie in one shared file mapping of the client
- * (its memfd mapped MAP_SHARED). We get that file (pidfd_getfd of the
- * client's fd for the inode; else /proc/PID/map_files) and map the same
- * file range shared into the daemon; the pages point into that mapping,
- * which goes away with the last unpin.
+ *
+ * Remote mm (npud's clients): npud runs as root and must never reach a
+ * client's memory with its own rights. The range must lie in one shared
+ * mapping of a file the client still holds open: we duplicate the client's
+ * own descriptor with pidfd_getfd() (so we get the client's access mode: a
+ * file it opened O_RDONLY cannot be mapped shared-writable), check that it
+ * is the very inode /proc/PID/maps shows at that address (before and after
+ * the duplication), that it is sealed against shrinking (F_SEAL_SHRINK, so
+ * the client cannot truncate pages away under us; only memfds can be
+ * sealed) and that the file covers the pinned range, then map that file
+ * range shared into the daemon and fault every page in, as
+ * pin_user_pages() does. Anything else is refused: -EFAULT (no such file,
+ * not shared, beyond its end, no write access), -EINVAL (not sealed). We
+ * never open /proc/PID/map_files or /proc/PID/fd/N: reading maps and
+ * stat() of the fd entries tells us only where to look.
  * Either way the pages of one pin are contiguous in our address space, so
  * vmap() of them is simply their address.
+ *
+ * Faults on remote pins: a client cannot shrink a sealed file, but some
+ * memory can still fail under us (a hugetlb file whose hole was punched
+ * and whose huge page went elsewhere). On a real kernel the pinned pages
+ * stay the driver's and the only way to lose one is a memory error, which
+ * the kernel reports as PageHWPoison(). The mock does the same: a SIGBUS
+ * or SIGSEGV on a remote pin mapping (mock_pin_fault(), called by the
+ * fault handler of uaccess.c) maps a zero page over the faulting page,
+ * marks that struct page hardware-poisoned and lets the access complete;
+ * the driver checks PageHWPoison() after it touched client-shared memory
+ * and fails that ring or copy with -EFAULT. That costs nothing on the fast
+ * path (a flag test), unlike a guarded accessor around every ring access.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -39,6 +61,20 @@
 #ifndef SYS_pidfd_getfd
 #define SYS_pidfd_getfd 438
 #endif
+#ifndef F_GET_SEALS
+#define F_GET_SEALS 1034
+#endif
+#ifndef F_SEAL_SHRINK
+#define F_SEAL_SHRINK 0x0002
+#endif
+
+/*
+ * Remote pin mappings, for the fault handler. Taken in the handler of a
+ * synchronous fault: the faulting thread never holds it there (nothing
+ * touches a pin mapping under it).
+ */
+static pthread_mutex_t remote_pins_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: remote_pins */
+static LIST_HEAD(remote_pins);
 
 static struct mock_page_owner *pin_owner_alloc(unsigned long nr,
 					       enum mock_page_owner_kind kind,
@@ -52,12 +88,48 @@ static struct mock_page_owner *pin_owner_alloc(unsigned long nr,
 		return NULL;
 	o->kind = kind;
 	o->nr_pages = nr;
+	INIT_LIST_HEAD(&o->pin_link);
 	atomic_long_set(&o->pinned, nr);
 	for (i = 0; i < nr; i++) {
 		o->pages[i].virtual = base + i * PAGE_SIZE;
 		o->pages[i].mock_owner = o;
 	}
 	return o;
+}
+
+/**
+ * mock_pin_fault() - a SIGBUS/SIGSEGV at @addr: poison it if it is a pin's
+ * @addr: the faulting address
+ *
+ * Return: true when @addr is in a remote pin mapping: a zero page now
+ * stands in for the page, which is marked PageHWPoison(), and the access
+ * can be retried; false for any other address.
+ */
+bool mock_pin_fault(unsigned long addr)
+{
+	struct mock_page_owner *o;
+	bool found = false;
+
+	pthread_mutex_lock(&remote_pins_lock);
+	list_for_each_entry(o, &remote_pins, pin_link) {
+		unsigned long lo = (unsigned long)o->map;
+		unsigned long idx;
+		void *page;
+
+		if (addr < lo || addr - lo >= o->map_len)
+			continue;
+		idx = (addr - lo) >> PAGE_SHIFT;
+		page = (char *)o->map + (idx << PAGE_SHIFT);
+		if (mmap(page, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != page)
+			break;
+		__atomic_fetch_or(&o->pages[idx].flags, 1UL << PG_hwpoison,
+				  __ATOMIC_RELEASE);
+		found = true;
+		break;
+	}
+	pthread_mutex_unlock(&remote_pins_lock);
+	return found;
 }
 
 /* A mapping of the client's address space, from /proc/PID/maps. */
@@ -99,51 +171,86 @@ static int remote_find_vma(pid_t pid, unsigned long addr, unsigned long end,
 	return ret;
 }
 
-/* A descriptor of ours for the file behind vma, or -errno. */
-static int remote_get_file(const struct mm_struct *mm,
-			   const struct remote_vma *vma, bool write)
+/* Whether fd is the file of vma (device and inode). */
+static bool remote_fd_is(int fd, const struct remote_vma *vma, struct stat *st)
 {
-	char path[128];
+	return !fstat(fd, st) && st->st_ino == vma->inode &&
+	       st->st_dev == makedev(vma->major, vma->minor);
+}
+
+/*
+ * Our duplicate of the client's own descriptor of the file behind vma, or
+ * -EFAULT if the client holds none. The fd numbers come from listing
+ * /proc/PID/fd, and stat() of an entry (metadata, no open) skips the ones
+ * that are not that inode, so we never take a reference to the client's
+ * other files (a last close of those by us could have side effects); the
+ * inode is checked again on the duplicate itself.
+ */
+static int remote_get_file(const struct mm_struct *mm,
+			   const struct remote_vma *vma)
+{
+	char path[64];
 	struct dirent *de;
-	int fd = -1;
+	int fd = -EFAULT;
 	DIR *dir;
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)mm->pid);
 	dir = opendir(path);
-	while (dir && fd < 0 && (de = readdir(dir))) {
+	if (!dir)
+		return -EFAULT;
+	while (fd < 0 && (de = readdir(dir))) {
 		struct stat st;
 		char *endp;
 		long cfd = strtol(de->d_name, &endp, 10);
+		int dup;
 
-		if (*endp || endp == de->d_name)
+		if (*endp || endp == de->d_name || cfd < 0 || cfd > INT_MAX)
 			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)mm->pid,
-			 cfd);
+		snprintf(path, sizeof(path), "/proc/%d/fd/%ld", (int)mm->pid, cfd);
 		if (stat(path, &st) || st.st_ino != vma->inode ||
 		    st.st_dev != makedev(vma->major, vma->minor))
 			continue;
-		fd = syscall(SYS_pidfd_getfd, mm->pidfd, (int)cfd, 0);
+		dup = syscall(SYS_pidfd_getfd, mm->pidfd, (int)cfd, 0);
+		if (dup < 0)
+			continue;
+		if (remote_fd_is(dup, vma, &st))
+			fd = dup;
+		else
+			close(dup);
 	}
-	if (dir)
-		closedir(dir);
-	if (fd >= 0)
-		return fd;
+	closedir(dir);
+	return fd;
+}
 
-	/* The client may have closed its fd: the mapping still names the file. */
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx",
-		 (int)mm->pid, vma->start, vma->end);
-	fd = open(path, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-	return fd >= 0 ? fd : -EFAULT;
+/*
+ * Check the client's file for a pin of [off, off + len): sealed against
+ * shrinking, and long enough.
+ */
+static int remote_check_file(int fd, const struct remote_vma *vma,
+			     unsigned long off, unsigned long len)
+{
+	struct stat st;
+	unsigned long end;
+	int seals;
+
+	if (!remote_fd_is(fd, vma, &st))
+		return -EFAULT;
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK))
+		return -EINVAL;
+	if (check_add_overflow(off, len, &end) || end > (unsigned long)st.st_size)
+		return -EFAULT;
+	return 0;
 }
 
 static int pin_remote(const struct mm_struct *mm, unsigned long start,
 		      unsigned long nr, unsigned int gup_flags,
 		      struct page **pages)
 {
-	unsigned long len = nr << PAGE_SHIFT;
+	unsigned long len = nr << PAGE_SHIFT, off;
 	bool write = gup_flags & FOLL_WRITE;
+	struct remote_vma vma, again;
 	struct mock_page_owner *o;
-	struct remote_vma vma;
 	int fd, prot, ret;
 	void *map;
 
@@ -152,20 +259,33 @@ static int pin_remote(const struct mm_struct *mm, unsigned long start,
 		return ret;
 	if ((write && vma.perms[1] != 'w') || vma.perms[0] != 'r')
 		return -EFAULT;
-	fd = remote_get_file(mm, &vma, vma.perms[1] == 'w');
+	off = vma.offset + (start - vma.start);
+	fd = remote_get_file(mm, &vma);
 	if (fd < 0)
 		return fd;
-	prot = PROT_READ | (vma.perms[1] == 'w' ? PROT_WRITE : 0);
-	map = mmap(NULL, len, prot, MAP_SHARED, fd,
-		   vma.offset + (start - vma.start));
-	if (map == MAP_FAILED && prot & PROT_WRITE && !write) {
-		/* Opened read-only: a read pin can live with that. */
-		map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd,
-			   vma.offset + (start - vma.start));
+	ret = remote_check_file(fd, &vma, off, len);
+	if (ret)
+		goto out_close;
+	/* Still that file at that address, now that we hold it. */
+	ret = remote_find_vma(mm->pid, start, start + len, &again);
+	if (ret || again.inode != vma.inode || again.major != vma.major ||
+	    again.minor != vma.minor ||
+	    again.offset + (start - again.start) != off) {
+		ret = -EFAULT;
+		goto out_close;
 	}
+	/* The client's own access mode decides: no write to a read-only open. */
+	prot = PROT_READ | (write ? PROT_WRITE : 0);
+	map = mmap(NULL, len, prot, MAP_SHARED, fd, off);
+	ret = map == MAP_FAILED ? -EFAULT : 0;
 	close(fd);
-	if (map == MAP_FAILED)
+	if (ret)
+		return ret;
+	/* Fault every page in now, as pin_user_pages() does. */
+	if (mock_guarded_probe((unsigned long)map, len, write)) {
+		munmap(map, len);
 		return -EFAULT;
+	}
 
 	o = pin_owner_alloc(nr, MOCK_PAGES_PIN_REMOTE, map);
 	if (!o) {
@@ -174,9 +294,16 @@ static int pin_remote(const struct mm_struct *mm, unsigned long start,
 	}
 	o->map = map;
 	o->map_len = len;
+	pthread_mutex_lock(&remote_pins_lock);
+	list_add(&o->pin_link, &remote_pins);
+	pthread_mutex_unlock(&remote_pins_lock);
 	for (unsigned long i = 0; i < nr; i++)
 		pages[i] = &o->pages[i];
 	return 0;
+
+out_close:
+	close(fd);
+	return ret;
 }
 
 static int pin_local(unsigned long start, unsigned long nr,
@@ -233,8 +360,12 @@ void unpin_user_page(struct page *page)
 	}
 	mock_live_add(&mock_live.pinned_pages, -1);
 	if (atomic_long_dec_and_test(&o->pinned)) {
-		if (o->map)
+		if (o->map) {
+			pthread_mutex_lock(&remote_pins_lock);
+			list_del(&o->pin_link);
+			pthread_mutex_unlock(&remote_pins_lock);
 			munmap(o->map, o->map_len);
+		}
 		free(o);
 	}
 }

@@ -111,6 +111,7 @@ struct mock_page_owner {
 	atomic_long_t pinned;		/* pins: pages not yet unpinned */
 	void *map;			/* PIN_REMOTE: our mapping of the client's file */
 	size_t map_len;
+	struct list_head pin_link;	/* PIN_REMOTE: in gup.c's remote_pins */
 	unsigned long nr_pages;
 	struct page pages[];
 };
@@ -120,6 +121,12 @@ size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 			 unsigned long ulo, unsigned long uhi);
 /* 0 if [addr, addr + len) is readable (and writable if write), else -EFAULT. */
 int mock_guarded_probe(unsigned long addr, size_t len, bool write);
+
+/*
+ * Called by the SIGBUS/SIGSEGV handler for a fault no guarded copy claims:
+ * true if addr is in a remote pin mapping, now poisoned and retryable.
+ */
+bool mock_pin_fault(unsigned long addr);
 
 /* Debug log of the mock itself (not counted as driver warnings). */
 void mock_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -193,6 +193,9 @@ static void fault_handler(int sig, siginfo_t *info, void *uctx)
 		fault_guard = NULL;
 		siglongjmp(g->env, 1);
 	}
+	/* Client-shared memory that failed under npud: see gup.c. */
+	if (mock_pin_fault(addr))
+		return;
 	fault_chain(sig, info, uctx);
 }
 

@@ -200,6 +200,17 @@ static void test_stats(void **state)
 	assert_true(st.doorbells >= 1);
 }
 
+/*
+ * A ring the driver failed for good (an impossible sq_tail in its shared
+ * memory: -EPROTO) is a task-scheduler error upstream, not an internal one.
+ */
+static void test_failed_ring_maps_to_ts_error(void **state)
+{
+	(void)state;
+	assert_int_equal(halErrorToAcl(-EPROTO), ACL_ERROR_RT_TS_ERROR);
+	assert_int_equal(halErrorToAcl(-EFAULT), ACL_ERROR_RT_PARAM_INVALID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_wait_bad_seq),
 		cmocka_unit_test(test_value_wait_timeout),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_failed_ring_maps_to_ts_error),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

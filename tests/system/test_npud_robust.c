@@ -194,9 +194,11 @@ static uint32_t ring_create(int fd, int *memfd, void **mem, size_t *bytes)
 
 	*bytes = (size_t)npu_ring_bytes(RING_ENTRIES, RING_ENTRIES);
 	*bytes = (*bytes + 4095) & ~(size_t)4095;
-	*memfd = memfd_create("robust-ring", MFD_CLOEXEC);
+	*memfd = memfd_create("robust-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	assert_true(*memfd >= 0);
 	assert_int_equal(ftruncate(*memfd, (off_t)*bytes), 0);
+	/* npud maps only memory sealed against shrinking. */
+	assert_int_equal(fcntl(*memfd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
 	*mem = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED, *memfd, 0);
 	assert_true(*mem != MAP_FAILED);
 	rc.addr = (uint64_t)(uintptr_t)*mem;

@@ -7,6 +7,7 @@
  * linked, and the pinned-page counters back to zero after close.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,23 +324,35 @@ static long child_ioctl(struct child *c, struct file *f, unsigned int cmd, void 
 
 static void test_remote_memfd_register(void **state)
 {
-	int fd = memfd_create("t", 0);
+	int fd = memfd_create("t", MFD_ALLOW_SEALING);
+	int ufd = memfd_create("unsealed", 0);
 	struct npu_ctx_setup s = { .va_base = T_VA_BASE, .va_size = T_VA_SIZE };
 	struct npu_host_register r = { 0 };
 	struct npu_host_reg *hr;
 	struct child c;
 	struct file *f;
-	char *p, *anon_p, *k;
+	char *p, *up, *anon_p, *k;
 
 	(void)state;
-	assert_true(fd >= 0);
+	assert_true(fd >= 0 && ufd >= 0);
 	assert_int_equal(ftruncate(fd, 4 * PAGE), 0);
+	assert_int_equal(fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK), 0);
+	assert_int_equal(ftruncate(ufd, 4 * PAGE), 0);
 	p = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	assert_true(p != MAP_FAILED);
+	up = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, ufd, 0);
+	assert_true(up != MAP_FAILED);
 	anon_p = anon(4 * PAGE);
-	child_start(&c);	/* inherits both mappings at the same addresses */
+	child_start(&c);	/* inherits the mappings at the same addresses */
 	assert_int_equal(mockdev_file_open(misc(0), c.task, &f), 0);
 	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_CTX_SETUP, &s), 0);
+
+	/* A memfd the client could truncate under the daemon is refused. */
+	r.addr = (uintptr_t)up;
+	r.size = 4 * PAGE;
+	r.fd = ufd;
+	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), -EINVAL);
+	assert_int_equal(pinned_now(), 0);
 
 	r.addr = (uintptr_t)p;
 	r.size = 4 * PAGE;
@@ -365,8 +378,10 @@ static void test_remote_memfd_register(void **state)
 	assert_int_equal(pinned_now(), 0);
 	child_stop(&c);
 	munmap(p, 4 * PAGE);
+	munmap(up, 4 * PAGE);
 	munmap(anon_p, 4 * PAGE);
 	close(fd);
+	close(ufd);
 }
 
 static void test_peer_enable_disable(void **state)

@@ -31,8 +31,9 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 2 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
-				 * 2: asynchronous engines, RING_ABORT */
+#define NPU_ABI_VERSION_MINOR 3 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+				 * 2: asynchronous engines, RING_ABORT;
+				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -195,6 +196,13 @@ struct npu_mem_info {
 /* Bits of npu_ring_hdr.flags (driver-written). */
 #define NPU_RING_NEED_WAKEUP	(1U << 0) /* engine sleeps: ring the doorbell */
 #define NPU_RING_CQ_OVERFLOW	(1U << 1) /* completions were dropped */
+/*
+ * The ring has failed for good: the application published an impossible
+ * sq_tail (more than sq_entries away from sq_head; RING_ENTER then returns
+ * -EPROTO) or the ring's memory failed (-EFAULT). It completes nothing
+ * more; destroy it.
+ */
+#define NPU_RING_FAILED		(1U << 2)
 
 struct npu_ring_hdr {
 	/* Submission queue: application produces, driver consumes. */
@@ -273,10 +281,14 @@ struct npu_sqe {
 	__u32 rsvd2;
 };
 
+/* Bits of npu_cqe.flags. */
+#define NPU_CQE_RING_FAILED	(1U << 0) /* not a descriptor's: the ring failed with res
+					   * (see NPU_RING_FAILED); user_data is 0 */
+
 struct npu_cqe {
 	__u64 user_data;
 	__s32 res;		/* 0, or -errno for this descriptor */
-	__u32 flags;
+	__u32 flags;		/* NPU_CQE_* */
 };
 
 static inline __u64 npu_ring_bytes(__u32 sq_entries, __u32 cq_entries)

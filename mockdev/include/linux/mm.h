@@ -27,7 +27,22 @@ struct page {
 	void *virtual;			/* where the mock sees this page */
 	struct mock_page_owner *mock_owner; /* allocation or pin it is part of */
 	atomic_t _refcount;		/* get_page/put_page of allocated pages */
+	unsigned long flags;		/* PG_* bits; only PG_hwpoison is used */
 };
+
+/* Page flags (include/linux/page-flags.h); the mock keeps only this one. */
+#define PG_hwpoison	23
+
+/*
+ * A memory error hit the page: its contents are gone. In the mock this is
+ * how a fault on a remotely pinned mapping (a client's file that failed
+ * under npud) shows: the page reads as zeros and stays poisoned until it
+ * is unpinned.
+ */
+static inline int PageHWPoison(const struct page *page)
+{
+	return (__atomic_load_n(&page->flags, __ATOMIC_ACQUIRE) >> PG_hwpoison) & 1;
+}
 
 #define PAGE_ALIGN(addr)	ALIGN(addr, PAGE_SIZE)
 #define PAGE_ALIGN_DOWN(addr)	ALIGN_DOWN(addr, PAGE_SIZE)

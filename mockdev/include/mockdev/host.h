@@ -14,8 +14,11 @@
  *  - the self task (the in-process device): direct loads and stores,
  *    guarded so that a bad address gives -EFAULT instead of a crash;
  *  - a remote task (npud's clients): process_vm_readv/writev for copies,
- *    and for pinning, the file behind the mapping (pidfd_getfd of the
- *    client's memfd, else /proc/PID/map_files) mapped into the daemon.
+ *    and for pinning, the file behind the mapping mapped into the daemon:
+ *    only a file the client still holds (pidfd_getfd of its own
+ *    descriptor, with its access mode), the inode mapped at that address,
+ *    sealed with F_SEAL_SHRINK and covering the range; nothing is ever
+ *    opened with the daemon's rights on a client's behalf.
  *
  * All functions return 0 or -errno unless stated otherwise, and are safe to
  * call from several threads at once.

@@ -1,5 +1,6 @@
 #include "core/error.h"
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -38,7 +39,15 @@ Error Error::FromHal(int err, const char *fmt, ...) {
     std::string message = VFormat(fmt, ap);
     va_end(ap);
     message += ": ";
-    message += std::strerror(err < 0 ? -err : err);
+    if (err == -EPROTO) {
+        // The one errno whose strerror ("Protocol error") says nothing here.
+        message +=
+            "the driver stopped this stream's queue for good because its shared ring "
+            "memory was corrupted (an impossible submission index); its pending work is "
+            "lost, destroy the stream";
+    } else {
+        message += std::strerror(err < 0 ? -err : err);
+    }
     return Error(halErrorToAcl(err), std::move(message));
 }
 

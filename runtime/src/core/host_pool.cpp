@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -49,14 +50,16 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
                              size, segment_bytes_, kPoolMax);
     }
     auto seg = std::make_unique<Segment>();
-    seg->fd = ::memfd_create("npu-pinned", MFD_CLOEXEC);
+    seg->fd = ::memfd_create("npu-pinned", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (seg->fd < 0) {
         return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION, "memfd_create failed: %s",
                              std::strerror(errno));
     }
-    if (::ftruncate(seg->fd, static_cast<off_t>(size)) != 0) {
+    // Sealed against shrinking: npud maps only memory that cannot be truncated away.
+    if (::ftruncate(seg->fd, static_cast<off_t>(size)) != 0 ||
+        ::fcntl(seg->fd, F_ADD_SEALS, F_SEAL_SHRINK) != 0) {
         return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                             "cannot size a pinned segment of %zu bytes: %s", size,
+                             "cannot size and seal a pinned segment of %zu bytes: %s", size,
                              std::strerror(errno));
     }
     void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, seg->fd, 0);

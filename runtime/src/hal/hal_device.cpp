@@ -226,10 +226,12 @@ int halDevice::CreateRing()
 {
 	using npu::hal::kSyncRingEntries;
 	const size_t bytes = npu::hal::PageRound(npu_ring_bytes(kSyncRingEntries, kSyncRingEntries));
-	UniqueFd fd(::memfd_create("npu-ring", MFD_CLOEXEC));
+	UniqueFd fd(::memfd_create("npu-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING));
 	if (fd.get() < 0)
 		return -errno;
-	if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) < 0)
+	// Sealed against shrinking: npud maps only memory that cannot be truncated away.
+	if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) < 0 ||
+	    ::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK) < 0)
 		return -errno;
 	void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
 	if (p == MAP_FAILED)

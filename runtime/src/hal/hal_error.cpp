@@ -17,6 +17,7 @@ constexpr int kInvalidHandle = 107017;   // ACL_ERROR_RT_INVALID_HANDLE
 constexpr int kFeatureNotSupport = 207000; // ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 constexpr int kMemoryAllocation = 207001; // ACL_ERROR_RT_MEMORY_ALLOCATION
 constexpr int kNoPermission = 207006;    // ACL_ERROR_RT_NO_PERMISSION
+constexpr int kTsError = 507001;         // ACL_ERROR_RT_TS_ERROR
 constexpr int kInternalError = 507899;   // ACL_ERROR_RT_DRV_INTERNAL_ERROR
 
 } // namespace
@@ -39,6 +40,10 @@ extern "C" int halErrorToAcl(int err)
 	case -ENOENT:
 	case -EBADF:
 		return kInvalidHandle;
+	case -EPROTO:
+		// The driver failed a ring for good (its shared memory held an
+		// impossible index): the queue's work is lost.
+		return kTsError;
 	default:
 		return kInternalError;
 	}

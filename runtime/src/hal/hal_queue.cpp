@@ -108,10 +108,12 @@ int halQueue::Create(uint32_t n)
 {
 	const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
 	bytes = static_cast<size_t>((npu_ring_bytes(n, n) + page - 1) & ~(page - 1));
-	fd = ::memfd_create("npu-queue", MFD_CLOEXEC);
+	fd = ::memfd_create("npu-queue", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -errno;
-	if (::ftruncate(fd, static_cast<off_t>(bytes)) < 0)
+	// Sealed against shrinking: npud maps only memory that cannot be truncated away.
+	if (::ftruncate(fd, static_cast<off_t>(bytes)) < 0 ||
+	    ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
 		return -errno;
 	void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)

@@ -5,6 +5,7 @@
  * against a forked child.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,11 @@
 #define RING_PAGES 4
 
 /* What the child maps; the child's addresses are the same as ours (fork). */
-static char *shared;		/* memfd, MAP_SHARED */
+static char *shared;		/* memfd, sealed F_SEAL_SHRINK, MAP_SHARED */
 static char *private_mem;	/* anonymous, private */
+static char *unsealed;		/* memfd without seals, MAP_SHARED; the child holds it */
+static char *closed;		/* sealed memfd, MAP_SHARED; nobody holds the fd */
+static char *past_eof;		/* sealed one-page memfd mapped over two pages */
 static pid_t child;
 static int to_child[2];
 
@@ -41,15 +45,35 @@ static void child_main(void)
 	_exit(0);
 }
 
+/* A memfd of @pages pages, sealed against shrinking if @seal, mapped over @map_pages. */
+static char *map_memfd(unsigned int pages, unsigned int map_pages, bool seal, int *fdp)
+{
+	int fd = memfd_create("mock-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	char *p;
+
+	if (fd < 0 || ftruncate(fd, pages * PAGE_SIZE))
+		return MAP_FAILED;
+	if (seal && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK))
+		return MAP_FAILED;
+	p = mmap(NULL, map_pages * PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fdp)
+		*fdp = fd;
+	else
+		close(fd);
+	return p;
+}
+
 static int start_child(void **state)
 {
-	int fd = memfd_create("mock-ring", MFD_CLOEXEC);
+	int fd, unsealed_fd, eof_fd;
 
 	(void)state;
-	if (fd < 0 || ftruncate(fd, RING_PAGES * PAGE_SIZE))
+	shared = map_memfd(RING_PAGES, RING_PAGES, true, &fd);
+	unsealed = map_memfd(1, 1, false, &unsealed_fd);
+	closed = map_memfd(1, 1, true, NULL);
+	past_eof = map_memfd(1, 2, true, &eof_fd);
+	if (unsealed == MAP_FAILED || closed == MAP_FAILED || past_eof == MAP_FAILED)
 		return -1;
-	shared = mmap(NULL, RING_PAGES * PAGE_SIZE, PROT_READ | PROT_WRITE,
-		      MAP_SHARED, fd, 0);
 	private_mem = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED || private_mem == MAP_FAILED)
@@ -63,8 +87,10 @@ static int start_child(void **state)
 	if (child == 0)
 		child_main();
 	close(to_child[0]);
-	/* The child keeps the memfd open; we close ours to prove we use its. */
+	/* The child keeps the memfds open; we close ours to prove we use its. */
 	close(fd);
+	close(unsealed_fd);
+	close(eof_fd);
 	/* After the fork, our private page differs from the child's. */
 	strcpy(private_mem, "parent's page");
 	return 0;
@@ -77,6 +103,9 @@ static int stop_child(void **state)
 	waitpid(child, NULL, 0);
 	munmap(shared, RING_PAGES * PAGE_SIZE);
 	munmap(private_mem, PAGE_SIZE);
+	munmap(unsealed, PAGE_SIZE);
+	munmap(closed, PAGE_SIZE);
+	munmap(past_eof, 2 * PAGE_SIZE);
 	return 0;
 }
 
@@ -162,6 +191,76 @@ static void test_remote_pin_maps_the_clients_memfd(void **state)
 	unpin_user_pages(pages, RING_PAGES);
 }
 
+/*
+ * Only a file the client holds, sealed against shrinking and covering the
+ * range, can be pinned: the daemon never opens anything with its own
+ * rights for a client.
+ */
+static void test_remote_pin_refuses_what_the_client_does_not_hold_sealed(void **state)
+{
+	struct task_struct *task, *saved = mock_current_task;
+	struct page *pages[2];
+	struct mock_counters c;
+
+	(void)state;
+	if (!pidfd_getfd_allowed())
+		skip();
+	assert_int_equal(mockdev_task_get(child, &task), 0);
+	mock_current_task = task;
+	/* Not sealed: the client could truncate it under the daemon. */
+	assert_int_equal(pin_user_pages_fast((unsigned long)unsealed, 1, FOLL_WRITE, pages),
+			 -EINVAL);
+	/* Mapped, but the client no longer holds the file. */
+	assert_int_equal(pin_user_pages_fast((unsigned long)closed, 1, FOLL_WRITE, pages),
+			 -EFAULT);
+	/* The second page lies past the end of the file. */
+	assert_int_equal(pin_user_pages_fast((unsigned long)past_eof, 2, FOLL_WRITE, pages),
+			 -EFAULT);
+	assert_int_equal(pin_user_pages_fast((unsigned long)past_eof, 1, FOLL_WRITE, pages), 1);
+	unpin_user_pages(pages, 1);
+	mock_counters_get(&c);
+	assert_int_equal(c.pinned_pages, 0);
+	mock_current_task = saved;
+	mockdev_task_put(task);
+}
+
+/*
+ * A fault on the daemon's mapping of a pinned client file (the file failed
+ * under it) does not kill the process: the page reads as zeros from then
+ * on and is poisoned, which is what the driver checks.
+ */
+static void test_fault_on_remote_pin_poisons_the_page(void **state)
+{
+	struct task_struct *task, *saved = mock_current_task;
+	struct page *pages[RING_PAGES];
+	volatile char *v;
+
+	(void)state;
+	if (!pidfd_getfd_allowed())
+		skip();
+	assert_int_equal(mockdev_task_get(child, &task), 0);
+	mock_current_task = task;
+	assert_int_equal(pin_user_pages_fast((unsigned long)shared, RING_PAGES, FOLL_WRITE, pages),
+			 RING_PAGES);
+	mock_current_task = saved;
+	mockdev_task_put(task);
+	v = page_address(pages[0]);
+	v[PAGE_SIZE] = 'x';
+	v[2 * PAGE_SIZE] = 'y';
+	assert_false(PageHWPoison(pages[1]));
+	/* Stand-in for a failed page: make ours fault. */
+	assert_int_equal(mprotect((void *)(v + PAGE_SIZE), PAGE_SIZE, PROT_NONE), 0);
+	assert_int_equal(v[PAGE_SIZE], 0);
+	assert_true(PageHWPoison(pages[1]));
+	v[PAGE_SIZE] = 'z';		/* writes land on the stand-in page */
+	assert_false(PageHWPoison(pages[0]));
+	assert_false(PageHWPoison(pages[2]));
+	assert_int_equal(v[2 * PAGE_SIZE], 'y');
+	/* The client's file did not get the stand-in's bytes. */
+	assert_int_equal(shared[PAGE_SIZE], 'x');
+	unpin_user_pages(pages, RING_PAGES);
+}
+
 static void test_dead_client_is_not_reused(void **state)
 {
 	struct task_struct *task, *saved = mock_current_task;
@@ -194,6 +293,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		MOCK_TEST(test_remote_copies_reach_the_client),
 		MOCK_TEST(test_remote_pin_maps_the_clients_memfd),
+		MOCK_TEST(test_remote_pin_refuses_what_the_client_does_not_hold_sealed),
+		MOCK_TEST(test_fault_on_remote_pin_poisons_the_page),
 		MOCK_TEST(test_dead_client_is_not_reused),
 		MOCK_TEST(test_tid_to_tgid),
 	};
