@@ -76,9 +76,8 @@ bool ParseSize(const char *text, uint64_t *bytes);
 inline void WaitRetryPause(unsigned *attempt)
 {
 	constexpr unsigned kMaxShift = 7; // 100 us << 7 = 12.8 ms, capped below
-	const unsigned shift = *attempt < kMaxShift ? *attempt : kMaxShift;
-	std::this_thread::sleep_for(
-		std::min(std::chrono::microseconds(100) << shift, std::chrono::microseconds(10000)));
+	const unsigned shift = std::min(*attempt, kMaxShift);
+	std::this_thread::sleep_for(std::chrono::microseconds(std::min(100u << shift, 10000u)));
 	++*attempt;
 }
 
