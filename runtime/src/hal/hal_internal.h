@@ -72,12 +72,13 @@ bool ParseSize(const char *text, uint64_t *bytes);
 // A completion wait that returned -EAGAIN: npud declined to wait because
 // this process already has its share of the daemon's workers waiting (the
 // doorbell was rung). Sleep before waiting again, 100 us doubling up to
-// 10 ms with *attempt, so that the retry is no busy loop.
+// 20 ms (a blocked wait's own slice) with *attempt, so that the retry is no
+// busy loop.
 inline void WaitRetryPause(unsigned *attempt)
 {
-	constexpr unsigned kMaxShift = 7; // 100 us << 7 = 12.8 ms, capped below
+	constexpr unsigned kMaxShift = 8; // 100 us << 8 = 25.6 ms, capped below
 	const unsigned shift = std::min(*attempt, kMaxShift);
-	std::this_thread::sleep_for(std::chrono::microseconds(std::min(100u << shift, 10000u)));
+	std::this_thread::sleep_for(std::chrono::microseconds(std::min(100u << shift, 20000u)));
 	++*attempt;
 }
 
