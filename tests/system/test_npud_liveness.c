@@ -205,7 +205,7 @@ static void *stuck_waiter(void *arg)
 	for (;;) {
 		ret = stuck_wait_once(c);
 		if (ret == -EAGAIN)
-			sys_sleep_ms(50);
+			sys_sleep_ms(100);
 		else if (ret && ret != -EINTR)
 			return NULL;
 	}
