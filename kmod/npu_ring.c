@@ -479,6 +479,10 @@ static bool npu_ring_wait_done(struct npu_ring *ring, u32 min_complete)
  * flight: with nothing submitted, nothing will arrive, so return what is
  * there. Spin briefly first: a completion that is microseconds away costs
  * less than a sleep and a cross-CPU wake-up.
+ *
+ * Any signal ends the wait with -EINTR, with or without a timeout: a wait
+ * may never end on its own (a VALUE_WAIT nobody releases), and the caller
+ * must be able to run its signal handlers (the runtime just waits again).
  */
 static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns)
 {
@@ -493,8 +497,8 @@ static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns
 	atomic64_inc(&ring->st_waits);
 
 	if (!timeout_ns) {
-		ret = wait_event_killable(ring->cq_wait,
-					  npu_ring_wait_done(ring, min_complete));
+		ret = wait_event_interruptible(ring->cq_wait,
+					       npu_ring_wait_done(ring, min_complete));
 		return ret ? -EINTR : 0;
 	}
 	ret = wait_event_interruptible_timeout(ring->cq_wait,

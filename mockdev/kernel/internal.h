@@ -63,6 +63,7 @@ enum mock_task_kind {
 	MOCK_TASK_SELF,
 	MOCK_TASK_REMOTE,
 	MOCK_TASK_KTHREAD,
+	MOCK_TASK_THREAD,	/* one thread of a remote process, for one call */
 };
 
 struct mock_task {
@@ -87,6 +88,9 @@ struct mock_task {
 	/* MOCK_TASK_REMOTE */
 	struct list_head cache_link;	/* in the tgid cache while alive */
 	bool cached;
+
+	/* MOCK_TASK_THREAD */
+	struct mock_task *process;	/* its process (a REMOTE task); one reference */
 };
 
 static inline struct mock_task *to_mock_task(struct task_struct *t)
@@ -97,6 +101,12 @@ static inline struct mock_task *to_mock_task(struct task_struct *t)
 void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind);
 /* Wake a task sleeping in schedule() or in a mock wait queue. */
 void mock_task_wake(struct mock_task *mt);
+/*
+ * For a task of another process (REMOTE or THREAD): if the host says that
+ * process has exited or that thread is being killed, mark a fatal signal
+ * pending on the task. Returns whether a fatal signal is pending.
+ */
+bool mock_task_check_host_death(struct task_struct *t);
 
 /* Pages: the owner of a block of struct pages (allocation or pin). */
 enum mock_page_owner_kind {

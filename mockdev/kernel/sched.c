@@ -277,6 +277,49 @@ static void remote_task_put(struct mock_task *mt)
 		remote_task_free(mt);
 }
 
+/* Threads of remote processes: a task of its own for each relayed call */
+
+MOCK_EXPORT int mockdev_task_thread_get(struct task_struct *process, pid_t tid,
+					struct task_struct **thread)
+{
+	struct mock_task *pmt = to_mock_task(process), *mt;
+
+	*thread = NULL;
+	if (pmt->kind != MOCK_TASK_REMOTE)
+		return -EINVAL;
+	if (tid == 0)
+		return -EPERM;
+	if (tid < 0)
+		return -ESRCH;
+	mt = calloc(1, sizeof(*mt));
+	if (!mt)
+		return -ENOMEM;
+	mock_task_init_common(mt, MOCK_TASK_THREAD);
+	get_task_struct(process);
+	mt->process = pmt;
+	/* As the kernel's threads: own pid and signals, the process's mm. */
+	mt->task.pid = tid;
+	mt->task.tgid = process->tgid;
+	mt->task.mm = process->mm;
+	mt->task.active_mm = process->mm;
+	memcpy(mt->task.comm, process->comm, sizeof(mt->task.comm));
+	mock_live_add(&mock_live.tasks, 1);
+	*thread = &mt->task;
+	return 0;
+}
+
+/* As remote_task_put: every get counted one live task. */
+static void thread_task_put(struct mock_task *mt)
+{
+	mock_live_add(&mock_live.tasks, -1);
+	if (!atomic_dec_and_test(&mt->usage))
+		return;
+	remote_task_put(mt->process);
+	pthread_mutex_destroy(&mt->lock);
+	pthread_cond_destroy(&mt->cond);
+	free(mt);
+}
+
 MOCK_EXPORT void mockdev_task_put(struct task_struct *task)
 {
 	struct mock_task *mt;
@@ -284,12 +327,79 @@ MOCK_EXPORT void mockdev_task_put(struct task_struct *task)
 	if (!task)
 		return;
 	mt = to_mock_task(task);
-	if (mt->kind != MOCK_TASK_REMOTE) {
-		WARN(mt->kind != MOCK_TASK_SELF,
-		     "mockdev_task_put of a kthread\n");
-		return;
+	switch (mt->kind) {
+	case MOCK_TASK_REMOTE:
+		remote_task_put(mt);
+		break;
+	case MOCK_TASK_THREAD:
+		thread_task_put(mt);
+		break;
+	case MOCK_TASK_SELF:
+		break;
+	case MOCK_TASK_KTHREAD:
+		WARN(1, "mockdev_task_put of a kthread\n");
+		break;
 	}
-	remote_task_put(mt);
+}
+
+/* True if SIGKILL is pending on thread tid of process tgid, or it is gone. */
+static bool host_thread_killed(pid_t tgid, pid_t tid)
+{
+	char path[64], buf[2048];
+	unsigned long long mask;
+	const char *key[] = { "\nSigPnd:", "\nShdPnd:" };
+	unsigned int i;
+	ssize_t n;
+	char *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", (int)tgid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	for (i = 0; i < ARRAY_SIZE(key); i++) {
+		p = strstr(buf, key[i]);
+		if (!p)
+			continue;
+		mask = strtoull(p + strlen(key[i]), NULL, 16);
+		/* Every fatal signal becomes SIGKILL (9) on each thread. */
+		if (mask & (1ULL << (9 - 1)))
+			return true;
+	}
+	return false;
+}
+
+bool mock_task_check_host_death(struct task_struct *t)
+{
+	struct mock_task *mt = to_mock_task(t);
+	bool dead;
+
+	if (fatal_signal_pending(t))
+		return true;
+	switch (mt->kind) {
+	case MOCK_TASK_REMOTE:
+		dead = pidfd_exited(t->mm->pidfd);
+		break;
+	case MOCK_TASK_THREAD:
+		dead = pidfd_exited(t->mm->pidfd) ||
+		       host_thread_killed(t->tgid, t->pid);
+		break;
+	default:
+		return false;
+	}
+	if (dead)
+		__atomic_fetch_or(&t->mock_signals, 3UL, __ATOMIC_RELEASE);
+	return dead;
+}
+
+MOCK_EXPORT bool mockdev_task_killed(struct task_struct *task)
+{
+	return mock_task_check_host_death(task);
 }
 
 MOCK_EXPORT pid_t mockdev_tid_to_tgid(pid_t tid)
@@ -336,7 +446,7 @@ struct task_struct *get_task_struct(struct task_struct *t)
 
 	if (mt->kind != MOCK_TASK_SELF) {
 		atomic_inc(&mt->usage);
-		if (mt->kind == MOCK_TASK_REMOTE)
+		if (mt->kind == MOCK_TASK_REMOTE || mt->kind == MOCK_TASK_THREAD)
 			mock_live_add(&mock_live.tasks, 1);
 	}
 	return t;
@@ -353,6 +463,9 @@ void put_task_struct(struct task_struct *t)
 		break;
 	case MOCK_TASK_REMOTE:
 		remote_task_put(mt);
+		break;
+	case MOCK_TASK_THREAD:
+		thread_task_put(mt);
 		break;
 	case MOCK_TASK_KTHREAD:
 		if (atomic_dec_and_test(&mt->usage))

@@ -264,12 +264,34 @@ static long jiffies_left(const struct timespec *deadline)
 	return max(1UL, nsecs_to_jiffies(ns));
 }
 
+/*
+ * A client's thread killed while it waits in the driver normally reaches us
+ * as a signal (npud turns a FUSE interrupt into one); as a fallback, its
+ * interruptible and killable sleeps look at the host every slice.
+ */
+#define MOCK_DEATH_CHECK_MS	200
+
+static bool timespec_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+static bool wait_watches_host(const struct mock_waiter *w)
+{
+	struct mock_task *mt = to_mock_task(current);
+
+	return (w->state & (TASK_INTERRUPTIBLE | TASK_WAKEKILL)) &&
+	       (mt->kind == MOCK_TASK_REMOTE || mt->kind == MOCK_TASK_THREAD);
+}
+
 long mock_wait_sleep(struct mock_waiter *w, long timeout)
 {
 	struct mock_task *mt = to_mock_task(current);
 	struct wait_queue_head *wq = w->wq;
 	bool forever = timeout >= MAX_SCHEDULE_TIMEOUT;
-	struct timespec deadline;
+	bool watch = wait_watches_host(w);
+	struct timespec deadline = { 0 }, until;
 	long ret = timeout;
 
 	if (wait_interrupted(w->state))
@@ -292,12 +314,27 @@ long mock_wait_sleep(struct mock_waiter *w, long timeout)
 
 	pthread_mutex_lock(&wq->lock);
 	while (wq->seq == w->seq && !wait_interrupted(w->state)) {
-		if (forever) {
+		bool slice = false;
+
+		until = deadline;
+		if (watch) {
+			struct timespec s = deadline_after(msecs_to_jiffies(MOCK_DEATH_CHECK_MS));
+
+			if (forever || timespec_before(&s, &deadline)) {
+				until = s;
+				slice = true;
+			}
+		}
+		if (forever && !slice) {
 			pthread_cond_wait(&wq->cond, &wq->lock);
 		} else if (pthread_cond_clockwait(&wq->cond, &wq->lock,
 						  CLOCK_MONOTONIC,
-						  &deadline) == ETIMEDOUT) {
-			break;
+						  &until) == ETIMEDOUT) {
+			if (!slice)
+				break;
+			pthread_mutex_unlock(&wq->lock);
+			mock_task_check_host_death(current);
+			pthread_mutex_lock(&wq->lock);
 		}
 	}
 	w->seq = wq->seq;

@@ -28,6 +28,25 @@ struct npud_options {
 	mode_t mode;			/* --mode: CUSE node permissions */
 };
 
+/*
+ * The worker pool. libfuse runs each request on a worker thread, at most
+ * NPUD_MAX_THREADS per session, and a call that waits in the driver keeps
+ * its worker for as long as it waits. So that no client can take them all,
+ * waits are admitted only while the caller's process has fewer than
+ * NPUD_CLIENT_WAITS of them in npud and all processes together fewer than
+ * NPUD_WAITS_MAX: the other NPUD_RESERVED_THREADS workers of a session are
+ * always there for calls that do not wait. A wait past either cap rings
+ * the doorbell (to_submit) as asked but does not wait: the call fails with
+ * EAGAIN, which the runtime takes as "wait again" after a short sleep.
+ * (Replying to waits from a separate waiter thread would need the driver
+ * to wait without a thread of its own, which no driver interface offers;
+ * the caps keep npud's threads bounded per client as well.)
+ */
+#define NPUD_MAX_THREADS	256
+#define NPUD_RESERVED_THREADS	32
+#define NPUD_WAITS_MAX		(NPUD_MAX_THREADS - NPUD_RESERVED_THREADS)
+#define NPUD_CLIENT_WAITS	32
+
 /* npud_client.c */
 int npud_client_open(unsigned int index, pid_t tid, struct npud_client **clientp);
 void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
@@ -35,6 +54,7 @@ void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 		       const void *in_buf, size_t in_bufsz, size_t out_bufsz);
 void npud_client_release(struct npud_client *client);
 unsigned int npud_clients_release_all(void);
+void npud_calls_stop(void);
 
 /* npud_session.c */
 struct npud_session {
@@ -46,10 +66,17 @@ struct npud_session {
 	volatile bool done;		/* the loop has returned */
 };
 
+/* SIGTERM to exit, whatever the clients do: at most this long (ms). */
+#define NPUD_STOP_MS		1500
+
 void npud_signals_init(void);
 int npud_session_start(struct npud_session *s);
-void npud_session_stop(struct npud_session *s);
+bool npud_session_stop(struct npud_session *s);
 int npud_wait(struct npud_session **sessions, unsigned int count);
+void npud_stop_begin(void);
+bool npud_run_bounded(void *(*fn)(void *), void *arg);
+void npud_abandon(int ret) __attribute__((noreturn));
+void npud_release_bounded(int ret);
 
 /* npud_fuse.c, npud_cuse.c: 0 on a clean shutdown, else non-zero. */
 int npud_fuse_run(const struct npud_options *opts);

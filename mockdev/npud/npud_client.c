@@ -9,6 +9,13 @@
  * inherit the file), and the driver must see whoever calls: each ioctl
  * runs with the caller's task. The opener's task is cached in the client
  * and reused whenever the calling thread belongs to the opener.
+ *
+ * Each ioctl runs as a thread task of its own (the calling thread), listed
+ * in npud_calls while it is in the driver, so that it can be signalled as
+ * the kernel would signal that thread: a FUSE INTERRUPT (the client's
+ * thread got a signal) is a signal, fatal if the host says the thread is
+ * being killed, and npud's shutdown is fatal for every call. The driver's
+ * interruptible (and, for fatal ones, killable) waits then end at once.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +25,7 @@
 #include <unistd.h>
 
 #include "mockdev/host.h"
+#include "npu/npu_uapi.h"
 
 #include "npud.h"
 
@@ -50,6 +58,105 @@ static void npud_clients_del(struct npud_client *c)
 	c->next->prev = c->prev;
 	c->prev = c->next = c;
 	pthread_mutex_unlock(&npud_clients_lock);
+}
+
+/* One ioctl in the driver. */
+struct npud_call {
+	struct task_struct *thread;	/* the calling thread; one reference */
+	pid_t tgid;			/* its process */
+	bool waits;			/* counted in npud_waits */
+	struct npud_call *prev, *next;
+};
+
+/*
+ * Protects: npud_calls (every call in the driver), npud_waits (those that
+ * may wait, over all processes), npud_stopping
+ */
+static pthread_mutex_t npud_calls_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npud_call npud_calls = { .prev = &npud_calls, .next = &npud_calls };
+static unsigned int npud_waits;
+static bool npud_stopping;
+
+/*
+ * List a call; with @wait, admit it as a wait if its process and npud
+ * have room (see NPUD_CLIENT_WAITS). The scan is O(calls in flight), which
+ * the worker pool bounds. Return: whether the wait was admitted (true when
+ * !@wait).
+ */
+static bool npud_call_begin(struct npud_call *call, bool wait)
+{
+	unsigned int mine = 0;
+	struct npud_call *c;
+	bool ok = true;
+
+	pthread_mutex_lock(&npud_calls_lock);
+	if (wait) {
+		for (c = npud_calls.next; c != &npud_calls; c = c->next) {
+			if (c->waits && c->tgid == call->tgid)
+				mine++;
+		}
+		ok = mine < NPUD_CLIENT_WAITS && npud_waits < NPUD_WAITS_MAX;
+	}
+	call->waits = wait && ok;
+	if (call->waits)
+		npud_waits++;
+	call->next = &npud_calls;
+	call->prev = npud_calls.prev;
+	npud_calls.prev->next = call;
+	npud_calls.prev = call;
+	/* Too late to wait: npud is going away. */
+	if (npud_stopping)
+		mockdev_task_signal(call->thread, true);
+	pthread_mutex_unlock(&npud_calls_lock);
+	return ok;
+}
+
+static void npud_call_end(struct npud_call *call)
+{
+	pthread_mutex_lock(&npud_calls_lock);
+	if (call->waits)
+		npud_waits--;
+	call->prev->next = call->next;
+	call->next->prev = call->prev;
+	pthread_mutex_unlock(&npud_calls_lock);
+}
+
+/*
+ * FUSE INTERRUPT for a call (libfuse runs this with the request locked; it
+ * must not reply). The kernel sends one when the calling thread gets a
+ * signal, and for a fatal one then waits for our reply uninterruptibly:
+ * the thread stays unkillable until the driver returns.
+ */
+static void npud_call_interrupted(fuse_req_t req, void *data)
+{
+	struct npud_call *call = data;
+
+	(void)req;
+	mockdev_task_signal(call->thread, mockdev_task_killed(call->thread));
+}
+
+/**
+ * npud_calls_stop() - signal every call in the driver, and every later one
+ *
+ * For shutdown: waits in the driver end with EINTR, as for a killed client.
+ */
+void npud_calls_stop(void)
+{
+	struct npud_call *c;
+
+	pthread_mutex_lock(&npud_calls_lock);
+	npud_stopping = true;
+	for (c = npud_calls.next; c != &npud_calls; c = c->next)
+		mockdev_task_signal(c->thread, true);
+	pthread_mutex_unlock(&npud_calls_lock);
+}
+
+/* A RING_ENTER that may block until completions come. */
+static bool npud_ioctl_may_wait(unsigned int cmd, const void *buf)
+{
+	const struct npu_ring_enter *re = buf;
+
+	return cmd == NPU_IOCTL_RING_ENTER && (re->flags & NPU_ENTER_GETEVENTS);
 }
 
 /**
@@ -116,7 +223,7 @@ static bool npud_tid_in_tgid(pid_t tid, pid_t tgid)
  * (borrowed) or a fresh reference that the caller must put.
  */
 static int npud_client_caller(struct npud_client *c, pid_t tid,
-			      struct task_struct **task, bool *borrowed)
+			      struct task_struct **task, pid_t *tgidp, bool *borrowed)
 {
 	pid_t tgid;
 
@@ -124,12 +231,14 @@ static int npud_client_caller(struct npud_client *c, pid_t tid,
 		return -EPERM;
 	if (npud_tid_in_tgid(tid, c->tgid)) {
 		*task = c->task;
+		*tgidp = c->tgid;
 		*borrowed = true;
 		return 0;
 	}
 	tgid = mockdev_tid_to_tgid(tid);
 	if (tgid < 0)
 		return tgid;
+	*tgidp = tgid;
 	*borrowed = false;
 	return mockdev_task_get(tgid, task);
 }
@@ -150,6 +259,9 @@ static int npud_client_caller(struct npud_client *c, pid_t tid,
  * like a native call, as compat_ptr_ioctl() would: the ABI has no
  * pointer-sized or padding-dependent field. Unknown commands are the
  * driver's business (it answers ENOTTY).
+ *
+ * A RING_ENTER with NPU_ENTER_GETEVENTS beyond the caller's share of the
+ * worker pool gets EAGAIN after its doorbell (see NPUD_CLIENT_WAITS).
  */
 void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 		       unsigned int cmd, void *arg, unsigned int flags,
@@ -159,8 +271,9 @@ void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 	size_t size = _IOC_SIZE(cmd);
 	size_t want_in = (_IOC_DIR(cmd) & _IOC_WRITE) ? size : 0;
 	size_t want_out = (_IOC_DIR(cmd) & _IOC_READ) ? size : 0;
+	bool borrowed, wait, refused = false;
+	struct npud_call call = { 0 };
 	struct task_struct *task;
-	bool borrowed;
 	long ret;
 
 	if ((flags & FUSE_IOCTL_UNRESTRICTED) || in_bufsz != want_in ||
@@ -172,15 +285,34 @@ void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 	if (in_bufsz)
 		memcpy(buf, in_buf, in_bufsz);
 
-	ret = npud_client_caller(client, fuse_req_ctx(req)->pid, &task, &borrowed);
+	ret = npud_client_caller(client, fuse_req_ctx(req)->pid, &task, &call.tgid,
+				 &borrowed);
 	if (ret) {
 		fuse_reply_err(req, (int)-ret);
 		return;
 	}
-	ret = mockdev_file_ioctl_relayed(client->file, task, cmd,
-					 (unsigned long)arg, buf);
+	ret = mockdev_task_thread_get(task, fuse_req_ctx(req)->pid, &call.thread);
 	if (!borrowed)
 		mockdev_task_put(task);
+	if (ret) {
+		fuse_reply_err(req, (int)-ret);
+		return;
+	}
+	wait = npud_ioctl_may_wait(cmd, buf);
+	if (!npud_call_begin(&call, wait)) {
+		/* No room to wait: ring the doorbell only (see NPUD_CLIENT_WAITS). */
+		((struct npu_ring_enter *)buf)->flags &= ~NPU_ENTER_GETEVENTS;
+		refused = true;
+	}
+	fuse_req_interrupt_func(req, npud_call_interrupted, &call);
+	ret = mockdev_file_ioctl_relayed(client->file, call.thread, cmd,
+					 (unsigned long)arg, buf);
+	/* Returns once a running npud_call_interrupted() has finished. */
+	fuse_req_interrupt_func(req, NULL, NULL);
+	npud_call_end(&call);
+	mockdev_task_put(call.thread);
+	if (refused && ret >= 0)
+		ret = -EAGAIN;
 
 	if (ret < 0)
 		fuse_reply_err(req, (int)-ret);

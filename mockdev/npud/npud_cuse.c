@@ -156,7 +156,8 @@ int npud_cuse_run(const struct npud_options *opts)
 {
 	struct npud_session **sessions;
 	struct npud_cuse_dev *devs;
-	unsigned int i, n, left;
+	bool stopped = true;
+	unsigned int i, n;
 	int ret = 1, sig;
 
 	devs = calloc(opts->devices, sizeof(*devs));
@@ -187,11 +188,15 @@ int npud_cuse_run(const struct npud_options *opts)
 	ret = sig ? 0 : 1;
 
 out_stop:
-	for (i = 0; i < n; i++)
-		npud_session_stop(&devs[i].session);
-	left = npud_clients_release_all();
-	if (left)
-		fprintf(stderr, "npud: released %u file(s) left open\n", left);
+	npud_stop_begin();
+	for (i = 0; i < n; i++) {
+		if (!npud_session_stop(&devs[i].session))
+			stopped = false;
+	}
+	/* Exiting closes /dev/cuse, which removes the device nodes. */
+	if (!stopped)
+		npud_abandon(ret);
+	npud_release_bounded(ret);
 out_fini:
 	while (n--)
 		npud_cuse_dev_fini(&devs[n]);

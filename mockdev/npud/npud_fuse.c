@@ -200,7 +200,7 @@ int npud_fuse_run(const struct npud_options *opts)
 	struct npud_session session = { .name = opts->fuse_dir };
 	struct npud_session *sessions[] = { &session };
 	struct npud_fuse fs = { .devices = opts->devices, .start = time(NULL) };
-	unsigned int left;
+	bool stopped = true;
 	int ret = 1, sig;
 
 	if (mkdir(opts->fuse_dir, 0755) && errno != EEXIST) {
@@ -227,14 +227,16 @@ int npud_fuse_run(const struct npud_options *opts)
 	sig = npud_wait(sessions, 1);
 	if (sig)
 		fprintf(stderr, "npud: %s, shutting down\n", strsignal(sig));
-	npud_session_stop(&session);
+	npud_stop_begin();
+	stopped = npud_session_stop(&session);
 	ret = sig ? 0 : 1;
 
 out_unmount:
 	fuse_session_unmount(session.se);
-	left = npud_clients_release_all();
-	if (left)
-		fprintf(stderr, "npud: released %u file(s) left open\n", left);
+	if (!stopped)
+		npud_abandon(ret);
+	npud_stop_begin();
+	npud_release_bounded(ret);
 out_destroy:
 	fuse_session_destroy(session.se);
 out_args:

@@ -6,7 +6,8 @@
  *   npud --fuse DIR [--devices N] [--hbm-size SIZE]
  *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE]
  *
- * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0).
+ * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0)
+ * within NPUD_STOP_MS, whatever its clients are doing.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -134,6 +135,13 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 	return 0;
 }
 
+static void *npud_unload_thread(void *arg)
+{
+	(void)arg;
+	mockdev_module_unload();
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct npud_options opts = { 0 };
@@ -156,7 +164,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = opts.cuse ? npud_cuse_run(&opts) : npud_fuse_run(&opts);
-	mockdev_module_unload();
+	npud_stop_begin();
+	if (!npud_run_bounded(npud_unload_thread, NULL))
+		npud_abandon(ret);
 	fprintf(stderr, "npud: exit %d\n", ret);
 	return ret;
 }

@@ -5,6 +5,13 @@
  * CUSE session runs fuse_session_loop_mt() in a thread of its own, so that
  * a stop can mark the session exited and then interrupt that thread's wait
  * with SIGUSR1 (a no-op handler) until the loop notices.
+ *
+ * Shutdown is bounded by NPUD_STOP_MS from npud_stop_begin(): every call
+ * in the driver is signalled (its waits end), the sessions stop, the
+ * mounts go, and the files left open are released and the driver
+ * unloaded. Whatever has not finished by the deadline (a call stuck in the
+ * driver, a release that takes too long) is abandoned: npud exits at once
+ * and the kernel ends the rest with the process.
  */
 #include <errno.h>
 #include <signal.h>
@@ -56,17 +63,24 @@ void npud_signals_init(void)
 static void *npud_session_thread(void *data)
 {
 	struct npud_session *s = data;
-	struct fuse_loop_config cfg = {
-		.clone_fd = 0,
-		.max_idle_threads = NPUD_IDLE_THREADS,
-	};
+	struct fuse_loop_config *cfg;
 	sigset_t set;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 
-	s->result = fuse_session_loop_mt(s->se, &cfg);
+	cfg = fuse_loop_cfg_create();
+	if (!cfg) {
+		s->result = -ENOMEM;
+	} else {
+		fuse_loop_cfg_set_clone_fd(cfg, 0);
+		fuse_loop_cfg_set_idle_threads(cfg, NPUD_IDLE_THREADS);
+		/* libfuse's default is 10: ten waiting calls would stop npud. */
+		fuse_loop_cfg_set_max_threads(cfg, NPUD_MAX_THREADS);
+		s->result = fuse_session_loop_mt(s->se, cfg);
+		fuse_loop_cfg_destroy(cfg);
+	}
 	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -89,25 +103,136 @@ int npud_session_start(struct npud_session *s)
 	return 0;
 }
 
+/* Protects: npud_stop_started, npud_stop_deadline */
+static pthread_mutex_t npud_stop_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool npud_stop_started;
+static struct timespec npud_stop_deadline;	/* CLOCK_MONOTONIC */
+
+static bool npud_stop_expired(void)
+{
+	struct timespec now, end;
+
+	pthread_mutex_lock(&npud_stop_lock);
+	end = npud_stop_deadline;
+	pthread_mutex_unlock(&npud_stop_lock);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec > end.tv_sec ||
+	       (now.tv_sec == end.tv_sec && now.tv_nsec >= end.tv_nsec);
+}
+
+/**
+ * npud_stop_begin() - start the shutdown clock and end every wait
+ *
+ * Sets the deadline NPUD_STOP_MS from now (once; later calls keep it) and
+ * signals every call in the driver, as if its client had been killed.
+ */
+void npud_stop_begin(void)
+{
+	pthread_mutex_lock(&npud_stop_lock);
+	if (!npud_stop_started) {
+		clock_gettime(CLOCK_MONOTONIC, &npud_stop_deadline);
+		npud_stop_deadline.tv_sec += NPUD_STOP_MS / 1000;
+		npud_stop_deadline.tv_nsec += (NPUD_STOP_MS % 1000) * 1000000L;
+		if (npud_stop_deadline.tv_nsec >= 1000000000L) {
+			npud_stop_deadline.tv_sec++;
+			npud_stop_deadline.tv_nsec -= 1000000000L;
+		}
+		npud_stop_started = true;
+	}
+	pthread_mutex_unlock(&npud_stop_lock);
+	npud_calls_stop();
+}
+
+/**
+ * npud_run_bounded() - run fn(arg) until the shutdown deadline
+ * @fn: the work
+ * @arg: its argument
+ *
+ * Call after npud_stop_begin().
+ *
+ * Return: true if fn returned in time; false if it still runs (in a thread
+ * of its own, which the caller must then abandon with the process).
+ */
+bool npud_run_bounded(void *(*fn)(void *), void *arg)
+{
+	struct timespec end;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, fn, arg)) {
+		fn(arg);
+		return true;
+	}
+	pthread_mutex_lock(&npud_stop_lock);
+	end = npud_stop_deadline;
+	pthread_mutex_unlock(&npud_stop_lock);
+	if (pthread_clockjoin_np(t, NULL, CLOCK_MONOTONIC, &end) == 0)
+		return true;
+	return false;
+}
+
+/**
+ * npud_abandon() - exit now, leaving what is stuck to the kernel
+ * @ret: the exit status
+ *
+ * The mounts must be gone already. No destructor or atexit handler runs:
+ * other threads may still be inside the driver.
+ */
+void npud_abandon(int ret)
+{
+	fprintf(stderr, "npud: shutdown did not finish in %d ms; exit %d without cleanup\n",
+		NPUD_STOP_MS, ret);
+	fflush(stderr);
+	_exit(ret);
+}
+
+static void *npud_release_thread(void *arg)
+{
+	*(unsigned int *)arg = npud_clients_release_all();
+	return NULL;
+}
+
+/**
+ * npud_release_bounded() - release the files left open, within the deadline
+ *
+ * For shutdown, after every session has stopped. Abandons the process
+ * (exit @ret) if the releases do not finish in time.
+ */
+void npud_release_bounded(int ret)
+{
+	unsigned int left = 0;
+
+	if (!npud_run_bounded(npud_release_thread, &left))
+		npud_abandon(ret);
+	if (left)
+		fprintf(stderr, "npud: released %u file(s) left open\n", left);
+}
+
 /**
  * npud_session_stop() - end a session's loop and join its thread
  * @s: a session started with npud_session_start(), or never started
  *
- * Requests already in the driver run to completion first: libfuse cancels
- * its workers only while they wait for the next request.
+ * Call after npud_stop_begin(): the calls in the driver are signalled and
+ * return soon; libfuse cancels its other workers while they wait for the
+ * next request.
+ *
+ * Return: true once the session's thread is joined; false if its loop
+ * still runs at the shutdown deadline (a call stuck in the driver).
  */
-void npud_session_stop(struct npud_session *s)
+bool npud_session_stop(struct npud_session *s)
 {
 	if (!s->started)
-		return;
+		return true;
 	fuse_session_exit(s->se);
 	/* The loop may test the exit flag just before it sleeps: kick again. */
 	while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE)) {
+		if (npud_stop_expired())
+			return false;
 		pthread_kill(s->thread, SIGUSR1);
-		usleep(20000);
+		usleep(10000);
 	}
 	pthread_join(s->thread, NULL);
 	s->started = false;
+	return true;
 }
 
 /**

@@ -350,7 +350,10 @@ struct npu_ring_abort {
  * With NPU_ENTER_GETEVENTS it then returns once at least min_complete CQEs
  * are waiting in the CQ, or when the ring has nothing left in flight (or
  * timeout_ns passes: -ETIME; 0 means no timeout). A signal ends the wait
- * with -EINTR.
+ * with -EINTR, with or without a timeout. Through npud (CUSE/FUSE) a wait
+ * may also fail at once with -EAGAIN when the caller's process already
+ * has its share of the daemon's workers waiting: the doorbell part
+ * (to_submit) was done; wait again a little later.
  */
 struct npu_ring_enter {
 	__u32 ring_id;		/* in */

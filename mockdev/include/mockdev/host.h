@@ -64,10 +64,26 @@ void mockdev_task_put(struct task_struct *task);
 /* The TGID of the process a thread id belongs to, or -errno. */
 pid_t mockdev_tid_to_tgid(pid_t tid);
 /*
+ * A task for thread tid of process (a task from mockdev_task_get), as the
+ * kernel has one per thread: its own pid and signal state, the process's
+ * mm. npud runs each relayed call as one, so that interrupting one call
+ * does not touch the process's other calls. Put it with mockdev_task_put.
+ */
+int mockdev_task_thread_get(struct task_struct *process, pid_t tid,
+			    struct task_struct **thread);
+/*
+ * Whether task (a process or one of its threads) is being killed or has
+ * exited, as the host tells: SIGKILL pending on the thread (every fatal
+ * signal becomes one) or the process gone. If so, a fatal signal is marked
+ * pending on task as well.
+ */
+bool mockdev_task_killed(struct task_struct *task);
+/*
  * Mark a signal pending on task (fatal: as for SIGKILL), e.g. when a
  * relayed request is interrupted: the driver's interruptible waits of that
- * task end with -ERESTARTSYS (seen by the host as -EINTR). The mark stays
- * until mockdev_task_clear_signals().
+ * task end with -ERESTARTSYS (seen by the host as -EINTR), its killable
+ * waits only for a fatal one. A task sleeping in such a wait is woken at
+ * once. The mark stays until mockdev_task_clear_signals().
  */
 void mockdev_task_signal(struct task_struct *task, bool fatal);
 void mockdev_task_clear_signals(struct task_struct *task);

@@ -264,7 +264,8 @@ int halDevice::CreateRing()
 // return its result. A completion left over from an earlier call whose
 // wait failed (user_data older than ours) is consumed and dropped. The
 // driver returns from a wait with nothing in flight at once, so a missing
-// completion is retried a few times, then reported as -EIO.
+// completion is retried a few times, then reported as -EIO. A wait ended
+// by a signal (-EINTR) or declined by npud (-EAGAIN) is waited again.
 int halDevice::Submit(const struct npu_sqe &proto)
 {
 	using npu::hal::kSyncRingEntries;
@@ -287,10 +288,20 @@ int halDevice::Submit(const struct npu_sqe &proto)
 	re.to_submit = 1;
 	re.min_complete = 1;
 	re.flags = NPU_ENTER_GETEVENTS;
-	for (int i = 0; i < kMaxEnters; i++) {
+	unsigned declined = 0;
+	for (int i = 0; i < kMaxEnters;) {
 		int ret = file->RingEnter(&re);
+		// A signal handler ran, or npud declined to wait (the doorbell
+		// was rung either way): wait again.
+		if (ret == -EINTR)
+			continue;
+		if (ret == -EAGAIN) {
+			npu::hal::WaitRetryPause(&declined);
+			continue;
+		}
 		if (ret < 0)
 			return ret;
+		i++;
 		uint32_t head = h->cq_head; // only we write it
 		uint32_t ctail = npu::hal::AtomicLoadAcquire(&h->cq_tail);
 		while (head != ctail) {

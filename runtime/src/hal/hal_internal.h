@@ -5,9 +5,12 @@
 #ifndef NPU_HAL_INTERNAL_H
 #define NPU_HAL_INTERNAL_H
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "npu/npu_uapi.h"
 
@@ -65,6 +68,19 @@ private:
 
 // Parse "123", "4K", "16M", "2G" (bytes; K/M/G are binary). False on junk.
 bool ParseSize(const char *text, uint64_t *bytes);
+
+// A completion wait that returned -EAGAIN: npud declined to wait because
+// this process already has its share of the daemon's workers waiting (the
+// doorbell was rung). Sleep before waiting again, 100 us doubling up to
+// 20 ms (a blocked wait's own slice) with *attempt, so that the retry is no
+// busy loop.
+inline void WaitRetryPause(unsigned *attempt)
+{
+	constexpr unsigned kMaxShift = 8; // 100 us << 8 = 25.6 ms, capped below
+	const unsigned shift = std::min(*attempt, kMaxShift);
+	std::this_thread::sleep_for(std::chrono::microseconds(std::min(100u << shift, 20000u)));
+	++*attempt;
+}
 
 } // namespace npu::hal
 

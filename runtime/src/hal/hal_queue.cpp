@@ -199,6 +199,7 @@ int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
 		CpuRelax();
 	} while (std::chrono::steady_clock::now() < spin_end);
 
+	unsigned declined = 0;
 	for (;;) {
 		Reap();
 		const uint64_t done = completed.load(std::memory_order_acquire);
@@ -221,7 +222,10 @@ int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
 			to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
 				    __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
 		int ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), slice);
-		if (ret < 0 && ret != -ETIME && ret != -EINTR && ret != -EAGAIN)
+		// -ETIME: the slice ended; -EINTR: a signal handler ran.
+		if (ret == -EAGAIN)
+			npu::hal::WaitRetryPause(&declined);
+		else if (ret < 0 && ret != -ETIME && ret != -EINTR)
 			return ret;
 	}
 }
