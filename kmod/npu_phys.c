@@ -120,6 +120,12 @@ int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 size, u3
 		return -ENOMEM;
 	charged = npu_phys_max_bytes(size, policy);
 	ret = npu_limits_charge(proc, NPU_LIMIT_HBM_BYTES, charged);
+	if (ret && policy == NPU_POLICY_HUGE_FIRST) {
+		/* Where 2 MiB pages would not fit the budget, 4 KiB pages may. */
+		policy = NPU_POLICY_NORMAL_ONLY;
+		charged = npu_phys_max_bytes(size, policy);
+		ret = npu_limits_charge(proc, NPU_LIMIT_HBM_BYTES, charged);
+	}
 	if (ret)
 		return ret;
 

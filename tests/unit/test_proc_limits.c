@@ -44,11 +44,9 @@ static void record(struct file *f, struct npu_smi_proc *out)
 {
 	struct npu_smi_proc recs[32];
 	struct npu_smi_query q = { .buf = (uintptr_t)recs, .count = 32 };
-	struct npu_ctx_setup s = { 0 };
 	uint32_t i;
 
 	assert_int_equal(t_ioctl(f, NPU_IOCTL_SMI_PROCS, &q), 0);
-	(void)s;
 	for (i = 0; i < q.written; i++) {
 		if (recs[i].tgid == (uint32_t)getpid()) {
 			*out = recs[i];
@@ -255,6 +253,27 @@ static void test_hbm_follows_the_memory_not_the_file(void **state)
 	unload();
 }
 
+/* HUGE_FIRST falls back to 4 KiB pages where 2 MiB ones would pass the budget. */
+static void test_huge_first_falls_back_under_the_hbm_limit(void **state)
+{
+	struct npu_mem_alloc a, b;
+	struct npu_smi_proc rec;
+	struct file *f;
+
+	(void)state;
+	assert_int_equal(load("limit_hbm_mb=4"), 0);
+	f = open_setup();
+	assert_int_equal(t_alloc(f, 2560 << 10, NPU_POLICY_NORMAL_ONLY, 0, &a), 0);
+	assert_int_equal(t_alloc(f, 1536 << 10, NPU_POLICY_HUGE_ONLY, 0, &b), -ENOMEM);
+	assert_int_equal(t_alloc(f, 1536 << 10, NPU_POLICY_HUGE_FIRST, 0, &b), 0);
+	assert_int_equal(b.page_size, 4096);
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_HBM_BYTES], 4 << 20);
+	assert_int_equal(t_alloc(f, 4096, NPU_POLICY_HUGE_FIRST, 0, &b), -ENOMEM);
+	t_close(f);
+	unload();
+}
+
 /*
  * Every failure injected into the charged paths leaves the counters where
  * they were: nothing charged for an object that does not exist.
@@ -374,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_enter_allocation_failure),
 		cmocka_unit_test(test_limits_hold_across_files_of_a_process),
 		cmocka_unit_test(test_hbm_follows_the_memory_not_the_file),
+		cmocka_unit_test(test_huge_first_falls_back_under_the_hbm_limit),
 		cmocka_unit_test(test_failed_calls_charge_nothing),
 		cmocka_unit_test(test_release_of_many_objects_is_fast),
 	};
