@@ -239,7 +239,7 @@ static void test_ring_limit_is_per_process(void **state)
 	uint32_t tgid, base;
 	uint64_t limit, n = 0;
 	int fds[FILES], watch, i, ret = 0;
-	double t0, idle;
+	double t0, idle, create_ms, close_ms;
 
 	(void)state;
 	watch = sys_open();
@@ -256,6 +256,7 @@ static void test_ring_limit_is_per_process(void **state)
 		close(watch);
 		skip();
 	}
+	t0 = now_ms();
 	for (;;) {
 		ret = ring_create(fds[n % FILES]);
 		if (ret < 0)
@@ -265,6 +266,7 @@ static void test_ring_limit_is_per_process(void **state)
 	}
 	print_message("%llu rings over %d files, then %d (%s)\n", (unsigned long long)n, FILES,
 		      ret, strerror(-ret));
+	create_ms = now_ms() - t0;
 	assert_int_equal(ret, -ENOSPC);
 	assert_int_equal(n, limit);
 	/* Every file of the process sees the same, exhausted budget. */
@@ -280,8 +282,11 @@ static void test_ring_limit_is_per_process(void **state)
 		close(fds[i]);
 	idle = wait_idle_ms(watch, base, 20000);
 	assert_true(idle >= 0);
-	print_message("closing %llu rings took %.1f ms\n", (unsigned long long)n, now_ms() - t0);
-	assert_true(now_ms() - t0 < 5000);
+	close_ms = now_ms() - t0;
+	print_message("%llu rings: created in %.0f ms, closed in %.1f ms\n", (unsigned long long)n,
+		      create_ms, close_ms);
+	/* Generous: on the host this is well under a second. */
+	assert_true(close_ms < 2000 + create_ms / 2);
 
 	/* A new file starts from zero. */
 	fds[0] = open_ctx(sys_device_path(), &tgid);
@@ -300,7 +305,7 @@ static void test_ring_limit_is_per_process(void **state)
  */
 static void test_close_with_thousands_of_objects_is_fast(void **state)
 {
-	enum { FILES = 25 };
+	enum { FILES = 100 };
 	struct npu_device_info info;
 	struct npu_smi_proc r;
 	uint64_t rings = 0, allocs = 0;
