@@ -18,44 +18,50 @@
  *
  * A count past its limit fails with -ENOSPC, memory past its limit with
  * -ENOMEM (the runtime reports both as out of resources).
+ *
+ * The limits are the module parameters, read at each charge: root may
+ * change them at run time (/sys/module/npu/parameters/limit_*). A lower
+ * limit refuses new objects until the use is below it; nothing already
+ * created is taken away. 0 then refuses every new object of the kind
+ * (module load refuses 0).
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_limits.h"
 
 static unsigned int limit_rings = 1984;
-module_param(limit_rings, uint, 0444);
+module_param(limit_rings, uint, 0644);
 MODULE_PARM_DESC(limit_rings, "Rings (streams) per process per device (default 1984)");
 
 static unsigned int limit_allocations = 1U << 20;
-module_param(limit_allocations, uint, 0444);
+module_param(limit_allocations, uint, 0644);
 MODULE_PARM_DESC(limit_allocations,
 		 "Allocations and IPC imports per process per device (default 1048576)");
 
 static unsigned int limit_phys_handles = 1U << 20;
-module_param(limit_phys_handles, uint, 0444);
+module_param(limit_phys_handles, uint, 0644);
 MODULE_PARM_DESC(limit_phys_handles, "Physical handles per process per device (default 1048576)");
 
 static unsigned int limit_ipc_keys = 65536;
-module_param(limit_ipc_keys, uint, 0444);
+module_param(limit_ipc_keys, uint, 0644);
 MODULE_PARM_DESC(limit_ipc_keys, "IPC keys per process per device (default 65536)");
 
 static unsigned int limit_share_handles = 65536;
-module_param(limit_share_handles, uint, 0444);
+module_param(limit_share_handles, uint, 0644);
 MODULE_PARM_DESC(limit_share_handles,
 		 "Shareable handles per process per device (default 65536)");
 
 static unsigned int limit_pin_mb = 4096;
-module_param(limit_pin_mb, uint, 0444);
+module_param(limit_pin_mb, uint, 0644);
 MODULE_PARM_DESC(limit_pin_mb, "Host memory one process may register per device, MiB (default 4096)");
 
 static unsigned int limit_hbm_mb;
-module_param(limit_hbm_mb, uint, 0444);
+module_param(limit_hbm_mb, uint, 0644);
 MODULE_PARM_DESC(limit_hbm_mb,
 		 "Device memory one process may allocate per device, MiB (default 0: the whole device)");
 
 /**
- * npu_limits_init() - an empty process table with the module's limits
+ * npu_limits_init() - an empty process table
  * @limits: the device's table
  * @hbm_size: bytes of device memory, the default HBM limit
  *
@@ -63,8 +69,6 @@ MODULE_PARM_DESC(limit_hbm_mb,
  */
 int npu_limits_init(struct npu_limits *limits, u64 hbm_size)
 {
-	u64 hbm = (u64)limit_hbm_mb << 20;
-
 	if (!limit_rings || !limit_allocations || !limit_phys_handles || !limit_ipc_keys ||
 	    !limit_share_handles || !limit_pin_mb) {
 		pr_err("npu: every limit_* parameter must be at least 1\n");
@@ -72,13 +76,38 @@ int npu_limits_init(struct npu_limits *limits, u64 hbm_size)
 	}
 	mutex_init(&limits->lock);
 	hash_init(limits->table);
-	limits->max[NPU_LIMIT_RINGS] = limit_rings;
-	limits->max[NPU_LIMIT_ALLOCATIONS] = limit_allocations;
-	limits->max[NPU_LIMIT_PHYS_HANDLES] = limit_phys_handles;
-	limits->max[NPU_LIMIT_IPC_KEYS] = limit_ipc_keys;
-	limits->max[NPU_LIMIT_SHARE_HANDLES] = limit_share_handles;
-	limits->max[NPU_LIMIT_PIN_BYTES] = (u64)limit_pin_mb << 20;
-	limits->max[NPU_LIMIT_HBM_BYTES] = hbm && hbm < hbm_size ? hbm : hbm_size;
+	limits->hbm_size = hbm_size;
+	return 0;
+}
+
+/**
+ * npu_limits_max() - the current limit of a kind on a device
+ * @limits: the device's table
+ * @kind: NPU_LIMIT_*
+ *
+ * Return: objects, or bytes for the memory kinds.
+ */
+u64 npu_limits_max(const struct npu_limits *limits, unsigned int kind)
+{
+	u64 hbm;
+
+	switch (kind) {
+	case NPU_LIMIT_RINGS:
+		return READ_ONCE(limit_rings);
+	case NPU_LIMIT_ALLOCATIONS:
+		return READ_ONCE(limit_allocations);
+	case NPU_LIMIT_PHYS_HANDLES:
+		return READ_ONCE(limit_phys_handles);
+	case NPU_LIMIT_IPC_KEYS:
+		return READ_ONCE(limit_ipc_keys);
+	case NPU_LIMIT_SHARE_HANDLES:
+		return READ_ONCE(limit_share_handles);
+	case NPU_LIMIT_PIN_BYTES:
+		return (u64)READ_ONCE(limit_pin_mb) << 20;
+	case NPU_LIMIT_HBM_BYTES:
+		hbm = (u64)READ_ONCE(limit_hbm_mb) << 20;
+		return hbm && hbm < limits->hbm_size ? hbm : limits->hbm_size;
+	}
 	return 0;
 }
 
@@ -206,7 +235,7 @@ void npu_limits_proc_put(struct npu_proc *proc)
  */
 int npu_limits_charge(struct npu_proc *proc, unsigned int kind, u64 n)
 {
-	u64 max = proc->limits->max[kind];
+	u64 max = npu_limits_max(proc->limits, kind);
 
 	/* A request larger than the limit could wrap the counter. */
 	if (n > max)
@@ -244,6 +273,6 @@ void npu_limits_smi_fill(const struct npu_proc *proc, struct npu_smi_proc *rec)
 	BUILD_BUG_ON(NPU_LIMIT_COUNT > NPU_LIMIT_SLOTS);
 	for (i = 0; i < NPU_LIMIT_SLOTS; i++) {
 		rec->used[i] = i < NPU_LIMIT_COUNT ? atomic64_read(&proc->used[i]) : 0;
-		rec->limit[i] = i < NPU_LIMIT_COUNT ? proc->limits->max[i] : 0;
+		rec->limit[i] = npu_limits_max(proc->limits, i);
 	}
 }

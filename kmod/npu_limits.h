@@ -30,11 +30,12 @@ struct npu_proc {
 struct npu_limits {
 	struct mutex lock; /* Protects: table, the node and nr_ctx of every npu_proc in it */
 	DECLARE_HASHTABLE(table, NPU_LIMITS_HASH_BITS);	/* struct npu_proc by tgid */
-	u64 max[NPU_LIMIT_COUNT];	/* fixed at init */
+	u64 hbm_size;		/* the device's: the default and highest HBM limit */
 };
 
 int npu_limits_init(struct npu_limits *limits, u64 hbm_size);
 void npu_limits_fini(struct npu_limits *limits);
+u64 npu_limits_max(const struct npu_limits *limits, unsigned int kind);
 
 int npu_limits_proc_enter(struct npu_limits *limits, pid_t tgid, struct npu_proc **out);
 void npu_limits_proc_leave(struct npu_proc *proc);

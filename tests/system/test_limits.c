@@ -10,8 +10,10 @@
  *    which the test reads from the driver (NPU_IOCTL_SMI_PROCS);
  *  - NPU_LIMITS_DEVICE, a private npud started by the ctest fixture
  *    npud_limits with small --limit-* options, for the limits too large
- *    to reach quickly by default. Without it (the VM runs the binary on
- *    /dev/npu0 only), those cases are skipped with a message.
+ *    to reach quickly by default. Without it, on the kernel module (the
+ *    VM), the test lowers the module's limits through sysfs for those
+ *    cases and restores them at the end; elsewhere (CUSE in the VM) they
+ *    are skipped with a message.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -418,18 +420,93 @@ static void test_npu_smi_prints_use_and_limits(void **state)
 
 /* ---- cases on the private npud with small limits ----------------------- */
 
+#define SYSFS_PARAMS	"/sys/module/npu/parameters/"
+
+/* The small limits, as the npud_limits fixture sets them. */
+static const char *const small_limits[][2] = {
+	{ "limit_rings", "8" },		{ "limit_allocations", "64" },
+	{ "limit_phys_handles", "8" },	{ "limit_ipc_keys", "4" },
+	{ "limit_share_handles", "4" },	{ "limit_pin_mb", "1" },
+	{ "limit_hbm_mb", "64" },
+};
+#define NR_SMALL_LIMITS	(sizeof(small_limits) / sizeof(small_limits[0]))
+static char saved_limits[NR_SMALL_LIMITS][32];
+static bool sysfs_lowered;
+static char sysfs_device[4096];
+
+static int sysfs_param(const char *name, char *val, size_t len, bool write)
+{
+	char path[256];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), SYSFS_PARAMS "%s", name);
+	f = fopen(path, write ? "w" : "r");
+	if (!f)
+		return -1;
+	ok = write ? fputs(val, f) >= 0 : fgets(val, (int)len, f) != NULL;
+	if (fclose(f))
+		ok = 0;
+	if (!write && ok)
+		val[strcspn(val, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
+/*
+ * The kernel module (as root): lower its limits at run time, once; the
+ * group teardown puts them back.
+ */
+static const char *lower_module_limits(void)
+{
+	const char *dev0 = getenv("NPU_DEVICE");
+	size_t i;
+
+	if (sysfs_lowered)
+		return sysfs_device;
+	if (!dev0 || access(SYSFS_PARAMS "limit_rings", W_OK))
+		return NULL;
+	for (i = 0; i < NR_SMALL_LIMITS; i++) {
+		if (sysfs_param(small_limits[i][0], saved_limits[i], sizeof(saved_limits[i]),
+				false))
+			return NULL;
+	}
+	sysfs_lowered = true;
+	for (i = 0; i < NR_SMALL_LIMITS; i++) {
+		assert_int_equal(sysfs_param(small_limits[i][0], (char *)small_limits[i][1], 0,
+					     true), 0);
+	}
+	snprintf(sysfs_device, sizeof(sysfs_device), "%s", dev0);
+	print_message("lowered the module's limits through " SYSFS_PARAMS "\n");
+	return sysfs_device;
+}
+
+static int restore_module_limits(void **state)
+{
+	size_t i;
+
+	(void)state;
+	if (!sysfs_lowered)
+		return 0;
+	for (i = 0; i < NR_SMALL_LIMITS; i++)
+		sysfs_param(small_limits[i][0], saved_limits[i], 0, true);
+	sysfs_lowered = false;
+	return 0;
+}
+
 static const char *limits_device(void)
 {
 	const char *p = getenv("NPU_LIMITS_DEVICE");
 
-	return p && *p && !access(p, F_OK) ? p : NULL;
+	if (p && *p)
+		return access(p, F_OK) ? NULL : p;
+	return lower_module_limits();
 }
 
 #define NEED_LIMITS_DEVICE()							\
 	do {									\
 		if (!limits_device()) {						\
-			print_message("NPU_LIMITS_DEVICE (npud with small --limit-* "	\
-				      "options) not available: skipped\n");	\
+			print_message("no device with small limits (NPU_LIMITS_DEVICE " \
+				      "or the module's sysfs parameters): skipped\n"); \
 			skip();							\
 		}								\
 	} while (0)
@@ -838,5 +915,5 @@ int main(void)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, restore_module_limits);
 }

@@ -75,8 +75,9 @@ static void test_contexts_of_one_tgid_share_one_object(void **state)
 	(void)state;
 	assert_int_equal(load("limit_rings=3 limit_hbm_mb=4"), 0);
 	assert_int_equal(npu_limits_init(&l, 1ULL << 30), 0);
-	assert_int_equal(l.max[NPU_LIMIT_RINGS], 3);
-	assert_int_equal(l.max[NPU_LIMIT_HBM_BYTES], 4 << 20);
+	assert_int_equal(npu_limits_max(&l, NPU_LIMIT_RINGS), 3);
+	assert_int_equal(npu_limits_max(&l, NPU_LIMIT_HBM_BYTES), 4 << 20);
+	assert_int_equal(npu_limits_max(&l, NPU_LIMIT_COUNT), 0);
 	assert_int_equal(npu_limits_proc_enter(&l, 100, &a), 0);
 	assert_int_equal(npu_limits_proc_enter(&l, 100, &b), 0);
 	assert_int_equal(npu_limits_proc_enter(&l, 101, &c), 0);
