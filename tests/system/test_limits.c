@@ -782,6 +782,39 @@ static void test_event_limit(void **state)
 	run_limit_case(&limit_cases[6]);
 }
 
+/* The in-process device takes its limits from the environment. */
+static void test_inproc_limits_from_environment(void **state)
+{
+	pid_t pid;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		unsigned int n = 0;
+		const char *msg;
+		aclError e;
+
+		CK(setenv("NPU_DEVICE", "inproc", 1) == 0);
+		CK(setenv("NPU_LIMIT_RINGS", "4", 1) == 0);
+		CK(setenv("NPU_LIMIT_ALLOCATIONS", "16", 1) == 0);
+		CK(aclInit(NULL) == ACL_SUCCESS);
+		CK(aclrtSetDevice(0) == ACL_SUCCESS);
+		while ((e = step_stream()) == ACL_SUCCESS && n < 64)
+			n++;
+		msg = aclGetRecentErrMsg();
+		fprintf(stderr, "inproc streams: %u, then %d: %s\n", n, e, msg ? msg : "");
+		CK(e == ACL_ERROR_RT_NO_STREAM_RESOURCE && n > 0 && n < 4);
+		CK(msg && strstr(msg, "limit of streams"));
+		n = 0;
+		while ((e = step_alloc()) == ACL_SUCCESS && n < 64)
+			n++;
+		CK(e == ACL_ERROR_RT_MEMORY_ALLOCATION && n > 0 && n <= 16);
+		_exit(0);
+	}
+	assert_int_equal(wait_child(pid), 0);
+}
+
 /* Pinned (registered) host memory: -ENOMEM past the process's budget. */
 static void test_pinned_host_limit(void **state)
 {
@@ -906,6 +939,7 @@ int main(void)
 		cmocka_unit_test(test_phys_handle_limit),
 		cmocka_unit_test(test_shareable_handle_limit),
 		cmocka_unit_test(test_event_limit),
+		cmocka_unit_test(test_inproc_limits_from_environment),
 		cmocka_unit_test(test_pinned_host_limit),
 		cmocka_unit_test(test_small_limits_are_per_process),
 	};
