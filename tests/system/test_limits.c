@@ -51,6 +51,16 @@ static double release_create_budget_ms(void)
 	return getenv("NPU_TEST_QUICK") ? 10000 : 30000;
 }
 
+/* Child-side checks: report and exit non-zero. */
+#define CK(cond)								\
+	do {									\
+		if (!(cond)) {							\
+			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,	\
+				__LINE__, #cond);				\
+			_exit(1);						\
+		}								\
+	} while (0)
+
 static double now_ms(void)
 {
 	struct timespec ts;
@@ -363,6 +373,58 @@ static void test_close_with_thousands_of_objects_is_fast(void **state)
 	close(watch);
 }
 
+/*
+ * A process that exits holding its limit of rings and thousands of
+ * allocations: everything is released in bounded time after its death.
+ */
+static void test_exit_with_thousands_of_objects_is_fast(void **state)
+{
+	enum { FILES = 20, ALLOCS = 20000 };
+	struct npu_device_info info;
+	int watch, ready[2], status;
+	double created_ms = 0, t0, release_ms;
+	uint32_t base;
+	pid_t pid;
+
+	(void)state;
+	watch = sys_open();
+	assert_true(watch >= 0);
+	assert_int_equal(sys_info(watch, &info), 0);
+	base = info.contexts;
+	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct npu_smi_proc r;
+		uint32_t tgid;
+		int fds[FILES], i, n;
+		double c0 = now_ms();
+
+		for (i = 0; i < FILES; i++)
+			fds[i] = open_ctx(sys_device_path(), &tgid);
+		CK(my_record(fds[0], tgid, &r) == 0);
+		CK(r.limit[NPU_LIMIT_RINGS] > 0);
+		for (n = 0; n < (int)r.limit[NPU_LIMIT_RINGS] && n < 4096; n++)
+			CK(ring_create(fds[n % FILES]) >= 0);
+		for (n = 0; n < ALLOCS && now_ms() - c0 < release_create_budget_ms(); n++)
+			CK(mem_alloc(fds[n % FILES], 4096, NULL) == 0);
+		c0 = now_ms() - c0;
+		CK(write(ready[1], &c0, sizeof(c0)) == sizeof(c0));
+		_exit(0);	/* the files close with the process */
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &created_ms, sizeof(created_ms)), sizeof(created_ms));
+	close(ready[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	t0 = now_ms();
+	assert_true(wait_idle_ms(watch, base, 60000) >= 0);
+	release_ms = now_ms() - t0;
+	print_message("exit: created in %.0f ms, released in %.1f ms\n", created_ms, release_ms);
+	assert_true(release_ms < 2000 + created_ms / 4);
+	close(watch);
+}
+
 /* npu-smi prints each process's use against its limits. */
 static void test_npu_smi_prints_use_and_limits(void **state)
 {
@@ -508,16 +570,6 @@ static const char *limits_device(void)
 			print_message("no device with small limits (NPU_LIMITS_DEVICE " \
 				      "or the module's sysfs parameters): skipped\n"); \
 			skip();							\
-		}								\
-	} while (0)
-
-/* Child-side checks: report and exit non-zero. */
-#define CK(cond)								\
-	do {									\
-		if (!(cond)) {							\
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__,	\
-				__LINE__, #cond);				\
-			_exit(1);						\
 		}								\
 	} while (0)
 
@@ -931,6 +983,7 @@ int main(void)
 		cmocka_unit_test(test_driver_reports_limits),
 		cmocka_unit_test(test_ring_limit_is_per_process),
 		cmocka_unit_test(test_close_with_thousands_of_objects_is_fast),
+		cmocka_unit_test(test_exit_with_thousands_of_objects_is_fast),
 		cmocka_unit_test(test_npu_smi_prints_use_and_limits),
 		cmocka_unit_test(test_stream_limit),
 		cmocka_unit_test(test_allocation_limit),
