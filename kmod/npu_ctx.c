@@ -29,7 +29,7 @@
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 {
 	struct npu_ctx *ctx;
-	int id;
+	int id, ret;
 
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
@@ -37,6 +37,11 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	kref_init(&ctx->ref);
 	ctx->ndev = ndev;
 	ctx->tgid = task_tgid_nr(current);
+	ret = npu_limits_proc_enter(&ndev->limits, ctx->tgid, &ctx->proc);
+	if (ret) {
+		kfree(ctx);
+		return ret;
+	}
 	mutex_init(&ctx->lock);
 	npu_host_init(ctx);
 	INIT_LIST_HEAD(&ctx->peers);
@@ -60,6 +65,8 @@ err_free_ctx:
 	idr_destroy(&ctx->rings);
 	idr_destroy(&ctx->mems);
 	mutex_destroy(&ctx->lock);
+	npu_limits_proc_leave(ctx->proc);
+	npu_limits_proc_put(ctx->proc);
 	kfree(ctx);
 	return id;
 }
@@ -76,6 +83,7 @@ static void npu_ctx_free(struct kref *ref)
 	idr_destroy(&ctx->rings);
 	idr_destroy(&ctx->mems);
 	mutex_destroy(&ctx->lock);
+	npu_limits_proc_put(ctx->proc);
 	atomic_dec(&ndev->nr_contexts);
 	kfree(ctx);
 }
@@ -112,6 +120,7 @@ void npu_ctx_destroy(struct npu_ctx *ctx)
 	npu_share_release_ctx(ctx);
 	npu_mem_release_all(ctx);
 	npu_vmm_release_all(ctx);
+	npu_limits_proc_leave(ctx->proc);
 
 	mutex_lock(&ndev->lock);
 	idr_remove(&ndev->ctx_idr, ctx->id);

@@ -8,6 +8,7 @@
 
 #include "npu_internal.h"
 #include "npu_host.h"
+#include "npu_limits.h"
 #include "npu_vas.h"
 
 struct npu_device;
@@ -23,6 +24,7 @@ struct npu_ctx {
 	struct kref ref;
 	struct npu_device *ndev;
 	pid_t tgid;		/* of the opener, fixed at open */
+	struct npu_proc *proc;	/* the opener's limits, shared by its contexts; referenced */
 	u32 id;
 
 	struct mutex lock; /* Protects: setup (writes), vas, mems, rings, phys, the counters */

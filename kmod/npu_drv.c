@@ -155,6 +155,7 @@ static void npu_device_destroy(struct npu_device *ndev)
 	WARN_ON(atomic_read(&ndev->nr_rings));
 	WARN_ON(atomic64_read(&ndev->nr_pinned_pages));
 	npu_sched_fini(ndev);
+	npu_limits_fini(&ndev->limits);
 	idr_destroy(&ndev->ctx_idr);
 	mutex_destroy(&ndev->lock);
 	npu_hbm_fini(&ndev->hbm);
@@ -188,9 +189,12 @@ static int npu_device_create(unsigned int index, struct npu_device **out)
 	ret = npu_hbm_init(&ndev->hbm, nr_frames);
 	if (ret)
 		goto err_fini_pfa;
-	ret = npu_sched_init(ndev);
+	ret = npu_limits_init(&ndev->limits, ndev->hbm_size);
 	if (ret)
 		goto err_fini_hbm;
+	ret = npu_sched_init(ndev);
+	if (ret)
+		goto err_fini_limits;
 
 	snprintf(ndev->name, sizeof(ndev->name), "npu%u", index);
 	ndev->misc.minor = MISC_DYNAMIC_MINOR;
@@ -206,6 +210,8 @@ static int npu_device_create(unsigned int index, struct npu_device **out)
 
 err_fini_sched:
 	npu_sched_fini(ndev);
+err_fini_limits:
+	npu_limits_fini(&ndev->limits);
 err_fini_hbm:
 	npu_hbm_fini(&ndev->hbm);
 err_fini_pfa:

@@ -7,6 +7,7 @@
 
 #include "npu_internal.h"
 #include "npu_hbm.h"
+#include "npu_limits.h"
 #include "npu_pfa.h"
 
 #define NPU_MAX_DEVICES		16
@@ -25,6 +26,7 @@ struct npu_device {
 
 	struct mutex lock; /* Protects: ctx_idr */
 	struct idr ctx_idr;	/* context id -> struct npu_ctx */
+	struct npu_limits limits;	/* per-process budgets (npu_limits.c), own lock */
 
 	/* Live objects: statistics, and all zero again when the module unloads. */
 	atomic_t nr_contexts;

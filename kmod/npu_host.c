@@ -18,7 +18,8 @@
  * reference count so that HOST_UNREGISTER or close racing with an engine
  * that holds it (npu_host_get()) only unlinks it: the last npu_host_put()
  * unmaps and unpins. The pinned pages of each device are counted in
- * npu_device.nr_pinned_pages and capped by the host_pin_mb parameter.
+ * npu_device.nr_pinned_pages and capped by the host_pin_mb parameter; what
+ * one process registers is also capped by its own limit (npu_limits.c).
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -34,6 +35,7 @@ struct npu_host_reg {
 	struct rb_node node;	/* in npu_host_set.root while registered */
 	struct kref ref;	/* the tree's, and one per npu_host_get() */
 	struct npu_device *ndev;
+	struct npu_proc *proc;	/* charged for the pages; referenced */
 	u64 addr;
 	u64 size;
 	unsigned long nr_pages;
@@ -58,6 +60,8 @@ static void npu_host_reg_free(struct kref *ref)
 	vunmap(reg->kaddr);
 	unpin_user_pages_dirty_lock(reg->pages, reg->nr_pages, true);
 	atomic64_sub(reg->nr_pages, &reg->ndev->nr_pinned_pages);
+	npu_limits_uncharge(reg->proc, NPU_LIMIT_PIN_BYTES, (u64)reg->nr_pages << PAGE_SHIFT);
+	npu_limits_proc_put(reg->proc);
 	kvfree(reg->pages);
 	kfree(reg);
 }
@@ -145,13 +149,19 @@ static int npu_host_check_args(const struct npu_host_register *args)
 	return 0;
 }
 
-/* Reserve nr pages of the device's pin budget: 0 or -ENOMEM. */
-static int npu_host_charge(struct npu_device *ndev, unsigned long nr)
+/* Reserve nr pages of the process's and the device's pin budgets: 0 or -ENOMEM. */
+static int npu_host_charge(struct npu_ctx *ctx, unsigned long nr)
 {
 	u64 cap = (u64)host_pin_mb << (20 - PAGE_SHIFT);
+	struct npu_device *ndev = ctx->ndev;
+	int ret;
 
+	ret = npu_limits_charge(ctx->proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
+	if (ret)
+		return ret;
 	if (atomic64_add_return(nr, &ndev->nr_pinned_pages) > cap) {
 		atomic64_sub(nr, &ndev->nr_pinned_pages);
+		npu_limits_uncharge(ctx->proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
 		return -ENOMEM;
 	}
 	return 0;
@@ -164,7 +174,7 @@ static int npu_host_charge(struct npu_device *ndev, unsigned long nr)
  *
  * Return: 0; -EINVAL for a range that is empty, not page aligned, wraps,
  * or a bad fd/fd_off; -EEXIST if it overlaps a registration of @ctx;
- * -ENOMEM past the device's pin budget or out of memory; -EFAULT if the
+ * -ENOMEM past the process's or the device's pin budget or out of memory; -EFAULT if the
  * range is not mapped writable in the caller.
  */
 int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args)
@@ -187,7 +197,7 @@ int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args)
 	if (busy)
 		return -EEXIST;
 
-	ret = npu_host_charge(ctx->ndev, nr);
+	ret = npu_host_charge(ctx, nr);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
@@ -217,14 +227,17 @@ int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args)
 		goto err_unpin;
 	}
 
+	reg->proc = npu_limits_proc_get(ctx->proc);
+
 	spin_lock(&set->lock);
 	ret = npu_host_insert(set, reg);
 	spin_unlock(&set->lock);
 	if (ret)
-		goto err_vunmap;
+		goto err_put_proc;
 	return 0;
 
-err_vunmap:
+err_put_proc:
+	npu_limits_proc_put(reg->proc);
 	vunmap(reg->kaddr);
 err_unpin:
 	unpin_user_pages(reg->pages, nr);
@@ -234,6 +247,7 @@ err_free_reg:
 	kfree(reg);
 err_uncharge:
 	atomic64_sub(nr, &ctx->ndev->nr_pinned_pages);
+	npu_limits_uncharge(ctx->proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
 	return ret;
 }
 

@@ -40,6 +40,7 @@
 #include <linux/list.h>
 #include <linux/rbtree.h>
 #include <linux/idr.h>
+#include <linux/hashtable.h>
 #include <linux/random.h>
 #include <linux/uaccess.h>
 #include <linux/fs.h>

@@ -40,18 +40,27 @@ static int npu_mem_insert(struct npu_ctx *ctx, struct npu_mem *mem, u64 size)
 	int ret, id;
 
 	lockdep_assert_held(&ctx->lock);
+	ret = npu_limits_charge(ctx->proc, NPU_LIMIT_ALLOCATIONS, 1);
+	if (ret)
+		return ret;
 	mem->node.kind = NPU_VAS_MAPPING;
 	ret = npu_vas_reserve(&ctx->vas, &mem->node, round_up(size, (u64)page), page);
 	if (ret)
-		return ret;
+		goto err_uncharge;
 	id = idr_alloc(&ctx->mems, mem, 1, 0, GFP_KERNEL);
 	if (id < 0) {
-		npu_vas_remove(&ctx->vas, &mem->node);
-		return id;
+		ret = id;
+		goto err_remove;
 	}
 	mem->handle = id;
 	npu_mem_account(ctx, mem, 1);
 	return 0;
+
+err_remove:
+	npu_vas_remove(&ctx->vas, &mem->node);
+err_uncharge:
+	npu_limits_uncharge(ctx->proc, NPU_LIMIT_ALLOCATIONS, 1);
+	return ret;
 }
 
 /* Unmap and unlink an ALLOC or IMPORT mapping; the caller frees it. */
@@ -61,6 +70,7 @@ static void npu_mem_unlink(struct npu_ctx *ctx, struct npu_mem *mem)
 	idr_remove(&ctx->mems, mem->handle);
 	npu_vas_remove(&ctx->vas, &mem->node);
 	npu_mem_account(ctx, mem, -1);
+	npu_limits_uncharge(ctx->proc, NPU_LIMIT_ALLOCATIONS, 1);
 }
 
 /* Free an unlinked mapping and what it references. */
@@ -78,9 +88,10 @@ static void npu_mem_destroy(struct npu_mem *mem)
  * @args: NPU_IOCTL_MEM_ALLOC arguments, already checked for reserved
  *	fields and unknown flags; the out fields are filled on success
  *
- * Return: 0; -EINVAL for size 0 or an unknown policy; -ENOMEM when the
- * device (a size larger than the HBM included), the address space or the
- * kernel is out of memory.
+ * Return: 0; -EINVAL for size 0 or an unknown policy; -ENOSPC when the
+ * process has its limit of allocations; -ENOMEM when the device (a size
+ * larger than the HBM included), the process's HBM budget, the address
+ * space or the kernel is out of memory.
  */
 int npu_mem_create(struct npu_ctx *ctx, struct npu_mem_alloc *args)
 {
@@ -93,7 +104,8 @@ int npu_mem_create(struct npu_ctx *ctx, struct npu_mem_alloc *args)
 	mem->kind = NPU_MAPPING_ALLOC;
 	mem->size = args->size;
 	mem->access = NPU_MEM_ACCESS_ALL;
-	ret = npu_phys_create(ctx->ndev, args->size, args->policy, args->flags, &mem->phys);
+	ret = npu_phys_create(ctx->ndev, ctx->proc, args->size, args->policy, args->flags,
+			      &mem->phys);
 	if (ret)
 		goto err_free_mem;
 
@@ -126,7 +138,7 @@ err_free_mem:
  * @va: out: base
  * @mapped: out: mapped size
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOSPC past the process's limit of allocations, or -ENOMEM.
  */
 int npu_mem_import(struct npu_ctx *ctx, struct npu_phys *phys, u64 size,
 		   struct npu_share_link *link, u64 *va, u64 *mapped)

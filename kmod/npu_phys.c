@@ -13,6 +13,7 @@
 #include <npu/npu_uapi.h>
 #include "npu_drv.h"
 #include "npu_hbm.h"
+#include "npu_limits.h"
 #include "npu_phys.h"
 
 static void npu_phys_release(struct kref *ref)
@@ -22,6 +23,8 @@ static void npu_phys_release(struct kref *ref)
 	npu_pfa_free(&phys->ndev->pfa, phys->extents, phys->nr_extents);
 	kvfree(phys->extents);
 	atomic64_dec(&phys->ndev->nr_allocations);
+	npu_limits_uncharge(phys->proc, NPU_LIMIT_HBM_BYTES, phys->size);
+	npu_limits_proc_put(phys->proc);
 	kfree(phys);
 }
 
@@ -73,20 +76,41 @@ static int npu_phys_get_frames(struct npu_phys *phys, u64 size, u32 policy)
 	return -EINVAL;
 }
 
+/* The most bytes @policy may take for @size: what is charged up front. */
+static u64 npu_phys_max_bytes(u64 size, u32 policy)
+{
+	switch (policy) {
+	case NPU_POLICY_HUGE_FIRST:
+		return round_up(size, size > SZ_1M ? (u64)SZ_2M : (u64)SZ_4K);
+	case NPU_POLICY_HUGE_ONLY:
+		return round_up(size, (u64)SZ_2M);
+	case NPU_POLICY_HUGE1G_ONLY:
+		return round_up(size, (u64)SZ_1G);
+	default:
+		return round_up(size, (u64)SZ_4K);
+	}
+}
+
 /**
  * npu_phys_create() - allocate and back physical memory
  * @ndev: the device whose frames to take
+ * @proc: the process charged for the memory until its last reference goes
  * @size: bytes, > 0 and <= the device's HBM size
  * @policy: NPU_POLICY_*
  * @flags: NPU_MEM_*
  * @out: the memory, holding one reference
  *
- * Return: 0, -EINVAL for an unknown policy, -ENOMEM.
+ * The process's HBM budget is charged before any frame is taken, so a
+ * process at its limit cannot take frames from others even for a moment.
+ *
+ * Return: 0, -EINVAL for an unknown policy, -ENOMEM (the device's or the
+ * process's memory exhausted).
  */
-int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
-		    struct npu_phys **out)
+int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 size, u32 policy,
+		    u32 flags, struct npu_phys **out)
 {
 	struct npu_phys *phys;
+	u64 charged;
 	int ret;
 
 	if (!size || policy >= NPU_POLICY_COUNT)
@@ -94,10 +118,22 @@ int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
 	/* Also keeps the rounding below from overflowing. */
 	if (size > ndev->hbm_size)
 		return -ENOMEM;
+	charged = npu_phys_max_bytes(size, policy);
+	ret = npu_limits_charge(proc, NPU_LIMIT_HBM_BYTES, charged);
+	if (ret && policy == NPU_POLICY_HUGE_FIRST) {
+		/* Where 2 MiB pages would not fit the budget, 4 KiB pages may. */
+		policy = NPU_POLICY_NORMAL_ONLY;
+		charged = npu_phys_max_bytes(size, policy);
+		ret = npu_limits_charge(proc, NPU_LIMIT_HBM_BYTES, charged);
+	}
+	if (ret)
+		return ret;
 
 	phys = kzalloc(sizeof(*phys), GFP_KERNEL);
-	if (!phys)
-		return -ENOMEM;
+	if (!phys) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
 	kref_init(&phys->ref);
 	phys->ndev = ndev;
 	phys->flags = flags;
@@ -108,6 +144,9 @@ int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
 	ret = npu_hbm_populate(&ndev->hbm, phys->extents, phys->nr_extents);
 	if (ret)
 		goto err_free_frames;
+	/* HUGE_FIRST may have fallen back to smaller pages. */
+	npu_limits_uncharge(proc, NPU_LIMIT_HBM_BYTES, charged - phys->size);
+	phys->proc = npu_limits_proc_get(proc);
 	atomic64_inc(&ndev->nr_allocations);
 	*out = phys;
 	return 0;
@@ -117,6 +156,8 @@ err_free_frames:
 	kvfree(phys->extents);
 err_free_phys:
 	kfree(phys);
+err_uncharge:
+	npu_limits_uncharge(proc, NPU_LIMIT_HBM_BYTES, charged);
 	return ret;
 }
 

@@ -10,10 +10,12 @@
 #include "npu_pfa.h"
 
 struct npu_device;
+struct npu_proc;
 
 struct npu_phys {
 	struct kref ref;	/* mappings, handles, exports, engine ranges */
 	struct npu_device *ndev;
+	struct npu_proc *proc;	/* charged for size bytes of HBM; referenced */
 	u64 size;		/* bytes the frames cover */
 	u32 page_order;		/* of the frames */
 	u32 page_class;		/* NPU_CLASS_* the memory was asked for */
@@ -22,8 +24,8 @@ struct npu_phys {
 	struct npu_extent *extents;	/* sorted by index, immutable */
 };
 
-int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
-		    struct npu_phys **out);
+int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 size, u32 policy,
+		    u32 flags, struct npu_phys **out);
 
 /**
  * npu_phys_get() - one more reference to physical memory

@@ -52,6 +52,7 @@ static void npu_ring_release(struct kref *ref)
 	kvfree(ring->pages);
 	mutex_destroy(&ring->submit_lock);
 	atomic_dec(&ndev->nr_rings);
+	npu_limits_uncharge(ring->ctx->proc, NPU_LIMIT_RINGS, 1);
 	kfree(ring);
 }
 
@@ -117,8 +118,9 @@ static void npu_ring_init_hdr(struct npu_ring *ring)
  *	fields are filled on success
  *
  * Return: 0; -EINVAL for bad entry counts, a zero or unaligned address, a
- * region smaller than npu_ring_bytes() or one that wraps; -EFAULT if the
- * region cannot be pinned; -ENOMEM.
+ * region smaller than npu_ring_bytes() or one that wraps; -ENOSPC when the
+ * process has its limit of rings on the device; -EFAULT if the region
+ * cannot be pinned; -ENOMEM.
  */
 int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 {
@@ -134,9 +136,14 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	    check_add_overflow(args->addr, args->size, &end))
 		return -EINVAL;
 
+	ret = npu_limits_charge(ctx->proc, NPU_LIMIT_RINGS, 1);
+	if (ret)
+		return ret;
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
-	if (!ring)
-		return -ENOMEM;
+	if (!ring) {
+		ret = -ENOMEM;
+		goto err_uncharge;
+	}
 	kref_init(&ring->ref);
 	ring->ctx = ctx;
 	ring->sq_entries = args->sq_entries;
@@ -199,6 +206,8 @@ err_free_pages:
 err_free_ring:
 	mutex_destroy(&ring->submit_lock);
 	kfree(ring);
+err_uncharge:
+	npu_limits_uncharge(ctx->proc, NPU_LIMIT_RINGS, 1);
 	return ret;
 }
 

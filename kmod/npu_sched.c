@@ -533,6 +533,23 @@ void npu_sched_detach(struct npu_ring *ring)
 {
 	struct npu_sched *s = ring->ctx->ndev->sched;
 
+	/*
+	 * A ring no engine holds or has queued, with nothing published and no
+	 * abort pending, has nothing to cancel: retire it here rather than
+	 * hand it to an engine and wait, so that closing a file with
+	 * thousands of rings costs no cross-thread wake-up per ring.
+	 */
+	spin_lock(&s->lock);
+	if ((ring->sstate == NPU_RING_ASLEEP || ring->sstate == NPU_RING_POLLED) &&
+	    !npu_sched_ring_has_work(ring)) {
+		list_del_init(&ring->sched_link);
+		WRITE_ONCE(ring->sstate, NPU_RING_DEAD);
+		npu_ring_wake_waiters(ring);
+		spin_unlock(&s->lock);
+		return;
+	}
+	spin_unlock(&s->lock);
+
 	npu_sched_abort(ring);
 	spin_lock(&s->lock);
 	while (ring->sstate == NPU_RING_RUNNING) {

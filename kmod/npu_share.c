@@ -131,12 +131,26 @@ static struct npu_export *npu_share_export_new(struct npu_ctx *ctx, u32 kind,
 	return exp;
 }
 
-/* Pick a name no live export has and insert @exp; -ENOMEM past the file's quota. */
+/* Limit of the process for an export of @kind. */
+static unsigned int npu_share_limit_kind(u32 kind)
+{
+	return kind == NPU_SMI_IPC_KEY ? NPU_LIMIT_IPC_KEYS : NPU_LIMIT_SHARE_HANDLES;
+}
+
+/*
+ * Pick a name no live export has and insert @exp; -ENOMEM past the file's
+ * quota, -ENOSPC past the process's limit.
+ */
 static int npu_share_insert(struct npu_export *exp)
 {
+	int ret;
+
 	lockdep_assert_held(&npu_share_lock);
 	if (exp->owner->nr_exports >= NPU_SHARE_MAX_EXPORTS)
 		return -ENOMEM;
+	ret = npu_limits_charge(exp->owner->proc, npu_share_limit_kind(exp->kind), 1);
+	if (ret)
+		return ret;
 	exp->owner->nr_exports++;
 	if (exp->kind == NPU_SMI_IPC_KEY) {
 		do
@@ -165,6 +179,7 @@ static void npu_share_destroy_locked(struct npu_export *exp)
 
 	lockdep_assert_held(&npu_share_lock);
 	exp->owner->nr_exports--;
+	npu_limits_uncharge(exp->owner->proc, npu_share_limit_kind(exp->kind), 1);
 	list_del(&exp->node);
 	list_for_each_entry_safe(link, tmp, &exp->importers, node)
 		list_del_init(&link->node);
@@ -236,7 +251,8 @@ static void npu_share_link_add(struct npu_export *exp, struct npu_share_link *li
  * @args: the arguments, pad checked; key is filled on success
  *
  * Return: 0; -EINVAL for flags, a size of 0 or past the allocation, or an
- * address that is not an allocation's base; -ENOMEM.
+ * address that is not an allocation's base; -ENOSPC past the process's
+ * limit of IPC keys; -ENOMEM.
  */
 int npu_share_ipc_export(struct npu_ctx *ctx, struct npu_ipc_export *args)
 {
@@ -413,7 +429,8 @@ out_free:
  * @args: the arguments; share is filled on success
  *
  * Return: 0; -EINVAL for flags or an imported handle; -ENOENT for an
- * unknown handle; -EEXIST if it is exported already; -ENOMEM.
+ * unknown handle; -EEXIST if it is exported already; -ENOSPC past the
+ * process's limit of shareable handles; -ENOMEM.
  */
 int npu_share_handle_export(struct npu_ctx *ctx, struct npu_share_export *args)
 {

@@ -4,12 +4,15 @@
  *
  * The per-process records are statistics: the counters of each context are
  * read without its lock (they are written with WRITE_ONCE under it), while
- * the device lock keeps the contexts themselves from going away.
+ * the device lock keeps the contexts themselves from going away. Each
+ * record also carries its process's use of its per-process limits, the
+ * same for every file the process has open.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
+#include "npu_limits.h"
 #include "npu_smi.h"
 
 /* Records npu-smi may ask for in one call. */
@@ -48,6 +51,7 @@ int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
 			r->imports = READ_ONCE(ctx->nr_imports);
 			r->phys_handles = READ_ONCE(ctx->nr_phys);
 			r->phys_bytes = READ_ONCE(ctx->phys_bytes);
+			npu_limits_smi_fill(ctx->proc, r);
 		}
 		n++;
 	}

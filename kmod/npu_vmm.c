@@ -33,6 +33,7 @@ static void npu_vmm_handle_destroy(struct npu_ctx *ctx, struct npu_phys_handle *
 {
 	lockdep_assert_held(&ctx->lock);
 	idr_remove(&ctx->phys, h->id);
+	npu_limits_uncharge(ctx->proc, NPU_LIMIT_PHYS_HANDLES, 1);
 	WRITE_ONCE(ctx->nr_phys, ctx->nr_phys - 1);
 	WRITE_ONCE(ctx->phys_bytes, ctx->phys_bytes - h->phys->size);
 	if (h->export)
@@ -51,7 +52,8 @@ static void npu_vmm_handle_destroy(struct npu_ctx *ctx, struct npu_phys_handle *
  *	local handle
  * @handle: out: its id
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOSPC past the process's limit of physical handles, or
+ * -ENOMEM.
  */
 int npu_vmm_handle_add(struct npu_ctx *ctx, struct npu_phys *phys,
 		       struct npu_share_link *link, u32 *handle)
@@ -59,9 +61,14 @@ int npu_vmm_handle_add(struct npu_ctx *ctx, struct npu_phys *phys,
 	struct npu_phys_handle *h;
 	int id;
 
+	id = npu_limits_charge(ctx->proc, NPU_LIMIT_PHYS_HANDLES, 1);
+	if (id)
+		return id;
 	h = kzalloc(sizeof(*h), GFP_KERNEL);
-	if (!h)
+	if (!h) {
+		npu_limits_uncharge(ctx->proc, NPU_LIMIT_PHYS_HANDLES, 1);
 		return -ENOMEM;
+	}
 	h->phys = phys;
 	h->refs = 1;
 	h->imported = link != NULL;
@@ -70,6 +77,7 @@ int npu_vmm_handle_add(struct npu_ctx *ctx, struct npu_phys *phys,
 	if (id < 0) {
 		mutex_unlock(&ctx->lock);
 		kfree(h);
+		npu_limits_uncharge(ctx->proc, NPU_LIMIT_PHYS_HANDLES, 1);
 		return id;
 	}
 	h->id = id;
@@ -106,7 +114,7 @@ int npu_vmm_phys_alloc(struct npu_ctx *ctx, struct npu_phys_alloc *args)
 		return -EINVAL;
 	if (args->page_class == NPU_CLASS_HUGE1G && ctx->ndev->hbm_size < SZ_1G)
 		return -EOPNOTSUPP;
-	ret = npu_phys_create(ctx->ndev, args->size, policy[args->page_class],
+	ret = npu_phys_create(ctx->ndev, ctx->proc, args->size, policy[args->page_class],
 			      args->flags, &phys);
 	if (ret)
 		return ret;

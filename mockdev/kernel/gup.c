@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,7 @@
 #include <linux/bug.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
@@ -385,16 +387,58 @@ void unpin_user_pages_dirty_lock(struct page **pages, unsigned long npages,
 	unpin_user_pages(pages, npages);
 }
 
-/* vmap */
+/*
+ * vmap
+ *
+ * The live areas are kept in an rbtree by address, so vunmap() finds its
+ * area in O(log n) however many rings and registrations are live (a list
+ * made releasing n of them O(n^2)). Two pins of the same memory give the
+ * same address here (unlike in the kernel), so equal keys are allowed and
+ * vunmap() removes any one of them.
+ */
 
 struct vmap_area {
-	struct list_head link;
+	struct rb_node node;	/* in vmap_root */
 	const void *addr;
 	unsigned int count;
 };
 
-static pthread_mutex_t vmap_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: vmap_areas */
-static LIST_HEAD(vmap_areas);
+static pthread_mutex_t vmap_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: vmap_root */
+static struct rb_root vmap_root = RB_ROOT;
+
+static void vmap_insert(struct vmap_area *va)
+{
+	struct rb_node **link = &vmap_root.rb_node, *parent = NULL;
+
+	while (*link) {
+		const struct vmap_area *cur = rb_entry(*link, struct vmap_area, node);
+
+		parent = *link;
+		if ((uintptr_t)va->addr < (uintptr_t)cur->addr)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&va->node, parent, link);
+	rb_insert_color(&va->node, &vmap_root);
+}
+
+static struct vmap_area *vmap_find(const void *addr)
+{
+	struct rb_node *n = vmap_root.rb_node;
+
+	while (n) {
+		struct vmap_area *va = rb_entry(n, struct vmap_area, node);
+
+		if ((uintptr_t)addr < (uintptr_t)va->addr)
+			n = n->rb_left;
+		else if ((uintptr_t)addr > (uintptr_t)va->addr)
+			n = n->rb_right;
+		else
+			return va;
+	}
+	return NULL;
+}
 
 void *vmap(struct page **pages, unsigned int count, unsigned long flags,
 	   pgprot_t prot)
@@ -422,7 +466,7 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags,
 	va->addr = base;
 	va->count = count;
 	pthread_mutex_lock(&vmap_lock);
-	list_add(&va->link, &vmap_areas);
+	vmap_insert(va);
 	pthread_mutex_unlock(&vmap_lock);
 	mock_live_add(&mock_live.vmaps, 1);
 	return base;
@@ -430,18 +474,14 @@ void *vmap(struct page **pages, unsigned int count, unsigned long flags,
 
 void vunmap(const void *addr)
 {
-	struct vmap_area *va, *found = NULL;
+	struct vmap_area *found;
 
 	if (!addr)
 		return;
 	pthread_mutex_lock(&vmap_lock);
-	list_for_each_entry(va, &vmap_areas, link) {
-		if (va->addr == addr) {
-			found = va;
-			list_del(&va->link);
-			break;
-		}
-	}
+	found = vmap_find(addr);
+	if (found)
+		rb_erase(&found->node, &vmap_root);
 	pthread_mutex_unlock(&vmap_lock);
 	if (!found) {
 		WARN(1, "vunmap(%p): not a vmap address\n", addr);

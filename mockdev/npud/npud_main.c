@@ -3,8 +3,11 @@
  * npud: run the npu driver (built against the mock kernel) in this process
  * and serve it to others, as FUSE files or CUSE devices.
  *
- *   npud --fuse DIR [--devices N] [--hbm-size SIZE]
- *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE]
+ *   npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE ...]
+ *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--limit-* N|SIZE ...]
+ *
+ * The --limit-* options set the driver's per-process limits (its limit_*
+ * module parameters).
  *
  * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0)
  * within NPUD_STOP_MS, whatever its clients are doing.
@@ -25,14 +28,70 @@
 static void npud_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE]\n"
-		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE]\n"
+		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE]...\n"
+		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--limit-* N|SIZE]...\n"
 		"  --devices N     devices to create (1..%d, default 1)\n"
 		"  --hbm-size SIZE device memory per device, bytes with K/M/G suffix,\n"
 		"                  a multiple of 1M (default 16G)\n"
-		"  --mode MODE     octal permissions for the CUSE nodes (e.g. 0666)\n",
+		"  --mode MODE     octal permissions for the CUSE nodes (e.g. 0666)\n"
+		"per process and device (a call past a limit fails):\n"
+		"  --limit-rings N          rings = streams (default 1984)\n"
+		"  --limit-allocations N    allocations and IPC imports (default 1048576)\n"
+		"  --limit-phys-handles N   physical handles (default 1048576)\n"
+		"  --limit-ipc-keys N       IPC keys (default 65536)\n"
+		"  --limit-share-handles N  shareable handles (default 65536)\n"
+		"  --limit-pin SIZE         registered (pinned) host memory (default 4G)\n"
+		"  --limit-hbm SIZE         device memory (default: the whole device)\n",
 		NPUD_MAX_DEVICES);
 }
+
+/* "name=value" module parameters from the --limit-* options. */
+static char npud_limit_params[512];
+
+/* Append "param=value" for a --limit-* option; -EINVAL if it does not fit. */
+static int npud_add_param(const char *param, unsigned long long value)
+{
+	size_t len = strlen(npud_limit_params);
+	int n;
+
+	n = snprintf(npud_limit_params + len, sizeof(npud_limit_params) - len, " %s=%llu",
+		     param, value);
+	return n < 0 || (size_t)n >= sizeof(npud_limit_params) - len ? -EINVAL : 0;
+}
+
+/* A count limit: 1..UINT32_MAX. */
+static int npud_parse_count(const char *text, unsigned long long *v)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(text, &end, 10);
+	if (errno || *end || !*v || *v > 0xffffffffULL)
+		return -EINVAL;
+	return 0;
+}
+
+/* The --limit-* options: long option value -> module parameter. */
+struct npud_limit_opt {
+	const char *name;	/* the option, without "--" */
+	const char *param;	/* the module parameter */
+	bool size;		/* SIZE (bytes, a multiple of 1M) rather than a count */
+};
+
+static const struct npud_limit_opt npud_limit_opts[] = {
+	{ "limit-rings", "limit_rings", false },
+	{ "limit-allocations", "limit_allocations", false },
+	{ "limit-phys-handles", "limit_phys_handles", false },
+	{ "limit-ipc-keys", "limit_ipc_keys", false },
+	{ "limit-share-handles", "limit_share_handles", false },
+	{ "limit-pin", "limit_pin_mb", true },
+	{ "limit-hbm", "limit_hbm_mb", true },
+};
+
+#define NPUD_LIMIT_OPT_BASE	0x100	/* getopt value of npud_limit_opts[0] */
+#define NPUD_NR_LIMIT_OPTS	(sizeof(npud_limit_opts) / sizeof(npud_limit_opts[0]))
 
 /* SIZE in bytes with an optional K/M/G suffix, converted to MiB. */
 static int npud_parse_size_mb(const char *text, unsigned long long *mb)
@@ -82,8 +141,17 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "hbm-size", required_argument, NULL, 's' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "limit-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 0 },
+		{ "limit-allocations", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 1 },
+		{ "limit-phys-handles", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 2 },
+		{ "limit-ipc-keys", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 3 },
+		{ "limit-share-handles", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 4 },
+		{ "limit-pin", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 5 },
+		{ "limit-hbm", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 6 },
 		{ NULL, 0, NULL, 0 },
 	};
+	const struct npud_limit_opt *lo;
+	unsigned long long lv;
 	unsigned long v;
 	char *end;
 	int c;
@@ -126,7 +194,17 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 			npud_usage(stdout);
 			exit(0);
 		default:
-			return -EINVAL;
+			if (c < NPUD_LIMIT_OPT_BASE ||
+			    c >= NPUD_LIMIT_OPT_BASE + (int)NPUD_NR_LIMIT_OPTS)
+				return -EINVAL;
+			lo = &npud_limit_opts[c - NPUD_LIMIT_OPT_BASE];
+			if ((lo->size ? npud_parse_size_mb(optarg, &lv) :
+					npud_parse_count(optarg, &lv)) ||
+			    lv > 0xffffffffULL || npud_add_param(lo->param, lv)) {
+				fprintf(stderr, "npud: bad --%s %s\n", lo->name, optarg);
+				return -EINVAL;
+			}
+			break;
 		}
 	}
 	if (optind != argc || !opts->fuse_dir == !opts->cuse ||
@@ -145,7 +223,7 @@ static void *npud_unload_thread(void *arg)
 int main(int argc, char **argv)
 {
 	struct npud_options opts = { 0 };
-	char params[64];
+	char params[64 + sizeof(npud_limit_params)];
 	int ret;
 
 	if (npud_parse(argc, argv, &opts)) {
@@ -156,8 +234,8 @@ int main(int argc, char **argv)
 	/* Before any thread exists, so that every thread inherits the mask. */
 	npud_signals_init();
 
-	snprintf(params, sizeof(params), "devices=%u hbm_mb=%llu", opts.devices,
-		 opts.hbm_mb);
+	snprintf(params, sizeof(params), "devices=%u hbm_mb=%llu%s", opts.devices,
+		 opts.hbm_mb, npud_limit_params);
 	ret = mockdev_module_load(params);
 	if (ret) {
 		fprintf(stderr, "npud: loading the driver failed: %s\n", strerror(-ret));

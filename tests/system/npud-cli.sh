@@ -36,6 +36,12 @@ usage)
 	expect_usage --fuse /nonexistent/x --mode 0666
 	expect_usage --cuse --mode 999
 	expect_usage --fuse /nonexistent/x extra
+	expect_usage --fuse /nonexistent/x --limit-rings 0
+	expect_usage --fuse /nonexistent/x --limit-rings -1
+	expect_usage --fuse /nonexistent/x --limit-allocations 4294967296
+	expect_usage --fuse /nonexistent/x --limit-ipc-keys 7x
+	expect_usage --fuse /nonexistent/x --limit-hbm 1000K
+	expect_usage --fuse /nonexistent/x --limit-pin 0
 	echo "all usage errors rejected"
 	;;
 cuse)

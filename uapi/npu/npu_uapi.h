@@ -33,7 +33,8 @@
 #define NPU_ABI_VERSION_MAJOR 1
 #define NPU_ABI_VERSION_MINOR 3 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
-				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED */
+				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
+				 *    limits in struct npu_smi_proc */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -685,6 +686,22 @@ struct npu_share_import {
 	__u32 pad;
 };
 
+/*
+ * Per-process limits: the index of npu_smi_proc.used[] and .limit[]. Each
+ * process (TGID) has one budget per device, shared by all its open files.
+ * Past a count limit a call fails with -ENOSPC, past a memory limit with
+ * -ENOMEM.
+ */
+#define NPU_LIMIT_RINGS		0 /* rings (RING_CREATE) */
+#define NPU_LIMIT_ALLOCATIONS	1 /* MEM_ALLOC allocations and IPC imports */
+#define NPU_LIMIT_PHYS_HANDLES	2 /* physical handles (PHYS_ALLOC, SHARE_IMPORT) */
+#define NPU_LIMIT_IPC_KEYS	3 /* IPC keys (IPC_EXPORT) */
+#define NPU_LIMIT_SHARE_HANDLES	4 /* shareable handles (SHARE_EXPORT) */
+#define NPU_LIMIT_PIN_BYTES	5 /* host memory pinned by HOST_REGISTER, bytes */
+#define NPU_LIMIT_HBM_BYTES	6 /* device memory the process allocated, bytes */
+#define NPU_LIMIT_COUNT		7
+#define NPU_LIMIT_SLOTS		8 /* array size; slots past NPU_LIMIT_COUNT are zero */
+
 /* One process (open file) of a device, for npu-smi. */
 struct npu_smi_proc {
 	__u32 tgid;
@@ -694,6 +711,9 @@ struct npu_smi_proc {
 	__u64 imports;		/* IPC imports */
 	__u64 phys_handles;	/* physical handles held */
 	__u64 phys_bytes;	/* bytes behind those handles */
+	/* Since ABI 1.3: the whole process's use on this device (all its files). */
+	__u64 used[NPU_LIMIT_SLOTS];	/* NPU_LIMIT_* */
+	__u64 limit[NPU_LIMIT_SLOTS];	/* NPU_LIMIT_* */
 };
 
 /* Kinds of npu_smi_share records. */
@@ -816,7 +836,7 @@ struct npu_smi_query {
 	X(struct npu_vmm_access, 32)			\
 	X(struct npu_share_export, 16)			\
 	X(struct npu_share_import, 32)			\
-	X(struct npu_smi_proc, 48)			\
+	X(struct npu_smi_proc, 176)			\
 	X(struct npu_smi_share, 40)			\
 	X(struct npu_smi_query, 24)
 

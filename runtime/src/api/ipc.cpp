@@ -1,5 +1,6 @@
 // IPC memory (spec §17) and aclrtDeviceGetBareTgid (§7.8): export a whole
 // allocation under a random key, let whitelisted processes import it.
+#include <cerrno>
 #include <cstring>
 #include <string>
 
@@ -69,6 +70,12 @@ aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t le
         uint32_t npu_flags = flags ? NPU_SHARE_NO_WHITELIST : 0;
         char raw[NPU_IPC_KEY_LEN];
         int err = halIpcExport(s->hal(), reinterpret_cast<uintptr_t>(devPtr), size, npu_flags, raw);
+        if (err == -ENOSPC) {
+            return ShareError(err, false,
+                              "the process reached its limit of IPC keys on device %d (npu-smi "
+                              "shows use and limits)",
+                              s->user_id());
+        }
         if (err != 0) {
             return ShareError(err, false,
                               "devPtr %p (%zu bytes) on device %d cannot be exported: it must "
@@ -129,6 +136,12 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags) 
                               "this process (tgid as the driver sees it) is not on the "
                               "whitelist of key %.8s...",
                               key);
+        }
+        if (err == -ENOSPC) {
+            return ShareError(err, false,
+                              "key %.8s... cannot be imported: the process reached its limit of "
+                              "allocations on device %d",
+                              key, s.user_id());
         }
         if (err != 0) {
             return ShareError(err, false, "key %.8s... cannot be imported on device %d", key,

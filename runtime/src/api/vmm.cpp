@@ -1,5 +1,6 @@
 // Virtual memory management (spec §15) and shareable handles of physical
 // memory (§16): physical handles, VA reservations, mappings, access.
+#include <cerrno>
 #include <cstring>
 
 #include "acl/acl.h"
@@ -155,6 +156,12 @@ Error ExportHandle(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *share) {
     uint32_t id = 0;
     NPU_RETURN_IF_ERROR(HandleSession(handle, &s, &id));
     int err = halShareExport(s->hal(), id, flags ? NPU_SHARE_NO_WHITELIST : 0, share);
+    if (err == -ENOSPC) {
+        return ShareError(err, true,
+                          "handle %p cannot be exported: the process reached its limit of "
+                          "shareable handles on device %d (npu-smi shows use and limits)",
+                          handle, s->user_id());
+    }
     if (err != 0) {
         return ShareError(err, true,
                           "handle %p cannot be exported: already exported, or imported "
@@ -189,6 +196,12 @@ Error ImportHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s,
         return ShareError(err, false,
                           "this process is not on the whitelist of shareable handle 0x%llx",
                           static_cast<unsigned long long>(share));
+    }
+    if (err == -ENOSPC) {
+        return ShareError(err, false,
+                          "shareable handle 0x%llx cannot be imported: the process reached its "
+                          "limit of physical handles on device %d",
+                          static_cast<unsigned long long>(share), s->user_id());
     }
     if (err != 0) {
         return ShareError(err, false,
@@ -288,6 +301,18 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
         }
         uint32_t id = 0;
         int err = halPhysAlloc(s->hal(), size, mc.page_class, mc.p2p ? NPU_MEM_P2P : 0, &id);
+        if (err == -ENOSPC) {
+            return ShareError(err, false,
+                              "the process reached its limit of physical handles on device %d "
+                              "(npu-smi shows use and limits)",
+                              dev);
+        }
+        if (err == -ENOMEM) {
+            return ShareError(err, false,
+                              "device %d cannot provide %zu bytes of physical memory: the "
+                              "device is full or the process reached its device memory limit",
+                              dev, size);
+        }
         if (err != 0) {
             return ShareError(err, false,
                               "cannot allocate %zu bytes of physical memory on device %d (size "

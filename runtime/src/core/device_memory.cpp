@@ -14,8 +14,17 @@ Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequ
     struct npu_mem_alloc result = {};
     int err = halMemAlloc(session.hal(), req.size, req.policy, req.flags, &result);
     if (err == -ENOMEM) {
-        return Error::FromHal(err, "device %d cannot provide %" PRIu64 " bytes (policy %u)",
+        return Error::FromHal(err,
+                              "device %d cannot provide %" PRIu64
+                              " bytes (policy %u): the device is full or the process reached "
+                              "its device memory limit",
                               session.user_id(), req.size, req.policy);
+    }
+    if (err == -ENOSPC) {
+        return Error::FromHal(err,
+                              "the process reached its limit of allocations on device %d "
+                              "(npu-smi shows use and limits)",
+                              session.user_id());
     }
     if (err != 0) {
         return Error::FromHal(err, "allocating %" PRIu64 " bytes on device %d failed", req.size,

@@ -1,5 +1,7 @@
 #include "core/event.h"
 
+#include <cerrno>
+
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/stream.h"
@@ -32,6 +34,14 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
         const uint64_t bytes = kSlotsPerChunk * sizeof(uint64_t);
         struct npu_mem_alloc a = {};
         int err = halMemAlloc(session_->hal(), bytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
+        if (err == -ENOSPC || err == -ENOMEM) {
+            // Events live in device memory: its limits are theirs.
+            return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                                 "no memory for more events on device %d: the process reached "
+                                 "its limit of allocations or of device memory, or the device "
+                                 "is full (errno %d)",
+                                 session_->user_id(), -err);
+        }
         if (err != 0)
             return Error::FromHal(err, "cannot allocate event memory on device %d",
                                   session_->user_id());

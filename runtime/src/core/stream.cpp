@@ -151,7 +151,13 @@ Error ContextStreams::CreateLocked(uint32_t flags, bool counted, Stream **out) {
     std::unique_ptr<Stream> s(new Stream(ctx_, session_, flags));
     int err = halQueueCreate(session_->hal(), 0, &s->queue_);
     if (err != 0) {
-        if (err == -ENOMEM || err == -EMFILE || err == -ENFILE || err == -ENOSPC) {
+        if (err == -ENOSPC) {
+            return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                                 "the process reached its limit of streams (rings) on device %d "
+                                 "(npu-smi shows use and limits)",
+                                 session_->user_id());
+        }
+        if (err == -ENOMEM || err == -EMFILE || err == -ENFILE) {
             return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
                                  "cannot create the ring of a new stream on device %d (errno %d)",
                                  session_->user_id(), -err);

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
 
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -105,6 +106,53 @@ uint64_t InprocHbmMiB()
 	return (bytes + (1ULL << 20) - 1) >> 20;
 }
 
+// The driver's per-process limits for the in-process backend, from the
+// environment (the npud --limit-* options): " limit_x=N ..." to append to
+// the module parameters. Bad values are reported and ignored (the driver's
+// default stays).
+std::string InprocLimitParams()
+{
+	static const struct {
+		const char *env;
+		const char *param;
+		bool size; // SIZE with K/M/G, a multiple of 1M, passed in MiB
+	} kLimits[] = {
+		{ "NPU_LIMIT_RINGS", "limit_rings", false },
+		{ "NPU_LIMIT_ALLOCATIONS", "limit_allocations", false },
+		{ "NPU_LIMIT_PHYS_HANDLES", "limit_phys_handles", false },
+		{ "NPU_LIMIT_IPC_KEYS", "limit_ipc_keys", false },
+		{ "NPU_LIMIT_SHARE_HANDLES", "limit_share_handles", false },
+		{ "NPU_LIMIT_PIN", "limit_pin_mb", true },
+		{ "NPU_LIMIT_HBM", "limit_hbm_mb", true },
+	};
+	std::string out;
+	for (const auto &l : kLimits) {
+		const char *env = std::getenv(l.env);
+		if (env == nullptr || *env == '\0')
+			continue;
+		uint64_t v = 0;
+		bool ok;
+		if (l.size) {
+			ok = ParseSize(env, &v) && v != 0 && (v & ((1ULL << 20) - 1)) == 0;
+			v >>= 20;
+		} else {
+			char *end = nullptr;
+			errno = 0;
+			v = std::strtoull(env, &end, 10);
+			ok = *env >= '0' && *env <= '9' && errno == 0 && *end == '\0' && v != 0;
+		}
+		if (!ok || v > UINT32_MAX) {
+			std::fprintf(stderr, "npu: ignoring %s=%s\n", l.env, env);
+			continue;
+		}
+		out += " ";
+		out += l.param;
+		out += "=";
+		out += std::to_string(v);
+	}
+	return out;
+}
+
 // Loads the in-process driver once per process, on first use. The module
 // is never unloaded: files may be open until the process exits, and the
 // process's exit frees everything anyway.
@@ -116,7 +164,7 @@ int InprocLoad()
 		char params[96];
 		std::snprintf(params, sizeof(params), "devices=%u hbm_mb=%" PRIu64,
 			      InprocDeviceCount(), InprocHbmMiB());
-		result = mockdev_module_load(params);
+		result = mockdev_module_load((params + InprocLimitParams()).c_str());
 		if (result < 0)
 			std::fprintf(stderr, "npu: in-process device failed to load: %s\n",
 				     std::strerror(-result));

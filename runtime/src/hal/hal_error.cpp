@@ -31,6 +31,7 @@ extern "C" int halErrorToAcl(int err)
 	case -EFAULT:
 		return kParamInvalid;
 	case -ENOMEM:
+	case -ENOSPC: /* a per-process limit of objects (the ring limit is the caller's) */
 		return kMemoryAllocation;
 	case -EOPNOTSUPP:
 		return kFeatureNotSupport;

@@ -47,6 +47,45 @@ static void *query(halDevice *dev, int shares, size_t rec_size, uint32_t *n)
 	return NULL;
 }
 
+/* "used/limit" of one per-process limit into buf. */
+static const char *use_of(char *buf, size_t len, const struct npu_smi_proc *p, int kind)
+{
+	if (kind == NPU_LIMIT_PIN_BYTES || kind == NPU_LIMIT_HBM_BYTES)
+		snprintf(buf, len, "%.1f/%.1f", mib(p->used[kind]), mib(p->limit[kind]));
+	else
+		snprintf(buf, len, "%llu/%llu", (unsigned long long)p->used[kind],
+			 (unsigned long long)p->limit[kind]);
+	return buf;
+}
+
+/*
+ * Each process's use of its per-process limits on the device: one line per
+ * TGID (its contexts share one budget), in the order of its first context.
+ */
+static void print_limits(const struct npu_smi_proc *procs, uint32_t n)
+{
+	char b[NPU_LIMIT_COUNT][48];
+	uint32_t i, j;
+
+	printf("  Limits per process (used/limit; MiB for PINNED and HBM)\n");
+	printf("    %-8s %-11s %-17s %-17s %-13s %-13s %-15s %s\n", "TGID", "RINGS", "ALLOCS",
+	       "PHYS", "IPC KEYS", "SHARES", "PINNED", "HBM");
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && procs[j].tgid != procs[i].tgid; j++)
+			;
+		if (j < i)
+			continue;
+		printf("    %-8u %-11s %-17s %-17s %-13s %-13s %-15s %s\n", procs[i].tgid,
+		       use_of(b[0], sizeof(b[0]), &procs[i], NPU_LIMIT_RINGS),
+		       use_of(b[1], sizeof(b[1]), &procs[i], NPU_LIMIT_ALLOCATIONS),
+		       use_of(b[2], sizeof(b[2]), &procs[i], NPU_LIMIT_PHYS_HANDLES),
+		       use_of(b[3], sizeof(b[3]), &procs[i], NPU_LIMIT_IPC_KEYS),
+		       use_of(b[4], sizeof(b[4]), &procs[i], NPU_LIMIT_SHARE_HANDLES),
+		       use_of(b[5], sizeof(b[5]), &procs[i], NPU_LIMIT_PIN_BYTES),
+		       use_of(b[6], sizeof(b[6]), &procs[i], NPU_LIMIT_HBM_BYTES));
+	}
+}
+
 static void print_device(uint32_t d, halDevice *dev)
 {
 	struct npu_device_info info;
@@ -73,6 +112,7 @@ static void print_device(uint32_t d, halDevice *dev)
 		       (unsigned long long)p->phys_handles, mib(p->phys_bytes),
 		       p->tgid == (uint32_t)getpid() ? "  (npu-smi)" : "");
 	}
+	print_limits(procs, n);
 	free(procs);
 }
 
