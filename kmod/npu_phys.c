@@ -19,10 +19,24 @@ static void npu_phys_release(struct kref *ref)
 {
 	struct npu_phys *phys = container_of(ref, struct npu_phys, ref);
 
+	npu_hbm_release(&phys->ndev->hbm, phys->extents, phys->nr_extents,
+			READ_ONCE(phys->owner));
 	npu_pfa_free(&phys->ndev->pfa, phys->extents, phys->nr_extents);
 	kvfree(phys->extents);
 	atomic64_dec(&phys->ndev->nr_allocations);
 	kfree(phys);
+}
+
+/**
+ * npu_phys_mark_shared() - other contexts may write the memory from now on
+ * @phys: the memory, referenced by the caller
+ *
+ * Its frames are then scrubbed before any context gets them again, its
+ * creator included.
+ */
+void npu_phys_mark_shared(struct npu_phys *phys)
+{
+	WRITE_ONCE(phys->owner, NPU_HBM_OWNER_SHARED);
 }
 
 /**
@@ -76,6 +90,8 @@ static int npu_phys_get_frames(struct npu_phys *phys, u64 size, u32 policy)
 /**
  * npu_phys_create() - allocate and back physical memory
  * @ndev: the device whose frames to take
+ * @owner: owner id of the creating context (struct npu_ctx.owner): frames
+ *	it freed earlier come back without a scrub, anybody else's are zeroed
  * @size: bytes, > 0 and <= the device's HBM size
  * @policy: NPU_POLICY_*
  * @flags: NPU_MEM_*
@@ -83,7 +99,7 @@ static int npu_phys_get_frames(struct npu_phys *phys, u64 size, u32 policy)
  *
  * Return: 0, -EINVAL for an unknown policy, -ENOMEM.
  */
-int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
+int npu_phys_create(struct npu_device *ndev, u64 owner, u64 size, u32 policy, u32 flags,
 		    struct npu_phys **out)
 {
 	struct npu_phys *phys;
@@ -101,11 +117,12 @@ int npu_phys_create(struct npu_device *ndev, u64 size, u32 policy, u32 flags,
 	kref_init(&phys->ref);
 	phys->ndev = ndev;
 	phys->flags = flags;
+	phys->owner = owner;
 	ret = npu_phys_get_frames(phys, size, policy);
 	if (ret)
 		goto err_free_phys;
 	phys->size = round_up(size, (u64)npu_phys_page_size(phys));
-	ret = npu_hbm_populate(&ndev->hbm, phys->extents, phys->nr_extents);
+	ret = npu_hbm_populate(&ndev->hbm, phys->extents, phys->nr_extents, owner);
 	if (ret)
 		goto err_free_frames;
 	atomic64_inc(&ndev->nr_allocations);

@@ -485,6 +485,9 @@ struct npu_ipc_export {
  * from the user array pids (__s32 each), to the whitelist of a key (or of a
  * shareable handle, in handle). Only the exporting file may do it (-EPERM),
  * never for a NO_WHITELIST export (-EPERM); an unknown key is -ENOENT.
+ * Each TGID must name a running process (else -ESRCH, and none is added):
+ * the entry is that process, so a later process that reuses the pid is not
+ * whitelisted.
  */
 struct npu_share_set_pid {
 	char key[NPU_IPC_KEY_LEN];	/* in: IPC_SET_PID; zero for SHARE_SET_PID */
