@@ -57,9 +57,9 @@ u64 mock_pid_start_boottime(pid_t tgid)
 	p = strrchr(buf, ')');
 	if (!p)
 		return 0;
+	/* p is at the space before field 3; fields are separated by single spaces. */
 	p++;
-	/* Fields 3..22 follow, separated by single spaces. */
-	for (field = 2; field < 22 && p; field++)
+	for (field = 3; field < 22 && p; field++)
 		p = strchr(p + 1, ' ');
 	if (!p)
 		return 0;

@@ -28,6 +28,7 @@ extern "C" int halErrorToAcl(int err)
 		return 0;
 	case -EINVAL:
 	case -EFAULT:
+	case -ESRCH: // a pid with no process (whitelists)
 		return kParamInvalid;
 	case -ENOMEM:
 		return kMemoryAllocation;
