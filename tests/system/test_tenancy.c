@@ -339,6 +339,72 @@ static void test_memory_of_a_killed_process_reads_zero_in_the_next(void **state)
 	run_dirty_then_read(*state, SIGKILL);
 }
 
+/* ---- The pinned pool is per process -------------------------------- */
+
+#define SECRET_LEN	4096
+
+/*
+ * A process and its forked child each allocate pinned memory after the
+ * fork: the child's block is its own (zero), not the parent's block with
+ * the parent's bytes, and writes do not cross.
+ */
+static void pool_parent(void)
+{
+	int to_child[2], to_parent[2], st;
+	unsigned char *p;
+	pid_t child;
+	char c;
+
+	actor_init();
+	/* Some pool traffic before the fork: blocks freed back to the pool. */
+	CK_CODE(aclrtMallocHost((void **)&p, SECRET_LEN), ACL_SUCCESS);
+	memset(p, 0x11, SECRET_LEN);
+	CK_CODE(aclrtFreeHost(p), ACL_SUCCESS);
+	CK(pipe(to_child) == 0 && pipe(to_parent) == 0);
+	child = fork();
+	CK(child >= 0);
+	if (child == 0) {
+		unsigned char *q;
+
+		close(to_child[1]);
+		close(to_parent[0]);
+		CK(read(to_child[0], &c, 1) == 1);
+		CK_CODE(aclrtMallocHost((void **)&q, SECRET_LEN), ACL_SUCCESS);
+		CK(all_zero(q, SECRET_LEN));
+		memset(q, 0x33, SECRET_LEN);
+		CK(write(to_parent[1], "c", 1) == 1);
+		CK(read(to_child[0], &c, 1) == 1);
+		CK_CODE(aclrtFreeHost(q), ACL_SUCCESS);
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	/* After the fork, the parent's block holds a secret. */
+	CK_CODE(aclrtMallocHost((void **)&p, SECRET_LEN), ACL_SUCCESS);
+	memset(p, 0x5e, SECRET_LEN);
+	CK(write(to_child[1], "p", 1) == 1);
+	CK(read(to_parent[0], &c, 1) == 1);
+	for (size_t i = 0; i < SECRET_LEN; i++)
+		CK(p[i] == 0x5e);
+	CK(write(to_child[1], "x", 1) == 1);
+	CK(waitpid(child, &st, 0) == child && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CK_CODE(aclrtFreeHost(p), ACL_SUCCESS);
+	CK_CODE(aclrtResetDevice(SYS_DEVICE), ACL_SUCCESS);
+	_exit(0);
+}
+
+static void test_pinned_pool_of_a_forked_child_is_its_own(void **state)
+{
+	pid_t a;
+
+	(void)state;
+	a = fork();
+	assert_true(a >= 0);
+	if (a == 0)
+		pool_parent();
+	wait_child(a, 0);
+}
+
 /* ---- Host memory goes back when HBM is freed ------------------------ */
 
 /* kB of VmRSS of @pid, or -1. */
@@ -733,6 +799,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_freed_memory_reads_zero_in_the_next_process),
 		cmocka_unit_test(test_memory_of_a_killed_process_reads_zero_in_the_next),
+		cmocka_unit_test(test_pinned_pool_of_a_forked_child_is_its_own),
 		cmocka_unit_test(test_freed_hbm_returns_host_memory),
 		cmocka_unit_test(test_whitelist_refuses_a_process_that_reuses_a_listed_pid),
 	};
