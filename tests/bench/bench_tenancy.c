@@ -52,7 +52,7 @@ static int dirty(halDevice *dev, uint64_t size)
 
 	if (err)
 		return err;
-	err = halMemset(dev, (void *)(uintptr_t)a.va, 0x5a, size, NPU_DIR_D2D);
+	err = halMemset(dev, (void *)(uintptr_t)a.va, 0x5a, size, NPU_DIR_H2D);
 	halMemFree(dev, a.va);
 	return err;
 }
@@ -90,7 +90,7 @@ static double bench_release(halDevice *x, int runs)
 		err = halMemAlloc(x, SZ_128M, NPU_POLICY_HUGE_ONLY, 0, &a);
 		if (err)
 			break;
-		err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_128M, NPU_DIR_D2D);
+		err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_128M, NPU_DIR_H2D);
 		t0 = now_us();
 		if (!err)
 			err = halMemFree(x, a.va);

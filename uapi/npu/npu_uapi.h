@@ -500,7 +500,8 @@ struct npu_share_set_pid {
 /*
  * NPU_IOCTL_IPC_IMPORT: map the memory behind key in this context.
  * -ENOENT: no such key (never existed, destroyed, or malformed);
- * -EPERM: the caller's TGID is not on the whitelist.
+ * -EPERM: the caller's process is not on the whitelist (its TGID is not, or
+ * was listed for an earlier process with the same pid).
  */
 struct npu_ipc_import {
 	char key[NPU_IPC_KEY_LEN];	/* in */
