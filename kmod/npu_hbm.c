@@ -212,13 +212,13 @@ static void npu_hbm_unclaim(struct npu_hbm *hbm, u32 idx, u32 pfn, u32 n, u64 ow
 	struct npu_hbm_chunk *c = &hbm->chunk[idx];
 
 	mutex_lock(&hbm->lock);
-	if (c->owner != NPU_HBM_OWNER_NONE && c->owner != owner) {
+	if (n < NPU_HBM_CHUNK_FRAMES && c->owner != NPU_HBM_OWNER_NONE && c->owner != owner) {
 		/*
-		 * The free frames already hold another owner's data (only small
-		 * frames share a chunk): clear ours. The chunk cannot go away
-		 * meanwhile, our frames are still accounted.
+		 * The chunk's free frames already hold another owner's data:
+		 * clear ours. The chunk cannot go away meanwhile, our frames
+		 * are still accounted. (A whole chunk is all ours: it just
+		 * takes our owner, whatever it held before we claimed it.)
 		 */
-		WARN_ON_ONCE(n == NPU_HBM_CHUNK_FRAMES);
 		mutex_unlock(&hbm->lock);
 		memset(npu_hbm_frame_addr(hbm, pfn), 0, (size_t)n << NPU_PAGE_SHIFT);
 		atomic64_add((s64)n << NPU_PAGE_SHIFT, &hbm->scrubbed_bytes);

@@ -218,6 +218,40 @@ static void test_merged_small_blocks_are_zeroed_for_another_owner(void **state)
 	dev_fini(&d);
 }
 
+static void test_memory_that_became_shared_is_zeroed_for_its_creator_too(void **state)
+{
+	struct dev d;
+	struct alloc a, s;
+
+	(void)state;
+	mock_log_clear();
+	dev_init(&d, 8 * FRAMES_2M);
+	/* A's own chunk, freed and taken again by A: it remembers A. */
+	assert_int_equal(dev_alloc(&d, FRAMES_2M, NPU_ORDER_HUGE, OWNER_A, &a), 0);
+	fill(&d, &a, 0xa5);
+	dev_free(&d, &a);
+	assert_int_equal(dev_alloc(&d, FRAMES_2M, NPU_ORDER_HUGE, OWNER_A, &s), 0);
+	assert_true(holds(&d, &s, 0xa5));
+	/* Exported meanwhile: it is freed as shared memory, and A gets zeros. */
+	fill(&d, &s, 0x5e);
+	s.owner = NPU_HBM_OWNER_SHARED;
+	dev_free(&d, &s);
+	assert_int_equal(dev_alloc(&d, FRAMES_2M, NPU_ORDER_HUGE, OWNER_A, &a), 0);
+	assert_true(holds(&d, &a, 0));
+	dev_free(&d, &a);
+	/* The same for small frames: cleared where the chunk remembers A. */
+	assert_int_equal(dev_alloc(&d, 1, 0, OWNER_A, &a), 0);
+	assert_int_equal(dev_alloc(&d, 1, 0, OWNER_A, &s), 0);
+	fill(&d, &a, 0x11);
+	fill(&d, &s, 0x22);
+	dev_free(&d, &a);
+	s.owner = NPU_HBM_OWNER_SHARED;
+	dev_free(&d, &s);
+	assert_true(all_equal(frame(&d, 1), 4096, 0));
+	assert_int_equal(mock_log_warnings(), 0);
+	dev_fini(&d);
+}
+
 static void test_1g_block_of_another_owner_is_zeroed(void **state)
 {
 	struct dev d;
@@ -322,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_another_owner_gets_huge_frames_zeroed),
 		cmocka_unit_test(test_small_frames_of_two_owners_in_one_chunk),
 		cmocka_unit_test(test_merged_small_blocks_are_zeroed_for_another_owner),
+		cmocka_unit_test(test_memory_that_became_shared_is_zeroed_for_its_creator_too),
 		cmocka_unit_test(test_1g_block_of_another_owner_is_zeroed),
 		cmocka_unit_test(test_idle_chunks_beyond_the_cap_go_back_to_the_host),
 		cmocka_unit_test(test_failed_populate_unwinds_at_every_allocation),
