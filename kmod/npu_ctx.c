@@ -19,6 +19,9 @@
 #include "npu_share.h"
 #include "npu_vmm.h"
 
+/* Owner ids of contexts: never reused, so frames are never mistaken for a new context's. */
+static atomic64_t npu_ctx_owner_seq = ATOMIC64_INIT(0);
+
 /**
  * npu_ctx_create() - a context for a file being opened
  * @ndev: the device
@@ -37,6 +40,8 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	kref_init(&ctx->ref);
 	ctx->ndev = ndev;
 	ctx->tgid = task_tgid_nr(current);
+	ctx->start_time = current->group_leader->start_boottime;
+	ctx->owner = atomic64_inc_return(&npu_ctx_owner_seq);
 	ret = npu_limits_proc_enter(&ndev->limits, ctx->tgid, &ctx->proc);
 	if (ret) {
 		kfree(ctx);

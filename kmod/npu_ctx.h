@@ -25,6 +25,8 @@ struct npu_ctx {
 	struct npu_device *ndev;
 	pid_t tgid;		/* of the opener, fixed at open */
 	struct npu_proc *proc;	/* the opener's limits, shared by its contexts; referenced */
+	u64 start_time;		/* the opener's process start (start_boottime), with tgid its identity */
+	u64 owner;		/* owner id of its device memory, unique for the driver's life */
 	u32 id;
 
 	struct mutex lock; /* Protects: setup (writes), vas, mems, rings, phys, the counters */

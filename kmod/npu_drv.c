@@ -105,7 +105,7 @@ static int npu_counters_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(npu_counters);
 
-/* npu/npuN/hbm: size and host memory backing it (chunks stay until unload). */
+/* npu/npuN/hbm: size, host memory backing it, and the scrubbing of freed frames. */
 static int npu_hbm_show(struct seq_file *m, void *unused)
 {
 	struct npu_device *ndev = m->private;
@@ -116,6 +116,10 @@ static int npu_hbm_show(struct seq_file *m, void *unused)
 	seq_printf(m, "chunks %u\n", ndev->hbm.nr_chunks);
 	seq_printf(m, "chunks_populated %u\n", populated);
 	seq_printf(m, "backing_bytes %llu\n", (u64)populated * NPU_HBM_CHUNK_SIZE);
+	seq_printf(m, "chunks_idle %u\n", READ_ONCE(ndev->hbm.nr_idle));
+	seq_printf(m, "chunks_replaced %lld\n", (s64)atomic64_read(&ndev->hbm.nr_replaced));
+	seq_printf(m, "chunks_released %lld\n", (s64)atomic64_read(&ndev->hbm.nr_released));
+	seq_printf(m, "scrubbed_bytes %lld\n", (s64)atomic64_read(&ndev->hbm.scrubbed_bytes));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npu_hbm);

@@ -29,6 +29,10 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <linux/kthread.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>

@@ -104,8 +104,8 @@ int npu_mem_create(struct npu_ctx *ctx, struct npu_mem_alloc *args)
 	mem->kind = NPU_MAPPING_ALLOC;
 	mem->size = args->size;
 	mem->access = NPU_MEM_ACCESS_ALL;
-	ret = npu_phys_create(ctx->ndev, ctx->proc, args->size, args->policy, args->flags,
-			      &mem->phys);
+	ret = npu_phys_create(ctx->ndev, ctx->proc, ctx->owner, args->size, args->policy,
+			      args->flags, &mem->phys);
 	if (ret)
 		goto err_free_mem;
 

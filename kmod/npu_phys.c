@@ -20,12 +20,26 @@ static void npu_phys_release(struct kref *ref)
 {
 	struct npu_phys *phys = container_of(ref, struct npu_phys, ref);
 
+	npu_hbm_release(&phys->ndev->hbm, phys->extents, phys->nr_extents,
+			READ_ONCE(phys->owner));
 	npu_pfa_free(&phys->ndev->pfa, phys->extents, phys->nr_extents);
 	kvfree(phys->extents);
 	atomic64_dec(&phys->ndev->nr_allocations);
 	npu_limits_uncharge(phys->proc, NPU_LIMIT_HBM_BYTES, phys->size);
 	npu_limits_proc_put(phys->proc);
 	kfree(phys);
+}
+
+/**
+ * npu_phys_mark_shared() - other contexts may write the memory from now on
+ * @phys: the memory, referenced by the caller
+ *
+ * Its frames are then scrubbed before any context gets them again, its
+ * creator included.
+ */
+void npu_phys_mark_shared(struct npu_phys *phys)
+{
+	WRITE_ONCE(phys->owner, NPU_HBM_OWNER_SHARED);
 }
 
 /**
@@ -95,6 +109,8 @@ static u64 npu_phys_max_bytes(u64 size, u32 policy)
  * npu_phys_create() - allocate and back physical memory
  * @ndev: the device whose frames to take
  * @proc: the process charged for the memory until its last reference goes
+ * @owner: owner id of the creating context (struct npu_ctx.owner): frames
+ *	it freed earlier come back without a scrub, anybody else's are zeroed
  * @size: bytes, > 0 and <= the device's HBM size
  * @policy: NPU_POLICY_*
  * @flags: NPU_MEM_*
@@ -106,8 +122,8 @@ static u64 npu_phys_max_bytes(u64 size, u32 policy)
  * Return: 0, -EINVAL for an unknown policy, -ENOMEM (the device's or the
  * process's memory exhausted).
  */
-int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 size, u32 policy,
-		    u32 flags, struct npu_phys **out)
+int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 owner, u64 size,
+		    u32 policy, u32 flags, struct npu_phys **out)
 {
 	struct npu_phys *phys;
 	u64 charged;
@@ -137,11 +153,12 @@ int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 size, u3
 	kref_init(&phys->ref);
 	phys->ndev = ndev;
 	phys->flags = flags;
+	phys->owner = owner;
 	ret = npu_phys_get_frames(phys, size, policy);
 	if (ret)
 		goto err_free_phys;
 	phys->size = round_up(size, (u64)npu_phys_page_size(phys));
-	ret = npu_hbm_populate(&ndev->hbm, phys->extents, phys->nr_extents);
+	ret = npu_hbm_populate(&ndev->hbm, phys->extents, phys->nr_extents, owner);
 	if (ret)
 		goto err_free_frames;
 	/* HUGE_FIRST may have fallen back to smaller pages. */

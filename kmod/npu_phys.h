@@ -20,12 +20,18 @@ struct npu_phys {
 	u32 page_order;		/* of the frames */
 	u32 page_class;		/* NPU_CLASS_* the memory was asked for */
 	u32 flags;		/* NPU_MEM_* */
+	/*
+	 * Owner id of the creating context, NPU_HBM_OWNER_SHARED once the
+	 * memory is exported: whose data the frames hold when they are freed.
+	 */
+	u64 owner;
 	unsigned int nr_extents;
 	struct npu_extent *extents;	/* sorted by index, immutable */
 };
 
-int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 size, u32 policy,
-		    u32 flags, struct npu_phys **out);
+int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 owner, u64 size,
+		    u32 policy, u32 flags, struct npu_phys **out);
+void npu_phys_mark_shared(struct npu_phys *phys);
 
 /**
  * npu_phys_get() - one more reference to physical memory

@@ -9,9 +9,16 @@
  * shareable handle is a random non-zero 64-bit value. Neither is derived
  * from anything an attacker sees, and both are compared in full.
  *
- * Unless the exporter turned it off (NPU_SHARE_NO_WHITELIST), only TGIDs on
- * the export's whitelist may import; only the exporting file may extend
- * the whitelist or destroy the export, and the export dies with that file.
+ * Unless the exporter turned it off (NPU_SHARE_NO_WHITELIST), only the
+ * processes on the export's whitelist may import; only the exporting file
+ * may extend the whitelist or destroy the export, and the export dies with
+ * that file. A whitelist entry is a TGID with the start time of the process
+ * that had it when it was listed (as the context of a file records its
+ * opener's), so a new process that reuses a listed pid is not on the list;
+ * a pid with no process is refused when it is listed.
+ *
+ * Exported memory is marked shared: its frames are scrubbed before any
+ * context, the exporter included, gets them again.
  * An import takes its own reference to the physical memory, so it stays
  * valid after the export is gone; the frames go back to the allocator when
  * the last mapping, handle and export of them are gone.
@@ -32,6 +39,12 @@
 
 #define NPU_IPC_KEY_BYTES	(NPU_IPC_KEY_LEN / 2)
 
+/* A whitelisted process: its TGID and its start (task->group_leader->start_boottime). */
+struct npu_share_pid {
+	pid_t tgid;
+	u64 start;
+};
+
 struct npu_export {
 	struct list_head node;		/* in npu_share_exports */
 	u32 kind;			/* NPU_SMI_IPC_KEY or NPU_SMI_SHARE_HANDLE */
@@ -44,7 +57,7 @@ struct npu_export {
 	u64 size;			/* bytes an import maps */
 	u32 flags;			/* NPU_SHARE_* */
 	u32 nr_pids;
-	pid_t *pids;			/* the whitelist */
+	struct npu_share_pid *pids;	/* the whitelist */
 	struct list_head importers;	/* struct npu_share_link */
 };
 
@@ -125,6 +138,7 @@ static struct npu_export *npu_share_export_new(struct npu_ctx *ctx, u32 kind,
 	exp->owner_tgid = ctx->tgid;
 	exp->device = phys->ndev->index;
 	exp->phys = npu_phys_get(phys);
+	npu_phys_mark_shared(phys);
 	exp->size = size;
 	exp->flags = flags;
 	INIT_LIST_HEAD(&exp->importers);
@@ -232,7 +246,7 @@ static int npu_share_check_pid(const struct npu_export *exp, const struct npu_ct
 	if (ctx->tgid <= 0)
 		return -EPERM;
 	for (i = 0; i < exp->nr_pids; i++)
-		if (exp->pids[i] == ctx->tgid)
+		if (exp->pids[i].tgid == ctx->tgid && exp->pids[i].start == ctx->start_time)
 			return 0;
 	return -EPERM;
 }
@@ -361,21 +375,71 @@ int npu_share_ipc_destroy(struct npu_ctx *ctx, const char *key)
 	return ret;
 }
 
+/*
+ * The export named by a SET_PID call, if @ctx may extend its whitelist by
+ * @count entries: -ENOENT, -EPERM or -EINVAL otherwise.
+ */
+static struct npu_export *npu_share_set_pid_target(struct npu_ctx *ctx,
+						   const struct npu_share_set_pid *args,
+						   const u8 *raw, bool ipc, int *err)
+{
+	struct npu_export *exp;
+
+	lockdep_assert_held(&npu_share_lock);
+	exp = ipc ? npu_share_find_key(raw) : npu_share_find_handle(args->handle);
+	if (!exp)
+		*err = -ENOENT;
+	else if (exp->owner != ctx || exp->flags & NPU_SHARE_NO_WHITELIST)
+		*err = -EPERM;
+	else if (exp->nr_pids + args->count > NPU_SHARE_MAX_PIDS)
+		*err = -EINVAL;
+	else
+		*err = 0;
+	return *err ? NULL : exp;
+}
+
+/*
+ * The start time of the process whose TGID is @nr (a number as
+ * task_tgid_nr() reports it, so in the initial pid namespace): -ESRCH if
+ * there is none, or @nr is a thread that does not lead its group.
+ */
+static int npu_share_pid_start(pid_t nr, u64 *start)
+{
+	struct task_struct *task;
+
+	if (nr <= 0)
+		return -ESRCH;
+	rcu_read_lock();
+	task = get_pid_task(find_pid_ns(nr, &init_pid_ns), PIDTYPE_TGID);
+	rcu_read_unlock();
+	if (!task)
+		return -ESRCH;
+	*start = task->group_leader->start_boottime;
+	put_task_struct(task);
+	return 0;
+}
+
 /**
  * npu_share_set_pid() - NPU_IOCTL_IPC_SET_PID and NPU_IOCTL_SHARE_SET_PID
  * @ctx: a set-up context
  * @args: the arguments, pad checked
  * @ipc: the export is named by args->key (else by args->handle)
  *
+ * Each TGID is recorded with the start time of its process, looked up
+ * now; all or none of them are added.
+ *
  * Return: 0; -EINVAL for a bad count or the wrong name field set; -EFAULT
  * if the TGIDs cannot be read; -ENOENT for an unknown export; -EPERM if
- * the caller did not export it or it has no whitelist; -ENOMEM.
+ * the caller did not export it or it has no whitelist; -ESRCH if a TGID
+ * names no process; -ENOMEM.
  */
 int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args, bool ipc)
 {
+	struct npu_share_pid *list, *merged;
 	u8 raw[NPU_IPC_KEY_BYTES];
 	struct npu_export *exp;
-	pid_t *pids, *merged;
+	pid_t *pids;
+	u32 i;
 	int ret;
 
 	if (!args->count || args->count > NPU_SHARE_MAX_PIDS)
@@ -388,22 +452,32 @@ int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args,
 	pids = kvmalloc_array(args->count, sizeof(*pids), GFP_KERNEL);
 	if (!pids)
 		return -ENOMEM;
+	list = kvmalloc_array(args->count, sizeof(*list), GFP_KERNEL);
+	if (!list) {
+		ret = -ENOMEM;
+		goto out_free_pids;
+	}
 	if (copy_from_user(pids, u64_to_user_ptr(args->pids), args->count * sizeof(*pids))) {
 		ret = -EFAULT;
 		goto out_free;
 	}
 
+	/* Name the export's errors first; the lookups below may sleep. */
 	mutex_lock(&npu_share_lock);
-	exp = ipc ? npu_share_find_key(raw) : npu_share_find_handle(args->handle);
-	if (!exp)
-		ret = -ENOENT;
-	else if (exp->owner != ctx || exp->flags & NPU_SHARE_NO_WHITELIST)
-		ret = -EPERM;
-	else if (exp->nr_pids + args->count > NPU_SHARE_MAX_PIDS)
-		ret = -EINVAL;
-	else
-		ret = 0;
+	npu_share_set_pid_target(ctx, args, raw, ipc, &ret);
+	mutex_unlock(&npu_share_lock);
 	if (ret)
+		goto out_free;
+	for (i = 0; i < args->count; i++) {
+		list[i].tgid = pids[i];
+		ret = npu_share_pid_start(pids[i], &list[i].start);
+		if (ret)
+			goto out_free;
+	}
+
+	mutex_lock(&npu_share_lock);
+	exp = npu_share_set_pid_target(ctx, args, raw, ipc, &ret);
+	if (!exp)
 		goto out_unlock;
 	merged = kvmalloc_array(exp->nr_pids + args->count, sizeof(*merged), GFP_KERNEL);
 	if (!merged) {
@@ -412,13 +486,15 @@ int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args,
 	}
 	if (exp->nr_pids)
 		memcpy(merged, exp->pids, exp->nr_pids * sizeof(*merged));
-	memcpy(merged + exp->nr_pids, pids, args->count * sizeof(*merged));
+	memcpy(merged + exp->nr_pids, list, args->count * sizeof(*merged));
 	kvfree(exp->pids);
 	exp->pids = merged;
 	exp->nr_pids += args->count;
 out_unlock:
 	mutex_unlock(&npu_share_lock);
 out_free:
+	kvfree(list);
+out_free_pids:
 	kvfree(pids);
 	return ret;
 }

@@ -114,8 +114,8 @@ int npu_vmm_phys_alloc(struct npu_ctx *ctx, struct npu_phys_alloc *args)
 		return -EINVAL;
 	if (args->page_class == NPU_CLASS_HUGE1G && ctx->ndev->hbm_size < SZ_1G)
 		return -EOPNOTSUPP;
-	ret = npu_phys_create(ctx->ndev, ctx->proc, args->size, policy[args->page_class],
-			      args->flags, &phys);
+	ret = npu_phys_create(ctx->ndev, ctx->proc, ctx->owner, args->size,
+			      policy[args->page_class], args->flags, &phys);
 	if (ret)
 		return ret;
 	phys->page_class = args->page_class;

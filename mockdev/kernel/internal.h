@@ -42,6 +42,9 @@ bool mock_inject_copy_from_user_failure(void);
 bool mock_inject_copy_to_user_failure(void);
 bool mock_inject_pin_failure(void);
 
+/* Start of process @tgid in ns since boot (/proc/PID/stat field 22); 0 if unknown. */
+u64 mock_pid_start_boottime(pid_t tgid);
+
 /* Allocation without injection or counting, for the mock's own needs. */
 void *mock_xzalloc(size_t size);
 

@@ -92,6 +92,8 @@ static void self_set_pid(void)
 	self_task.task.tgid = self_task.task.pid;
 	self_mm.pid = self_task.task.pid;
 	read_comm(self_task.task.pid, self_task.task.comm);
+	self_task.task.group_leader = &self_task.task;
+	self_task.task.start_boottime = mock_pid_start_boottime(self_task.task.pid);
 }
 
 static void self_init(void)
@@ -220,6 +222,9 @@ static struct mock_task *remote_task_create(pid_t tgid)
 	mt->task.mm = mm;
 	mt->task.active_mm = mm;
 	read_comm(tgid, mt->task.comm);
+	mt->task.group_leader = &mt->task;
+	/* Read after pidfd_open: a reused pid shows the new process's start. */
+	mt->task.start_boottime = mock_pid_start_boottime(tgid);
 	return mt;
 }
 
@@ -660,6 +665,7 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data),
 	/* Kernel pids are not ours to hand out; a kthread looks like the process. */
 	mt->task.tgid = getpid();
 	mt->task.pid = mt->task.tgid;
+	mt->task.group_leader = &mt->task;
 
 	mock_live_add(&mock_live.kthreads, 1);
 	pthread_attr_init(&attr);

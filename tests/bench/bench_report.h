@@ -32,5 +32,7 @@ void bench_share(unsigned int iters, struct bench_report *rep);
  * ops 64-byte async copies per small-copy run.
  */
 void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep);
+/* Scrubbing for a new owner (iters runs) and releasing freed HBM (runs runs). */
+void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *rep);
 
 #endif /* NPU_BENCH_REPORT_H */

@@ -36,6 +36,7 @@ set(numbers
   ipc_import_us vmm_map_unmap_2m_us
   async_small_copies_per_s syscalls_per_async_op
   pinned_h2d_64m_ratio multistream_h2d_64m_ratio memcpy_split_64m_ratio async_memcpy_64m_gbps
+  scrub_alloc_2m_us release_2m_us
   iters_64m iters_malloc_free_2m iters_memcpy_4k iters_ioctl_floor)
 set(may_be_zero syscalls_per_async_op)
 foreach(key IN LISTS numbers)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "npu_test_util.h"
+#include <linux/sched.h>
 
 #define T_VA2	(T_VA_BASE + T_VA_SIZE)
 
@@ -246,7 +247,8 @@ static void test_whitelist_decides_who_imports(void **state)
 	assert_int_equal(t_alloc(x.f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &a), 0);
 	assert_int_equal(t_export(x.f, a.va, 4096, 0, key), 0);
 	assert_int_equal(t_import(y.f, key, &imp), -EPERM);
-	pids[0] = (int32_t)x.tgid + 1;
+	/* Another process (init) on the list does not let this one in. */
+	pids[0] = 1;
 	assert_int_equal(t_set_pid(x.f, key, 0, pids, 1), 0);
 	assert_int_equal(t_import(y.f, key, &imp), -EPERM);
 	/* Only the exporting file extends the list. */
@@ -280,6 +282,121 @@ static void test_whitelist_decides_who_imports(void **state)
 	assert_int_equal(t_set_pid(x.f, key, 0, pids, 1), -EPERM);
 	t_file_close(&y);	/* releases its import */
 	t_file_close(&x);	/* releases its key and allocation */
+}
+
+/* A pid no process has: pid_max itself (pids are below it). */
+static int32_t t_unused_pid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	int pid_max = 0;
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &pid_max), 1);
+	fclose(f);
+	return pid_max;
+}
+
+static uint32_t t_whitelist_len(struct file *f)
+{
+	struct npu_smi_share recs[4];
+	struct npu_smi_query q = { .buf = (uintptr_t)recs, .count = 4 };
+
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_SMI_SHARES, &q), 0);
+	assert_int_equal(q.written, 1);
+	return recs[0].whitelist;
+}
+
+static void test_whitelist_refuses_pids_without_a_process(void **state)
+{
+	struct npu_share_export se = { 0 };
+	struct npu_mem_alloc a;
+	char key[NPU_IPC_KEY_LEN];
+	struct t_file x;
+	uint32_t h;
+	int32_t pids[3];
+
+	(void)state;
+	t_file_open(&x, T_VA_BASE);
+	assert_int_equal(t_alloc(x.f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &a), 0);
+	assert_int_equal(t_export(x.f, a.va, 4096, 0, key), 0);
+	pids[0] = 1;
+	pids[1] = t_unused_pid();
+	pids[2] = -5;
+	/* All or nothing: the good pid before the bad one is not added. */
+	assert_int_equal(t_set_pid(x.f, key, 0, pids, 2), -ESRCH);
+	assert_int_equal(t_whitelist_len(x.f), 0);
+	assert_int_equal(t_set_pid(x.f, key, 0, pids + 2, 1), -ESRCH);
+	pids[2] = 0;
+	assert_int_equal(t_set_pid(x.f, key, 0, pids + 2, 1), -ESRCH);
+	assert_int_equal(t_set_pid(x.f, key, 0, pids, 1), 0);
+	assert_int_equal(t_whitelist_len(x.f), 1);
+	/* The export's own errors come first. */
+	key[0] = key[0] == 'a' ? 'b' : 'a';
+	assert_int_equal(t_set_pid(x.f, key, 0, pids + 1, 1), -ENOENT);
+	assert_int_equal(t_free(x.f, a.va), 0);
+	t_file_close(&x);
+
+	/* Shareable handles: the same rule. */
+	t_file_open(&x, T_VA_BASE);
+	assert_int_equal(t_phys(x.f, 2 << 20, NPU_CLASS_HUGE, &h), 0);
+	se.handle = h;
+	assert_int_equal(t_ioctl(x.f, NPU_IOCTL_SHARE_EXPORT, &se), 0);
+	assert_int_equal(t_set_pid(x.f, NULL, se.share, pids + 1, 1), -ESRCH);
+	assert_int_equal(t_whitelist_len(x.f), 0);
+	assert_int_equal(t_set_pid(x.f, NULL, se.share, pids, 1), 0);
+	assert_int_equal(t_whitelist_len(x.f), 1);
+	assert_int_equal(t_phys_free(x.f, h), 0);
+	t_file_close(&x);
+}
+
+static void test_whitelist_refuses_a_new_process_with_a_listed_pid(void **state)
+{
+	struct task_struct *self = mockdev_task_self();
+	u64 start = self->start_boottime;
+	struct npu_ipc_import imp;
+	struct npu_mem_alloc a;
+	char key[NPU_IPC_KEY_LEN];
+	struct t_file x, y, z;
+	int32_t pid;
+
+	(void)state;
+	/* The mock's start_boottime: field 22 of /proc/self/stat, in ns. */
+	{
+		char buf[1024], *p;
+		unsigned long long ticks = 0;
+		FILE *f = fopen("/proc/self/stat", "r");
+
+		assert_non_null(f);
+		assert_non_null(fgets(buf, sizeof(buf), f));
+		fclose(f);
+		p = strrchr(buf, ')');
+		assert_non_null(p);
+		assert_int_equal(sscanf(p + 2, "%*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+					"%*s %*s %*s %*s %*s %*s %*s %llu", &ticks), 1);
+		assert_int_not_equal(ticks, 0);
+		assert_int_equal(start, ticks * (1000000000ULL / (unsigned long long)sysconf(_SC_CLK_TCK)));
+	}
+	t_file_open(&x, T_VA_BASE);
+	pid = (int32_t)x.tgid;
+	assert_int_equal(pid, getpid());
+	assert_int_equal(t_alloc(x.f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &a), 0);
+	assert_int_equal(t_export(x.f, a.va, 4096, 0, key), 0);
+	assert_int_equal(t_set_pid(x.f, key, 0, &pid, 1), 0);
+	/*
+	 * A process that got this pid after the listed one exited: same TGID,
+	 * a later start. Its file is not on the list.
+	 */
+	self->start_boottime = start + 10 * 1000000ULL;
+	t_file_open(&y, T_VA2);
+	self->start_boottime = start;
+	assert_int_equal(y.tgid, x.tgid);
+	assert_int_equal(t_import(y.f, key, &imp), -EPERM);
+	t_file_close(&y);
+	/* The listed process itself is. */
+	t_file_open(&z, T_VA2);
+	assert_int_equal(t_import(z.f, key, &imp), 0);
+	t_file_close(&z);
+	t_file_close(&x);
 }
 
 static void test_copy_spans_handles_mapped_back_to_back(void **state)
@@ -597,6 +714,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ipc_keys_are_64_hex_characters_and_differ, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_shares_frames_that_outlive_the_exporter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_whitelist_decides_who_imports, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_whitelist_refuses_pids_without_a_process, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_whitelist_refuses_a_new_process_with_a_listed_pid, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_spans_handles_mapped_back_to_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmm_rejects_bad_sizes_addresses_and_mixing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smi_queries_report_processes_and_exports, setup, teardown),

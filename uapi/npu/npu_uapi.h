@@ -501,6 +501,9 @@ struct npu_ipc_export {
  * from the user array pids (__s32 each), to the whitelist of a key (or of a
  * shareable handle, in handle). Only the exporting file may do it (-EPERM),
  * never for a NO_WHITELIST export (-EPERM); an unknown key is -ENOENT.
+ * Each TGID must name a running process (else -ESRCH, and none is added):
+ * the entry is that process, so a later process that reuses the pid is not
+ * whitelisted.
  */
 struct npu_share_set_pid {
 	char key[NPU_IPC_KEY_LEN];	/* in: IPC_SET_PID; zero for SHARE_SET_PID */
@@ -513,7 +516,8 @@ struct npu_share_set_pid {
 /*
  * NPU_IOCTL_IPC_IMPORT: map the memory behind key in this context.
  * -ENOENT: no such key (never existed, destroyed, or malformed);
- * -EPERM: the caller's TGID is not on the whitelist.
+ * -EPERM: the caller's process is not on the whitelist (its TGID is not, or
+ * was listed for an earlier process with the same pid).
  */
 struct npu_ipc_import {
 	char key[NPU_IPC_KEY_LEN];	/* in */

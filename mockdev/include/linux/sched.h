@@ -45,6 +45,8 @@ struct task_struct {
 	struct mm_struct *mm;		/* NULL for a kthread outside kthread_use_mm */
 	struct mm_struct *active_mm;
 	char comm[TASK_COMM_LEN];
+	struct task_struct *group_leader;	/* the task of the process (itself here) */
+	u64 start_boottime;		/* process start, ns since boot (leader's field) */
 	unsigned long mock_signals;	/* bit 0: signal pending, bit 1: fatal */
 	struct mock_task *mock;		/* the mock's bookkeeping */
 };

@@ -102,6 +102,13 @@ aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num) {
         if (!s)
             s = ctx->session_ptr();
         int err = halIpcSetPid(s->hal(), k.data(), pid, static_cast<uint32_t>(num));
+        if (err == -ESRCH) {
+            return ShareError(err, false,
+                              "cannot whitelist %zu pid(s) for key %.8s...: a pid names no "
+                              "running process (pass TGIDs from aclrtDeviceGetBareTgid of live "
+                              "processes); none was added",
+                              num, key);
+        }
         if (err != 0) {
             return ShareError(err, false,
                               "cannot whitelist %zu pid(s) for key %.8s...: unknown key, not "

@@ -179,6 +179,13 @@ Error SetPidHandle(uint64_t share, int32_t *pid, size_t pidNum) {
     if (!s)
         NPU_RETURN_IF_ERROR(VmmSession(&s));
     int err = halShareSetPid(s->hal(), share, pid, static_cast<uint32_t>(pidNum));
+    if (err == -ESRCH) {
+        return ShareError(err, false,
+                          "cannot whitelist %zu pid(s) for shareable handle 0x%llx: a pid names "
+                          "no running process (pass TGIDs from aclrtDeviceGetBareTgid of live "
+                          "processes); none was added",
+                          pidNum, static_cast<unsigned long long>(share));
+    }
     if (err != 0) {
         return ShareError(err, false,
                           "cannot whitelist %zu pid(s) for shareable handle 0x%llx: unknown, "

@@ -70,6 +70,13 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     }
     seg->base = static_cast<char *>(p);
     seg->size = size;
+    // A forked child must not share these bytes with this process (the
+    // mapping is MAP_SHARED): it does not inherit the segment at all.
+    if (::madvise(p, size, MADV_DONTFORK) != 0) {
+        return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                             "cannot keep a pinned segment out of forked children: %s",
+                             std::strerror(errno));
+    }
     seg->dedicated = dedicated;
     seg->free.emplace(0, size);
     // Pin it for every open device. A device that refuses (its pin budget)
@@ -83,6 +90,30 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     *out = seg.get();
     segments_.push_back(std::move(seg));
     return Error::Ok();
+}
+
+// Blocks are reused inside one process without being cleared, which is safe
+// only because no other process ever maps a segment: the memfds are this
+// process's own (MFD_CLOEXEC, never passed on) and MADV_DONTFORK keeps the
+// mappings out of forked children. A child that still has the parent's
+// pool state forgets it on first use and builds segments of its own; the
+// parent's addresses are not mapped there, so nothing is unmapped.
+void HostPool::ForgetParentLocked() {
+    pid_t self = ::getpid();
+    if (pid_ == self)
+        return;
+    if (pid_ != 0) {
+        for (auto &seg : segments_) {
+            seg->base = nullptr;
+            seg->registered.clear();
+        }
+        segments_.clear();
+        allocs_.clear();
+        regs_.clear();
+        devices_.clear();
+        segment_bytes_ = 0;
+    }
+    pid_ = self;
 }
 
 void HostPool::DropSegmentLocked(Segment *seg) {
@@ -143,6 +174,7 @@ Error HostPool::Allocate(size_t size, bool staging, void **out) {
     size_t align = size >= kPage ? kPage : kMinAlign;
     size_t carved = RoundUp(size, kMinAlign);
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     Segment *seg = nullptr;
     size_t off = 0;
     if (carved > kDedicatedAbove) {
@@ -175,6 +207,7 @@ Error HostPool::Allocate(size_t size, bool staging, void **out) {
 
 Error HostPool::Free(void *ptr, bool staging) {
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     auto it = allocs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == allocs_.end() || it->second.staging != staging) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
@@ -221,6 +254,7 @@ Error HostPool::Register(void *ptr, uint64_t size, bool mapped) {
                              static_cast<unsigned long long>(size));
     }
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     // The first registration at or after addr, and the one before it.
     auto next = regs_.lower_bound(addr);
     bool overlap = next != regs_.end() && next->first < addr + size;
@@ -253,6 +287,7 @@ Error HostPool::Register(void *ptr, uint64_t size, bool mapped) {
 
 Error HostPool::Unregister(void *ptr) {
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     auto it = regs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == regs_.end()) {
         return Error::Format(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
@@ -268,6 +303,7 @@ Error HostPool::Unregister(void *ptr) {
 bool HostPool::Lookup(const void *ptr, size_t len, HostMemoryInfo *info) {
     auto addr = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     auto r = regs_.upper_bound(addr);
     if (r != regs_.begin()) {
         --r;
@@ -314,6 +350,7 @@ bool HostPool::PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_i
 bool HostPool::PinnedFor(const void *ptr, size_t len, uint32_t phys_id) {
     auto addr = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     if (Segment *seg = SegmentOfLocked(addr, len == 0 ? 1 : len))
         return PinnedOnLocked(seg->registered, phys_id);
     auto r = regs_.upper_bound(addr);
@@ -328,6 +365,7 @@ bool HostPool::PinnedFor(const void *ptr, size_t len, uint32_t phys_id) {
 
 void HostPool::DeviceOpened(halDevice *dev, uint32_t phys_id) {
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     devices_[dev] = phys_id;
     for (const auto &s : segments_) {
         if (halHostRegister(dev, s->base, s->size, s->fd, 0) == 0)
@@ -346,6 +384,7 @@ void HostPool::DeviceOpened(halDevice *dev, uint32_t phys_id) {
 void HostPool::DeviceClosing(halDevice *dev) {
     // The driver drops the registrations when the file closes.
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     devices_.erase(dev);
     for (const auto &s : segments_)
         s->registered.erase(dev);
@@ -357,6 +396,7 @@ void HostPool::DeviceClosing(halDevice *dev) {
 
 HostPool::Stats HostPool::GetStats() {
     std::lock_guard<std::mutex> lock(mu_);
+    ForgetParentLocked();
     Stats s;
     s.segment_bytes = segment_bytes_;
     s.allocations = allocs_.size();

@@ -27,6 +27,8 @@
 
 #include "core/error.h"
 #include "core/host_memory.h"
+#include <sys/types.h>
+
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -98,6 +100,8 @@ class HostPool {
     bool CarveLocked(Segment *seg, size_t size, size_t align, size_t *off);
     void ReleaseLocked(Segment *seg, size_t off, size_t size);
     bool PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_id);
+    // In a child after fork(): forget everything the parent's pool held.
+    void ForgetParentLocked();
 
     std::mutex mu_;
     // Protected by mu_: everything below.
@@ -106,6 +110,7 @@ class HostPool {
     std::map<uintptr_t, PoolAlloc> allocs_;      // by base
     std::map<uintptr_t, Registration> regs_;     // by base
     std::map<halDevice *, uint32_t> devices_;    // open devices -> physical id
+    pid_t pid_ = 0;                              // the process the above belong to
 };
 
 }  // namespace npu::rt

@@ -29,6 +29,7 @@ extern "C" int halErrorToAcl(int err)
 		return 0;
 	case -EINVAL:
 	case -EFAULT:
+	case -ESRCH: // a pid with no process (whitelists)
 		return kParamInvalid;
 	case -ENOMEM:
 	case -ENOSPC: /* a per-process limit of objects (the ring limit is the caller's) */

@@ -1,0 +1,129 @@
+/*
+ * Tenancy benchmarks: what keeping data from crossing contexts costs.
+ *
+ * - scrub_alloc_2m_us: allocate plus free 2 MiB that another context
+ *   wrote and freed just before, so the driver must hand over zeroed
+ *   frames (it swaps the chunk's backing for a fresh one). The same
+ *   sequence within one context is malloc_free_2m_us.
+ * - release_2m_us: freeing a written 128 MiB allocation, per 2 MiB chunk:
+ *   the driver gives the backing of idle chunks back to the host.
+ *
+ * Two driver contexts of one process stand for two processes: each
+ * halDeviceOpen is a context of its own, with its own owner id.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "npu/hal.h"
+
+#include "bench_report.h"
+
+#define MAX_ITERS 4096
+#define SZ_2M (2ull << 20)
+#define SZ_128M (128ull << 20)
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return v[n / 2];
+}
+
+/* Allocate, write and free @size in @dev: its frames are then dirty for @dev. */
+static int dirty(halDevice *dev, uint64_t size)
+{
+	struct npu_mem_alloc a;
+	int err = halMemAlloc(dev, size, NPU_POLICY_HUGE_ONLY, 0, &a);
+
+	if (err)
+		return err;
+	err = halMemset(dev, (void *)(uintptr_t)a.va, 0x5a, size, NPU_DIR_H2D);
+	halMemFree(dev, a.va);
+	return err;
+}
+
+static double bench_scrub_alloc(halDevice *x, halDevice *y, int iters)
+{
+	static double t[MAX_ITERS];
+	struct npu_mem_alloc a;
+	int i, err = 0;
+
+	for (i = 0; !err && i < iters; i++) {
+		double t0;
+
+		err = dirty(x, SZ_2M);
+		if (err)
+			break;
+		t0 = now_us();
+		err = halMemAlloc(y, SZ_2M, NPU_POLICY_HUGE_ONLY, 0, &a);
+		if (!err)
+			err = halMemFree(y, a.va);
+		t[i] = now_us() - t0;
+	}
+	return err ? -(double)halErrorToAcl(err) : median(t, iters);
+}
+
+static double bench_release(halDevice *x, int runs)
+{
+	static double t[64];
+	struct npu_mem_alloc a;
+	int i, err = 0;
+
+	for (i = 0; !err && i < runs; i++) {
+		double t0;
+
+		err = halMemAlloc(x, SZ_128M, NPU_POLICY_HUGE_ONLY, 0, &a);
+		if (err)
+			break;
+		err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_128M, NPU_DIR_H2D);
+		t0 = now_us();
+		if (!err)
+			err = halMemFree(x, a.va);
+		t[i] = (now_us() - t0) / (double)(SZ_128M / SZ_2M);
+	}
+	return err ? -(double)halErrorToAcl(err) : median(t, runs);
+}
+
+void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *rep)
+{
+	halDevice *x = NULL, *y = NULL;
+	double scrub, release;
+	int err;
+
+	if (iters > MAX_ITERS)
+		iters = MAX_ITERS;
+	if (runs > 64)
+		runs = 64;
+	err = halDeviceOpen(0, &x);
+	if (!err)
+		err = halDeviceOpen(0, &y);
+	if (err) {
+		scrub = release = -(double)halErrorToAcl(err);
+	} else {
+		scrub = bench_scrub_alloc(x, y, (int)iters);
+		release = bench_release(x, (int)runs);
+	}
+	if (y)
+		halDeviceClose(y);
+	if (x)
+		halDeviceClose(x);
+	bench_report_add(rep, "scrub_alloc_2m_us",
+			 "alloc+free 2 MiB another context just freed", "us", scrub);
+	bench_report_add(rep, "release_2m_us", "free of written HBM, per 2 MiB chunk", "us",
+			 release);
+}
