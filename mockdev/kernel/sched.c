@@ -31,6 +31,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/pid.h>
 #include <linux/string.h>
 #include <mockdev/host.h>
 
@@ -53,6 +54,38 @@ void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind)
 	INIT_LIST_HEAD(&mt->cache_link);
 }
 
+/* struct pid */
+
+struct pid *mock_pid_alloc(pid_t nr)
+{
+	struct pid *pid = mock_xzalloc(sizeof(*pid));
+
+	atomic_set(&pid->count, 1);
+	pid->nr = nr;
+	return pid;
+}
+
+struct pid *get_task_pid(struct task_struct *task, enum pid_type type)
+{
+	struct pid *pid = task->mock_tgid;
+
+	WARN_ON_ONCE(type != PIDTYPE_TGID);
+	if (pid)
+		atomic_inc(&pid->count);
+	return pid;
+}
+
+void put_pid(struct pid *pid)
+{
+	if (pid && atomic_dec_and_test(&pid->count))
+		free(pid);
+}
+
+pid_t pid_nr(struct pid *pid)
+{
+	return pid ? pid->nr : 0;
+}
+
 /* The process itself */
 
 static struct mm_struct self_mm = {
@@ -60,6 +93,8 @@ static struct mm_struct self_mm = {
 	.pidfd = -1,
 	.mm_users = ATOMIC_INIT(1),
 	.mm_count = ATOMIC_INIT(1),
+	.mock_notifiers = LIST_HEAD_INIT(self_mm.mock_notifiers),
+	.mock_watch = LIST_HEAD_INIT(self_mm.mock_watch),
 };
 
 static struct mock_task self_task;
@@ -88,6 +123,9 @@ static void read_comm(pid_t pid, char *comm)
 
 static void self_set_pid(void)
 {
+	/* A forked child is a new process: a new identity, whatever its number. */
+	put_pid(self_task.task.mock_tgid);
+	self_task.task.mock_tgid = mock_pid_alloc(getpid());
 	self_task.task.pid = getpid();
 	self_task.task.tgid = self_task.task.pid;
 	self_mm.pid = self_task.task.pid;
@@ -185,6 +223,7 @@ static bool pidfd_exited(int pidfd)
 
 static void remote_task_free(struct mock_task *mt)
 {
+	put_pid(mt->task.mock_tgid);
 	mmput(mt->task.mm);
 	pthread_mutex_destroy(&mt->lock);
 	pthread_cond_destroy(&mt->cond);
@@ -213,8 +252,12 @@ static struct mock_task *remote_task_create(pid_t tgid)
 	mm->pidfd = pidfd;
 	atomic_set(&mm->mm_users, 1);
 	atomic_set(&mm->mm_count, 1);
+	INIT_LIST_HEAD(&mm->mock_notifiers);
+	INIT_LIST_HEAD(&mm->mock_watch);
 
 	mock_task_init_common(mt, MOCK_TASK_REMOTE);
+	/* The cache makes a new task (and identity) once the old process is gone. */
+	mt->task.mock_tgid = mock_pid_alloc(tgid);
 	mt->task.pid = tgid;
 	mt->task.tgid = tgid;
 	mt->task.mm = mm;
@@ -486,6 +529,7 @@ void yield(void)
 
 static void kthread_free(struct mock_task *mt)
 {
+	put_pid(mt->task.mock_tgid);
 	pthread_mutex_destroy(&mt->lock);
 	pthread_cond_destroy(&mt->cond);
 	free(mt);
@@ -547,6 +591,8 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data),
 	/* Kernel pids are not ours to hand out; a kthread looks like the process. */
 	mt->task.tgid = getpid();
 	mt->task.pid = mt->task.tgid;
+	/* Its own identity: a kthread is no thread of any opener. */
+	mt->task.mock_tgid = mock_pid_alloc(mt->task.tgid);
 
 	mock_live_add(&mock_live.kthreads, 1);
 	pthread_attr_init(&attr);

@@ -46,6 +46,7 @@ struct task_struct {
 	struct mm_struct *active_mm;
 	char comm[TASK_COMM_LEN];
 	unsigned long mock_signals;	/* bit 0: signal pending, bit 1: fatal */
+	struct pid *mock_tgid;		/* task_tgid(): the thread group's identity, one reference */
 	struct mock_task *mock;		/* the mock's bookkeeping */
 };
 

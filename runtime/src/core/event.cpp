@@ -1,5 +1,6 @@
 #include "core/event.h"
 
+#include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/stream.h"
@@ -9,12 +10,17 @@
 namespace npu::rt {
 namespace {
 
-HandleTable<Event> &EventTable() {
+HandleTable<Event> *&EventTableSlot() {
     static auto *table = new HandleTable<Event>(0x4556);  // "EV"
-    return *table;
+    return table;
 }
 
+HandleTable<Event> &EventTable() { return *EventTableSlot(); }
+
 }  // namespace
+
+// core/fork.h: the parent's table is leaked, its handles unknown here.
+void EventsForkChild() { EventTableSlot() = new HandleTable<Event>(0x4556); }
 
 EventSlab::~EventSlab() {
     for (uint64_t va : chunks_)

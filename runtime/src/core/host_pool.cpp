@@ -32,15 +32,21 @@ size_t RoundUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 HostPool::Segment::~Segment() {
     if (base != nullptr)
         ::munmap(base, size);
-    if (fd >= 0)
+    if (fd >= 0) {
+        halForkUntrackFd(fd);
         ::close(fd);
+    }
 }
 
-HostPool &HostPool::Get() {
+HostPool *&HostPool::Slot() {
     // Never destroyed: the segments stay mapped until the process exits.
     static HostPool *pool = new HostPool();
-    return *pool;
+    return pool;
 }
+
+HostPool &HostPool::Get() { return *Slot(); }
+
+void HostPool::ForkChild() { Slot() = new HostPool(); }
 
 Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     if (size > kPoolMax - segment_bytes_) {
@@ -59,6 +65,7 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
                              "cannot size a pinned segment of %zu bytes: %s", size,
                              std::strerror(errno));
     }
+    halForkTrackFd(seg->fd);
     void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, seg->fd, 0);
     if (p == MAP_FAILED) {
         return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -67,6 +74,12 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     }
     seg->base = static_cast<char *>(p);
     seg->size = size;
+    // Pinned memory is this process's: a forked child gets no mapping of it.
+    if (::madvise(p, size, MADV_DONTFORK) != 0) {
+        return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                             "cannot keep a pinned segment out of forked children: %s",
+                             std::strerror(errno));
+    }
     seg->dedicated = dedicated;
     seg->free.emplace(0, size);
     // Pin it for every open device. A device that refuses (its pin budget)

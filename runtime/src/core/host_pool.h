@@ -34,6 +34,10 @@ namespace npu::rt {
 class HostPool {
   public:
     static HostPool &Get();
+    // In a forked child: an empty pool (core/fork.cpp). The parent's
+    // segments are not mapped in the child (MADV_DONTFORK) and their
+    // memfds are closed by halForkChild().
+    static void ForkChild();
 
     // A pool allocation of size bytes (> 0): 64-byte aligned, page aligned
     // from 4 KiB up. staging: invisible to Lookup (runtime-internal).
@@ -68,6 +72,7 @@ class HostPool {
 
   private:
     HostPool() = default;
+    static HostPool *&Slot();  // the instance; a forked child replaces it
 
     struct Segment {
         int fd = -1;

@@ -5,6 +5,7 @@
 
 #include "core/config_file.h"
 #include "core/device_manager.h"
+#include "core/fork.h"
 
 namespace npu::rt {
 namespace {
@@ -21,10 +22,16 @@ uint64_t HashContent(std::string_view text) {
 
 }  // namespace
 
-Library &Library::Get() {
-    static Library *library = new Library();  // never destroyed, see DeviceManager::Get
-    return *library;
+Library *&Library::Slot() {
+    static Library *library =
+        (RegisterForkHandlers(), new Library());  // never destroyed, see DeviceManager::Get
+    return library;
 }
+
+Library &Library::Get() { return *Slot(); }
+
+// The parent's state is left as it is (leaked): the child never touches it.
+void Library::ForkChild() { Slot() = new Library(); }
 
 Error Library::Init(const char *config_path) {
     std::lock_guard<std::mutex> lock(mu_);

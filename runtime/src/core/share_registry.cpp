@@ -9,10 +9,16 @@
 
 namespace npu::rt {
 
-ShareRegistry &ShareRegistry::Get() {
+namespace {
+ShareRegistry *&Slot() {
     static ShareRegistry *registry = new ShareRegistry();  // never destroyed: used at exit
-    return *registry;
+    return registry;
 }
+}  // namespace
+
+ShareRegistry &ShareRegistry::Get() { return *Slot(); }
+
+void ShareRegistry::ForkChild() { Slot() = new ShareRegistry(); }
 
 void ShareRegistry::AddExportedKey(const std::string &key,
                                    const std::shared_ptr<DeviceSession> &s) {

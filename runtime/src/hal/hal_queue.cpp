@@ -93,8 +93,10 @@ struct halQueue {
 	{
 		if (mem != nullptr)
 			::munmap(mem, bytes);
-		if (fd >= 0)
+		if (fd >= 0) {
+			halForkUntrackFd(fd);
 			::close(fd);
+		}
 	}
 
 	int Create(uint32_t n);
@@ -117,6 +119,10 @@ int halQueue::Create(uint32_t n)
 	if (p == MAP_FAILED)
 		return -errno;
 	mem = p;
+	// The queue is this process's: a forked child gets no mapping of it.
+	if (::madvise(p, bytes, MADV_DONTFORK) < 0)
+		return -errno;
+	halForkTrackFd(fd);
 
 	struct npu_ring_create rc = {};
 	rc.addr = reinterpret_cast<uint64_t>(p);
@@ -273,10 +279,15 @@ struct QueueRegistry {
 	std::vector<halQueue *> queues;
 };
 
-QueueRegistry &Registry()
+QueueRegistry *&RegistrySlot()
 {
 	static auto *r = new QueueRegistry; // never destroyed: queues may outlive statics
-	return *r;
+	return r;
+}
+
+QueueRegistry &Registry()
+{
+	return *RegistrySlot();
 }
 
 void RegisterQueue(halQueue *q)
@@ -296,6 +307,12 @@ void UnregisterQueue(halQueue *q)
 }
 
 } // namespace
+
+// A forked child starts with no queue; the parent's copies are leaked.
+void npu::hal::ForkResetQueues()
+{
+	RegistrySlot() = new QueueRegistry;
+}
 
 extern "C" {
 
