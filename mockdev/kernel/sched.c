@@ -197,6 +197,15 @@ void mmput(struct mm_struct *mm)
 		mmdrop(mm);
 }
 
+/*
+ * The mock's teardown of an address space never runs in mmput() (a remote
+ * one ends with its process, mmu_notifier.c), so there is nothing to defer.
+ */
+void mmput_async(struct mm_struct *mm)
+{
+	mmput(mm);
+}
+
 struct mm_struct *get_task_mm(struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
