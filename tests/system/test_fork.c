@@ -41,16 +41,14 @@ struct fork_state {
 
 static int setup(void **state)
 {
-	static struct fork_state st;
+	static struct fork_state st = { .fd = -1 };
 
-	if (!sys_device_path()) {
-		print_message("NPU_DEVICE is not set to a device file: skipped\n");
-		return -1;
-	}
-	st.fd = sys_open();
-	if (st.fd < 0) {
-		print_message("cannot open %s: %s\n", sys_device_path(), strerror(errno));
-		return -1;
+	if (sys_device_path()) {
+		st.fd = sys_open();
+		if (st.fd < 0) {
+			print_message("cannot open %s: %s\n", sys_device_path(), strerror(errno));
+			return -1;
+		}
 	}
 	*state = &st;
 	return 0;
@@ -60,8 +58,18 @@ static int teardown(void **state)
 {
 	struct fork_state *st = *state;
 
-	close(st->fd);
+	if (st->fd >= 0)
+		close(st->fd);
 	return 0;
+}
+
+/* The device-file cases need NPU_DEVICE=.../npu0 (FUSE, CUSE, the module). */
+static void need_device_file(const struct fork_state *st)
+{
+	if (st->fd < 0) {
+		print_message("NPU_DEVICE is not a device file: skipped\n");
+		skip();
+	}
 }
 
 static void fill(unsigned char *p, size_t n, unsigned int seed)
@@ -183,6 +191,7 @@ static void test_child_ioctl_on_parent_file_is_ebadf(void **state)
 	struct npu_device_info info;
 	pid_t pid;
 
+	need_device_file(st);
 	assert_int_equal(sys_info(st->fd, &info), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -261,6 +270,7 @@ static void test_child_after_init_has_its_own_context(void **state)
 	char b;
 	pid_t pid;
 
+	need_device_file(st);
 	parent_rt_init(&p, 0x11);
 	assert_int_equal(sys_info(st->fd, &before), 0);
 	assert_int_equal(pipe(pipefd), 0);
@@ -314,6 +324,7 @@ static void test_child_killed_midwork_gives_all_back(void **state)
 	char b;
 	pid_t pid;
 
+	need_device_file(st);
 	parent_rt_init(&p, 0x22);
 	assert_int_equal(sys_info(st->fd, &before), 0);
 	assert_int_equal(pipe(pipefd), 0);
@@ -379,6 +390,7 @@ static void test_parent_killed_while_raw_child_holds_file(void **state)
 	int pipefd[2];
 	pid_t victim, child;
 
+	need_device_file(st);
 	/* The raw child is reparented to us when the victim dies. */
 	assert_int_equal(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
 	assert_int_equal(sys_info(st->fd, &before), 0);
@@ -432,7 +444,7 @@ static void test_pinned_memory_not_in_child(void **state)
 	int pipefd[2];
 	pid_t pid;
 
-	(void)st;
+	need_device_file(st);
 	assert_int_equal(aclInit(NULL), ACL_SUCCESS);
 	assert_int_equal(aclrtSetDevice(SYS_DEVICE), ACL_SUCCESS);
 	assert_int_equal(sys_info(st->fd, &before), 0);
@@ -458,6 +470,45 @@ static void test_pinned_memory_not_in_child(void **state)
 	assert_int_equal(aclFinalize(), ACL_SUCCESS);
 }
 
+/*
+ * The in-process device (NPU_DEVICE=inproc) is the parent's: a child forked
+ * after it was loaded may call aclInit, but aclrtSetDevice fails cleanly
+ * (not supported, with a message naming npud and the kernel module), and
+ * the parent is not disturbed.
+ */
+static void test_inproc_child_refuses_cleanly(void **state)
+{
+	const char *dev = getenv("NPU_DEVICE");
+	struct parent_rt p;
+	pid_t pid;
+
+	(void)state;
+	if (!dev || strcmp(dev, "inproc") != 0) {
+		print_message("NPU_DEVICE is not inproc: skipped\n");
+		skip();
+	}
+	parent_rt_init(&p, 0x33);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		const char *msg;
+
+		if (aclInit(NULL) != ACL_SUCCESS)
+			_exit(10);
+		if (aclrtSetDevice(SYS_DEVICE) != ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+			_exit(11);
+		msg = aclGetRecentErrMsg();
+		if (!msg || !strstr(msg, "npud") || !strstr(msg, "kernel module"))
+			_exit(12);
+		if (aclrtSynchronizeStream(p.stream) == ACL_SUCCESS)
+			_exit(13);
+		_exit(aclFinalize() == ACL_SUCCESS ? 0 : 14);
+	}
+	assert_int_equal(wait_exit(pid), 0);
+	parent_rt_check(&p, 0x33);
+	parent_rt_fini(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -466,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_child_killed_midwork_gives_all_back),
 		cmocka_unit_test(test_parent_killed_while_raw_child_holds_file),
 		cmocka_unit_test(test_pinned_memory_not_in_child),
+		cmocka_unit_test(test_inproc_child_refuses_cleanly),
 	};
 
 	/* One case alone, e.g. NPU_TEST_FILTER=test_pinned_*. */

@@ -45,7 +45,10 @@ DeviceManager *&DeviceManager::Slot() {
 
 DeviceManager &DeviceManager::Get() { return *Slot(); }
 
-void DeviceManager::ForkChild() { Slot() = new DeviceManager(); }
+void DeviceManager::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new DeviceManager();
+}
 
 Error DeviceManager::EnsureDiscoveredLocked() {
     if (discovered_)

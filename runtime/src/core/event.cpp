@@ -20,7 +20,10 @@ HandleTable<Event> &EventTable() { return *EventTableSlot(); }
 }  // namespace
 
 // core/fork.h: the parent's table is leaked, its handles unknown here.
-void EventsForkChild() { EventTableSlot() = new HandleTable<Event>(0x4556); }
+void EventsForkChild() {
+    KeepParentCopy(EventTableSlot());
+    EventTableSlot() = new HandleTable<Event>(0x4556);
+}
 
 EventSlab::~EventSlab() {
     for (uint64_t va : chunks_)

@@ -10,7 +10,16 @@
 #ifndef NPU_RT_CORE_FORK_H
 #define NPU_RT_CORE_FORK_H
 
+#include <vector>
+
 namespace npu::rt {
+
+// Keeps the parent's copy of an object reachable (for leak checkers) in a
+// forked child, which never uses it again.
+template <typename T> void KeepParentCopy(T *parent) {
+    static auto *kept = new std::vector<T *>();
+    kept->push_back(parent);
+}
 
 // Installs the pthread_atfork handlers, once; the process-wide tables call
 // it when they are created, so it happens before any device is opened.

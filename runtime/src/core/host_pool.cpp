@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/fork.h"
 #include "acl/acl_base.h"
 #include "error_codes/rt_error_codes.h"
 
@@ -46,7 +47,10 @@ HostPool *&HostPool::Slot() {
 
 HostPool &HostPool::Get() { return *Slot(); }
 
-void HostPool::ForkChild() { Slot() = new HostPool(); }
+void HostPool::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new HostPool();
+}
 
 Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     if (size > kPoolMax - segment_bytes_) {

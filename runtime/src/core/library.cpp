@@ -31,7 +31,10 @@ Library *&Library::Slot() {
 Library &Library::Get() { return *Slot(); }
 
 // The parent's state is left as it is (leaked): the child never touches it.
-void Library::ForkChild() { Slot() = new Library(); }
+void Library::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new Library();
+}
 
 Error Library::Init(const char *config_path) {
     std::lock_guard<std::mutex> lock(mu_);

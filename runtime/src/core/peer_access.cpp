@@ -68,7 +68,10 @@ Error CheckVisible(int32_t user_dev) {
 }  // namespace
 
 // core/fork.h: the parent's table is leaked, its handles unknown here.
-void PeerAccessForkChild() { StateSlot() = new PeerState(); }
+void PeerAccessForkChild() {
+    KeepParentCopy(StateSlot());
+    StateSlot() = new PeerState();
+}
 
 bool PeerAccessEnabled(int32_t user_dev, int32_t peer_user_dev) {
     PeerState &st = State();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/fork.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -18,7 +19,10 @@ ShareRegistry *&Slot() {
 
 ShareRegistry &ShareRegistry::Get() { return *Slot(); }
 
-void ShareRegistry::ForkChild() { Slot() = new ShareRegistry(); }
+void ShareRegistry::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new ShareRegistry();
+}
 
 void ShareRegistry::AddExportedKey(const std::string &key,
                                    const std::shared_ptr<DeviceSession> &s) {

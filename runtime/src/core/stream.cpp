@@ -24,7 +24,10 @@ HandleTable<Stream> &StreamTable() { return *StreamTableSlot(); }
 }  // namespace
 
 // core/fork.h: the parent's table is leaked, its handles unknown here.
-void StreamsForkChild() { StreamTableSlot() = new HandleTable<Stream>(0x5354); }
+void StreamsForkChild() {
+    KeepParentCopy(StreamTableSlot());
+    StreamTableSlot() = new HandleTable<Stream>(0x5354);
+}
 
 Stream::~Stream() {
     if (queue_ != nullptr) {

@@ -311,6 +311,8 @@ void UnregisterQueue(halQueue *q)
 // A forked child starts with no queue; the parent's copies are leaked.
 void npu::hal::ForkResetQueues()
 {
+	static auto *kept = new std::vector<QueueRegistry *>(); // reachable, never used
+	kept->push_back(RegistrySlot());
 	RegistrySlot() = new QueueRegistry;
 }
 
