@@ -412,8 +412,11 @@ static void test_parent_killed_while_raw_child_holds_file(void **state)
 	/* The child still holds the victim's file: its context goes anyway. */
 	for (waited = 0;; waited += 10) {
 		assert_int_equal(sys_info(st->fd, &after), 0);
-		if (after.allocations == before.allocations && after.hbm_free == before.hbm_free)
+		if (after.allocations == before.allocations && after.hbm_free == before.hbm_free) {
+			print_message("the opener's context was reclaimed within %ld ms of its "
+				      "death\n", waited + 10);
 			break;
+		}
 		if (waited >= RECLAIM_MS) {
 			print_message("after %d ms: allocations %llu (before %llu), hbm_free %llu "
 				      "(before %llu)\n", RECLAIM_MS,
