@@ -43,7 +43,9 @@ DeviceManager *&DeviceManager::Slot() {
     return manager;
 }
 
-DeviceManager &DeviceManager::Get() { return *Slot(); }
+DeviceManager &DeviceManager::Get() {
+    return *Slot();
+}
 
 void DeviceManager::ForkChild() {
     KeepParentCopy(Slot());

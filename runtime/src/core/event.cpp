@@ -15,7 +15,9 @@ HandleTable<Event> *&EventTableSlot() {
     return table;
 }
 
-HandleTable<Event> &EventTable() { return *EventTableSlot(); }
+HandleTable<Event> &EventTable() {
+    return *EventTableSlot();
+}
 
 }  // namespace
 

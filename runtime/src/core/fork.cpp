@@ -12,9 +12,13 @@
 namespace npu::rt {
 namespace {
 
-void ForkPrepare() { halForkPrepare(); }
+void ForkPrepare() {
+    halForkPrepare();
+}
 
-void ForkParent() { halForkParent(); }
+void ForkParent() {
+    halForkParent();
+}
 
 // Runs in the child, which has only the thread that called fork().
 void ForkChild() {

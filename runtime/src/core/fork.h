@@ -16,7 +16,8 @@ namespace npu::rt {
 
 // Keeps the parent's copy of an object reachable (for leak checkers) in a
 // forked child, which never uses it again.
-template <typename T> void KeepParentCopy(T *parent) {
+template <typename T>
+void KeepParentCopy(T *parent) {
     static auto *kept = new std::vector<T *>();
     kept->push_back(parent);
 }

@@ -45,7 +45,9 @@ HostPool *&HostPool::Slot() {
     return pool;
 }
 
-HostPool &HostPool::Get() { return *Slot(); }
+HostPool &HostPool::Get() {
+    return *Slot();
+}
 
 void HostPool::ForkChild() {
     KeepParentCopy(Slot());

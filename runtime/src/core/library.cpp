@@ -28,7 +28,9 @@ Library *&Library::Slot() {
     return library;
 }
 
-Library &Library::Get() { return *Slot(); }
+Library &Library::Get() {
+    return *Slot();
+}
 
 // The parent's state is left as it is (leaked): the child never touches it.
 void Library::ForkChild() {

@@ -36,7 +36,9 @@ PeerState *&StateSlot() {
     return state;
 }
 
-PeerState &State() { return *StateSlot(); }
+PeerState &State() {
+    return *StateSlot();
+}
 
 bool LinkLive(const Link &l, const std::shared_ptr<DeviceSession> &dev,
               const std::shared_ptr<DeviceSession> &peer) {

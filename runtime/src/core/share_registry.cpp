@@ -17,7 +17,9 @@ ShareRegistry *&Slot() {
 }
 }  // namespace
 
-ShareRegistry &ShareRegistry::Get() { return *Slot(); }
+ShareRegistry &ShareRegistry::Get() {
+    return *Slot();
+}
 
 void ShareRegistry::ForkChild() {
     KeepParentCopy(Slot());

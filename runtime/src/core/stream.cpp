@@ -19,7 +19,9 @@ HandleTable<Stream> *&StreamTableSlot() {
     return table;
 }
 
-HandleTable<Stream> &StreamTable() { return *StreamTableSlot(); }
+HandleTable<Stream> &StreamTable() {
+    return *StreamTableSlot();
+}
 
 }  // namespace
 
