@@ -352,10 +352,12 @@ static void test_child_killed_midwork_gives_all_back(void **state)
 /*
  * The victim: allocates, raw-forks a child that inherits its device files
  * (no atfork handler runs: syscall(SYS_fork)) and only sleeps, reports the
- * child's pid, then waits to be killed.
+ * child's pid, then copies until it is killed (so that the teardown races
+ * with calls in flight).
  */
 static int victim_with_raw_child(int ready_fd)
 {
+	unsigned char *host;
 	void *dev;
 	pid_t child;
 
@@ -376,10 +378,20 @@ static int victim_with_raw_child(int ready_fd)
 		for (;;)
 			pause();
 	}
+	host = malloc(64u << 20);
+	if (!host)
+		return 15;
+	memset(host, 0x4b, 64u << 20);
 	if (write(ready_fd, &child, sizeof(child)) != (ssize_t)sizeof(child))
 		return 14;
-	for (;;)
-		pause();
+	for (;;) {
+		if (aclrtMemcpy(dev, 64u << 20, host, 64u << 20, ACL_MEMCPY_HOST_TO_DEVICE) !=
+		    ACL_SUCCESS)
+			return 16;
+		if (aclrtMemcpy(host, 64u << 20, dev, 64u << 20, ACL_MEMCPY_DEVICE_TO_HOST) !=
+		    ACL_SUCCESS)
+			return 16;
+	}
 }
 
 static void test_parent_killed_while_raw_child_holds_file(void **state)
@@ -407,6 +419,7 @@ static void test_parent_killed_while_raw_child_holds_file(void **state)
 	assert_int_equal(sys_info(st->fd, &during), 0);
 	assert_true(during.allocations > before.allocations);
 
+	sys_sleep_ms(30);	/* in the middle of a copy */
 	assert_int_equal(kill(victim, SIGKILL), 0);
 	assert_int_equal(wait_exit(victim), 128 + SIGKILL);
 	/* The child still holds the victim's file: its context goes anyway. */
