@@ -38,7 +38,8 @@ static const struct mmu_notifier_ops npu_ctx_mn_ops = {
  * @ndev: the device
  * @out: the new context
  *
- * Return: 0, -EINVAL without a user address space, or -ENOMEM.
+ * Return: 0, -EINVAL without a user address space, -ENOMEM, or
+ * -ERESTARTSYS when a signal interrupted the notifier's registration.
  */
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 {
@@ -76,6 +77,12 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	/* Last: from here on the opener's exit may tear the context down. */
 	ctx->mn.ops = &npu_ctx_mn_ops;
 	ret = mmu_notifier_register(&ctx->mn, current->mm);
+	/*
+	 * -EINTR: a signal or task work (io_uring's) is pending. Nothing is
+	 * left behind, so let the open restart once it has been handled.
+	 */
+	if (ret == -EINTR)
+		ret = -ERESTARTSYS;
 	if (ret)
 		goto err_remove_ctx;
 	*out = ctx;

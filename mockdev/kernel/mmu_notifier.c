@@ -26,6 +26,7 @@
 #include <linux/list.h>
 #include <linux/mmu_notifier.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 
 #include "internal.h"
 
@@ -168,6 +169,9 @@ int mmu_notifier_register(struct mmu_notifier *subscription, struct mm_struct *m
 	int ret = 0;
 
 	BUG_ON(atomic_read(&mm->mm_users) <= 0);
+	/* The kernel's mm_take_all_locks() gives up on a pending signal. */
+	if (signal_pending(current))
+		return -EINTR;
 	pthread_mutex_lock(&mn_lock);
 	if (mm->kind == MOCK_MM_REMOTE && !mm->mock_exited) {
 		ret = reaper_start_locked();

@@ -34,7 +34,7 @@ struct mmu_notifier {
 /*
  * Subscribe to mm (which must have users: the caller's own mm at open);
  * takes an mmgrab reference that mmu_notifier_unregister() drops.
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -EINTR when current has a signal pending.
  */
 int mmu_notifier_register(struct mmu_notifier *subscription, struct mm_struct *mm);
 /*
