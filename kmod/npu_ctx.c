@@ -5,8 +5,12 @@
  * A context is created at open(), remembers the opener's TGID (what the
  * driver reports as the caller's identity), gets its address space from
  * NPU_IOCTL_CTX_SETUP and owns every allocation and ring created through
- * its file. release() tears all of it down, so a process that dies leaks
- * nothing.
+ * its file. The file belongs to its opener: a call from any other process
+ * (a forked child, a process the fd was passed to) gets -EBADF. The
+ * context dies with its opener (amdkfd's way: an mmu notifier on the
+ * opener's mm, whose ->release runs when the process exits), and at the
+ * latest at release(): a file another process still holds is then an
+ * empty shell whose calls get -EBADF until its last close.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -22,18 +26,31 @@
 /* Owner ids of contexts: never reused, so frames are never mistaken for a new context's. */
 static atomic64_t npu_ctx_owner_seq = ATOMIC64_INIT(0);
 
+/* The opener's address space is going away: so does the context. */
+static void npu_ctx_mn_release(struct mmu_notifier *mn, struct mm_struct *mm)
+{
+	npu_ctx_destroy(container_of(mn, struct npu_ctx, mn));
+}
+
+static const struct mmu_notifier_ops npu_ctx_mn_ops = {
+	.release = npu_ctx_mn_release,
+};
+
 /**
  * npu_ctx_create() - a context for a file being opened
  * @ndev: the device
  * @out: the new context
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL without a user address space, -ENOMEM, or
+ * -ERESTARTSYS when a signal interrupted the notifier's registration.
  */
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 {
 	struct npu_ctx *ctx;
 	int id, ret;
 
+	if (!current->mm)
+		return -EINVAL;
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return -ENOMEM;
@@ -47,6 +64,8 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 		kfree(ctx);
 		return ret;
 	}
+	ctx->opener = get_task_pid(current, PIDTYPE_TGID);
+	init_rwsem(&ctx->live);
 	mutex_init(&ctx->lock);
 	npu_host_init(ctx);
 	INIT_LIST_HEAD(&ctx->peers);
@@ -58,13 +77,32 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	mutex_lock(&ndev->lock);
 	id = idr_alloc_cyclic(&ndev->ctx_idr, ctx, 1, 0, GFP_KERNEL);
 	mutex_unlock(&ndev->lock);
-	if (id < 0)
+	if (id < 0) {
+		ret = id;
 		goto err_free_ctx;
+	}
 	ctx->id = id;
 	atomic_inc(&ndev->nr_contexts);
+
+	/* Last: from here on the opener's exit may tear the context down. */
+	ctx->mn.ops = &npu_ctx_mn_ops;
+	ret = mmu_notifier_register(&ctx->mn, current->mm);
+	/*
+	 * -EINTR: a signal or task work (io_uring's) is pending. Nothing is
+	 * left behind, so let the open restart once it has been handled.
+	 */
+	if (ret == -EINTR)
+		ret = -ERESTARTSYS;
+	if (ret)
+		goto err_remove_ctx;
 	*out = ctx;
 	return 0;
 
+err_remove_ctx:
+	mutex_lock(&ndev->lock);
+	idr_remove(&ndev->ctx_idr, ctx->id);
+	mutex_unlock(&ndev->lock);
+	atomic_dec(&ndev->nr_contexts);
 err_free_ctx:
 	idr_destroy(&ctx->phys);
 	idr_destroy(&ctx->rings);
@@ -72,8 +110,9 @@ err_free_ctx:
 	mutex_destroy(&ctx->lock);
 	npu_limits_proc_leave(ctx->proc);
 	npu_limits_proc_put(ctx->proc);
+	put_pid(ctx->opener);
 	kfree(ctx);
-	return id;
+	return ret;
 }
 
 /* The last reference is gone: nothing can reach the context any more. */
@@ -89,6 +128,7 @@ static void npu_ctx_free(struct kref *ref)
 	idr_destroy(&ctx->mems);
 	mutex_destroy(&ctx->lock);
 	npu_limits_proc_put(ctx->proc);
+	put_pid(ctx->opener);
 	atomic_dec(&ndev->nr_contexts);
 	kfree(ctx);
 }
@@ -105,20 +145,63 @@ void npu_ctx_put(struct npu_ctx *ctx)
 }
 
 /**
- * npu_ctx_destroy() - release everything a closing file owned
- * @ctx: the context; no other operation can run on it any more
+ * npu_ctx_enter() - start a call on a context
+ * @ctx: the file's context
  *
- * Rings go first (they stop using allocations and registrations), then
- * the peer links from and to it and the host registrations, the exports
- * this file made (no new imports), the allocations and imports, and last
- * the VMM reservations and physical handles. An engine of another context
- * may still hold a reference (npu_peer_get_ctx()): it then finds an empty
- * address space, and the struct lives until its npu_peer_put_ctx().
+ * Every ioctl and io_uring command starts here, before it looks at
+ * anything else: only a thread of the opener may use the file, and only
+ * while the context lives. Pair with npu_ctx_exit().
+ *
+ * Return: 0, or -EBADF for another process or a torn-down context.
+ */
+int npu_ctx_enter(struct npu_ctx *ctx)
+{
+	if (task_tgid(current) != ctx->opener)
+		return -EBADF;
+	down_read(&ctx->live);
+	if (READ_ONCE(ctx->dead)) {
+		up_read(&ctx->live);
+		return -EBADF;
+	}
+	return 0;
+}
+
+/**
+ * npu_ctx_exit() - end a call that npu_ctx_enter() let in
+ * @ctx: the context
+ */
+void npu_ctx_exit(struct npu_ctx *ctx)
+{
+	up_read(&ctx->live);
+}
+
+/**
+ * npu_ctx_destroy() - release everything a context owns
+ * @ctx: the context
+ *
+ * Runs at the opener's exit (the mmu notifier's ->release) and at
+ * release(), possibly both at once: the first does the work, the other
+ * waits for it and returns. New calls get -EBADF from the moment it
+ * starts. The rings go first and without waiting, which ends the waits of
+ * calls in flight (their rings go idle); then it waits for those calls to
+ * leave and releases the rest: the rings a call in flight may just have
+ * created, the peer links from and to it and the host registrations, the
+ * exports this file made (no new imports), the allocations and imports,
+ * and last the VMM reservations and physical handles. An engine of
+ * another context may still hold a reference (npu_peer_get_ctx()): it
+ * then finds an empty address space, and the struct lives until its
+ * npu_peer_put_ctx().
  */
 void npu_ctx_destroy(struct npu_ctx *ctx)
 {
 	struct npu_device *ndev = ctx->ndev;
 
+	WRITE_ONCE(ctx->dead, true);
+	npu_ring_release_all(ctx);
+
+	down_write(&ctx->live);
+	if (ctx->torn_down)
+		goto out;
 	npu_ring_release_all(ctx);
 	npu_peer_release_all(ctx);
 	npu_host_release_all(ctx);
@@ -130,6 +213,24 @@ void npu_ctx_destroy(struct npu_ctx *ctx)
 	mutex_lock(&ndev->lock);
 	idr_remove(&ndev->ctx_idr, ctx->id);
 	mutex_unlock(&ndev->lock);
+	ctx->torn_down = true;
+out:
+	up_write(&ctx->live);
+}
+
+/**
+ * npu_ctx_release() - the file's last close
+ * @ctx: the context; freed once no peer link or engine holds it
+ *
+ * Tears the context down if its opener's exit has not, waits for a
+ * teardown the opener's exit may be running, and drops the file's
+ * reference.
+ */
+void npu_ctx_release(struct npu_ctx *ctx)
+{
+	npu_ctx_destroy(ctx);
+	/* Waits for a ->release in progress; drops the reference on the mm. */
+	mmu_notifier_unregister(&ctx->mn, ctx->mn.mm);
 	npu_ctx_put(ctx);
 }
 

@@ -17,9 +17,10 @@ struct npu_ctx {
 	/*
 	 * The open file holds one reference, so do peer links naming this
 	 * context and engines between npu_peer_get_ctx()/npu_peer_put_ctx().
-	 * release() tears the context down (npu_ctx_destroy()); the memory of
-	 * the struct, its lock and its (then empty) address space stay valid
-	 * until the last npu_ctx_put().
+	 * release() or the opener's exit tears the context down
+	 * (npu_ctx_destroy()); the memory of the struct, its lock and its
+	 * (then empty) address space stay valid until the last npu_ctx_put(),
+	 * which only follows release().
 	 */
 	struct kref ref;
 	struct npu_device *ndev;
@@ -28,6 +29,27 @@ struct npu_ctx {
 	u64 start_time;		/* the opener's process start (start_boottime), with tgid its identity */
 	u64 owner;		/* owner id of its device memory, unique for the driver's life */
 	u32 id;
+	/*
+	 * The opener's thread group, one reference: only its threads may use
+	 * the file (npu_ctx_enter()). A struct pid, not a number, so that a
+	 * new process that gets the opener's pid is still somebody else.
+	 */
+	struct pid *opener;
+	/*
+	 * Subscribed to the opener's mm at open: its ->release (the opener's
+	 * exit, or exec) runs npu_ctx_destroy() even while another process
+	 * (a forked child, a receiver of the fd) still holds the file.
+	 */
+	struct mmu_notifier mn;
+
+	/*
+	 * Protects: dead (writes), torn_down. Readers are the ioctls and io_uring
+	 * commands in flight (npu_ctx_enter()/npu_ctx_exit()); the writer is
+	 * npu_ctx_destroy(), which so waits for them to leave.
+	 */
+	struct rw_semaphore live;
+	bool dead;		/* being or torn down: every call gets -EBADF; read with READ_ONCE */
+	bool torn_down;		/* npu_ctx_destroy() has released everything */
 
 	struct mutex lock; /* Protects: setup (writes), vas, mems, rings, phys, the counters */
 	bool setup;		/* CTX_SETUP done; read locklessly with smp_load_acquire */
@@ -52,6 +74,9 @@ struct npu_ctx {
 
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out);
 void npu_ctx_destroy(struct npu_ctx *ctx);
+void npu_ctx_release(struct npu_ctx *ctx);
+int npu_ctx_enter(struct npu_ctx *ctx);
+void npu_ctx_exit(struct npu_ctx *ctx);
 int npu_ctx_setup(struct npu_ctx *ctx, u64 va_base, u64 va_size);
 void npu_ctx_put(struct npu_ctx *ctx);
 

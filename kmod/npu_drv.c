@@ -64,7 +64,7 @@ static int npu_open(struct inode *inode, struct file *filp)
 
 static int npu_release(struct inode *inode, struct file *filp)
 {
-	npu_ctx_destroy(filp->private_data);
+	npu_ctx_release(filp->private_data);
 	filp->private_data = NULL;
 	return 0;
 }

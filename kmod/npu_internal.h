@@ -36,6 +36,9 @@
 #include <linux/kthread.h>
 #include <linux/spinlock.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
+#include <linux/pid.h>
+#include <linux/mmu_notifier.h>
 #include <linux/wait.h>
 #include <linux/jiffies.h>
 #include <linux/ktime.h>

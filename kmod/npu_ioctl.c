@@ -486,19 +486,8 @@ static const struct npu_ioctl_desc npu_ioctls[] = {
 	NPU_IOCTL_DEF(NPU_IOCTL_SMI_SHARES, npu_ioctl_smi_shares, 0),
 };
 
-/**
- * npu_ioctl() - file_operations.unlocked_ioctl of an npu device
- * @filp: the open file; private_data is its context
- * @cmd: the command
- * @arg: user address of the command's struct
- *
- * Return: 0; -ENOTTY for a command not in the table; -EFAULT if the struct
- * cannot be copied; -EINVAL for a context command before CTX_SETUP; else
- * what the handler returns.
- */
-long npu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+static int npu_ioctl_dispatch(struct npu_ctx *ctx, unsigned int cmd, unsigned long arg)
 {
-	struct npu_ctx *ctx = filp->private_data;
 	void __user *uarg = (void __user *)arg;
 	const struct npu_ioctl_desc *desc;
 	union npu_ioctl_args args;
@@ -531,4 +520,29 @@ long npu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
 	if ((_IOC_DIR(cmd) & _IOC_READ) && copy_to_user(uarg, &args, size))
 		return -EFAULT;
 	return 0;
+}
+
+/**
+ * npu_ioctl() - file_operations.unlocked_ioctl of an npu device
+ * @filp: the open file; private_data is its context
+ * @cmd: the command
+ * @arg: user address of the command's struct
+ *
+ * Return: 0; -EBADF from any process but the opener, or once the context
+ * is torn down (its opener exited); -ENOTTY for a command not in the
+ * table; -EFAULT if the struct cannot be copied; -EINVAL for a context
+ * command before CTX_SETUP; else what the handler returns.
+ */
+long npu_ioctl(struct file *filp, unsigned int cmd, unsigned long arg)
+{
+	struct npu_ctx *ctx = filp->private_data;
+	int ret;
+
+	/* The opener's, and live: before anything else. */
+	ret = npu_ctx_enter(ctx);
+	if (ret)
+		return ret;
+	ret = npu_ioctl_dispatch(ctx, cmd, arg);
+	npu_ctx_exit(ctx);
+	return ret;
 }

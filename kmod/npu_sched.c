@@ -104,7 +104,12 @@ static void npu_sched_unuse_mm(struct mm_struct *mm, bool used)
 	if (!used)
 		return;
 	kthread_unuse_mm(mm);
-	mmput(mm);
+	/*
+	 * Ours may be the last user of a process that exited meanwhile: its
+	 * exit_mmap() must not run here, where the context's teardown (the
+	 * mmu notifier) would wait for this very engine to leave its ring.
+	 */
+	mmput_async(mm);
 }
 
 /* New SQEs, or an abort to carry out. */

@@ -92,7 +92,8 @@ static int npu_uring_get_args(struct io_uring_cmd *ioucmd, unsigned int issue_fl
  * @issue_flags: IO_URING_F_*
  *
  * Return: -EIOCBQUEUED once completed through io_uring_cmd_done() with
- * the number of SQEs consumed or -errno; -EAGAIN to be issued again from
+ * the number of SQEs consumed or -errno; -EBADF from any process but the
+ * opener or once the context is torn down; -EAGAIN to be issued again from
  * a worker; -ENOTTY for an unknown command; -EINVAL for bad arguments or
  * a context without CTX_SETUP (what the ioctl returns).
  */
@@ -102,16 +103,25 @@ int npu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 	struct npu_ring_enter args;
 	int ret;
 
-	ret = npu_uring_get_args(ioucmd, issue_flags, &args);
+	/* The opener's, and live: before anything else, as for the ioctl. */
+	ret = npu_ctx_enter(ctx);
 	if (ret)
 		return ret;
+	ret = npu_uring_get_args(ioucmd, issue_flags, &args);
+	if (ret)
+		goto out_exit;
+	ret = -EINVAL;
 	if (!npu_ctx_is_setup(ctx))
-		return -EINVAL;
+		goto out_exit;
+	ret = -EAGAIN;
 	if ((issue_flags & IO_URING_F_NONBLOCK) && (args.flags & NPU_ENTER_GETEVENTS))
-		return -EAGAIN;
+		goto out_exit;
 
 	atomic64_inc(&ctx->ndev->nr_enter_uring_cmds);
 	ret = npu_ring_enter(ctx, &args);
 	npu_uring_done(ioucmd, ret ? ret : (int)args.submitted, issue_flags);
-	return -EIOCBQUEUED;
+	ret = -EIOCBQUEUED;
+out_exit:
+	npu_ctx_exit(ctx);
+	return ret;
 }

@@ -60,7 +60,13 @@ struct mm_struct {
 	int pidfd;		/* remote: to detect its death; -1 for local */
 	atomic_t mm_users;	/* mmget/mmput */
 	atomic_t mm_count;	/* mmgrab/mmdrop; freed at 0 */
+	/* mmu_notifier.c, under its mn_lock: */
+	struct list_head mock_notifiers;	/* registered struct mmu_notifier */
+	struct list_head mock_watch;		/* in the reaper's list while it has notifiers */
+	bool mock_exited;			/* the reaper saw the process exit */
 };
+
+struct pid *mock_pid_alloc(pid_t nr);
 
 enum mock_task_kind {
 	MOCK_TASK_SELF,

@@ -31,6 +31,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/pid.h>
 #include <linux/string.h>
 #include <mockdev/host.h>
 
@@ -53,6 +54,38 @@ void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind)
 	INIT_LIST_HEAD(&mt->cache_link);
 }
 
+/* struct pid */
+
+struct pid *mock_pid_alloc(pid_t nr)
+{
+	struct pid *pid = mock_xzalloc(sizeof(*pid));
+
+	atomic_set(&pid->count, 1);
+	pid->nr = nr;
+	return pid;
+}
+
+struct pid *get_task_pid(struct task_struct *task, enum pid_type type)
+{
+	struct pid *pid = task->mock_tgid;
+
+	WARN_ON_ONCE(type != PIDTYPE_TGID);
+	if (pid)
+		atomic_inc(&pid->count);
+	return pid;
+}
+
+void put_pid(struct pid *pid)
+{
+	if (pid && atomic_dec_and_test(&pid->count))
+		free(pid);
+}
+
+pid_t pid_nr(struct pid *pid)
+{
+	return pid ? pid->nr : 0;
+}
+
 /* The process itself */
 
 static struct mm_struct self_mm = {
@@ -60,6 +93,8 @@ static struct mm_struct self_mm = {
 	.pidfd = -1,
 	.mm_users = ATOMIC_INIT(1),
 	.mm_count = ATOMIC_INIT(1),
+	.mock_notifiers = LIST_HEAD_INIT(self_mm.mock_notifiers),
+	.mock_watch = LIST_HEAD_INIT(self_mm.mock_watch),
 };
 
 static struct mock_task self_task;
@@ -88,6 +123,9 @@ static void read_comm(pid_t pid, char *comm)
 
 static void self_set_pid(void)
 {
+	/* A forked child is a new process: a new identity, whatever its number. */
+	put_pid(self_task.task.mock_tgid);
+	self_task.task.mock_tgid = mock_pid_alloc(getpid());
 	self_task.task.pid = getpid();
 	self_task.task.tgid = self_task.task.pid;
 	self_mm.pid = self_task.task.pid;
@@ -161,6 +199,15 @@ void mmput(struct mm_struct *mm)
 		mmdrop(mm);
 }
 
+/*
+ * The mock's teardown of an address space never runs in mmput() (a remote
+ * one ends with its process, mmu_notifier.c), so there is nothing to defer.
+ */
+void mmput_async(struct mm_struct *mm)
+{
+	mmput(mm);
+}
+
 struct mm_struct *get_task_mm(struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
@@ -187,6 +234,7 @@ static bool pidfd_exited(int pidfd)
 
 static void remote_task_free(struct mock_task *mt)
 {
+	put_pid(mt->task.mock_tgid);
 	mmput(mt->task.mm);
 	pthread_mutex_destroy(&mt->lock);
 	pthread_cond_destroy(&mt->cond);
@@ -215,8 +263,12 @@ static struct mock_task *remote_task_create(pid_t tgid)
 	mm->pidfd = pidfd;
 	atomic_set(&mm->mm_users, 1);
 	atomic_set(&mm->mm_count, 1);
+	INIT_LIST_HEAD(&mm->mock_notifiers);
+	INIT_LIST_HEAD(&mm->mock_watch);
 
 	mock_task_init_common(mt, MOCK_TASK_REMOTE);
+	/* The cache makes a new task (and identity) once the old process is gone. */
+	mt->task.mock_tgid = mock_pid_alloc(tgid);
 	mt->task.pid = tgid;
 	mt->task.tgid = tgid;
 	mt->task.mm = mm;
@@ -306,6 +358,10 @@ MOCK_EXPORT int mockdev_task_thread_get(struct task_struct *process, pid_t tid,
 	mt->task.pid = tid;
 	mt->task.tgid = process->tgid;
 	mt->task.mm = process->mm;
+	/* Borrowed: the process task, referenced above, holds them. */
+	mt->task.mock_tgid = process->mock_tgid;
+	mt->task.group_leader = process;
+	mt->task.start_boottime = process->start_boottime;
 	mt->task.active_mm = process->mm;
 	memcpy(mt->task.comm, process->comm, sizeof(mt->task.comm));
 	mock_live_add(&mock_live.tasks, 1);
@@ -604,6 +660,7 @@ void yield(void)
 
 static void kthread_free(struct mock_task *mt)
 {
+	put_pid(mt->task.mock_tgid);
 	pthread_mutex_destroy(&mt->lock);
 	pthread_cond_destroy(&mt->cond);
 	free(mt);
@@ -666,6 +723,8 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data),
 	mt->task.tgid = getpid();
 	mt->task.pid = mt->task.tgid;
 	mt->task.group_leader = &mt->task;
+	/* Its own identity: a kthread is no thread of any opener. */
+	mt->task.mock_tgid = mock_pid_alloc(mt->task.tgid);
 
 	mock_live_add(&mock_live.kthreads, 1);
 	pthread_attr_init(&attr);

@@ -5,10 +5,13 @@
  * is what the VFS does for the real module; FUSE and CUSE only differ in
  * how requests reach us.
  *
- * The caller of an ioctl is not always the opener (a forked child may
- * inherit the file), and the driver must see whoever calls: each ioctl
- * runs with the caller's task. The opener's task is cached in the client
- * and reused whenever the calling thread belongs to the opener.
+ * A file belongs to the process that opened it: an ioctl from any other
+ * process (a forked child that inherited the file, a process it was passed
+ * to) gets EBADF here, before the driver is asked, and the driver checks
+ * the same again. Every ioctl runs with the opener's task. When the opener
+ * exits, the mock kernel's mm reaper (mmu_notifier.c: it polls the pidfd
+ * of every client that has a context) tears its contexts down at once,
+ * even while another process still holds the file.
  *
  * Each ioctl runs as a thread task of its own (the calling thread), listed
  * in npud_calls while it is in the driver, so that it can be signalled as
@@ -219,28 +222,18 @@ static bool npud_tid_in_tgid(pid_t tid, pid_t tgid)
 }
 
 /*
- * The task the driver sees for a call from thread tid: the opener's
- * (borrowed) or a fresh reference that the caller must put.
+ * The task the driver sees for a call from thread tid: the opener's, only
+ * if tid is one of its threads; -EBADF for any other process.
  */
 static int npud_client_caller(struct npud_client *c, pid_t tid,
-			      struct task_struct **task, pid_t *tgidp, bool *borrowed)
+			      struct task_struct **task)
 {
-	pid_t tgid;
-
 	if (tid <= 0)
 		return -EPERM;
-	if (npud_tid_in_tgid(tid, c->tgid)) {
-		*task = c->task;
-		*tgidp = c->tgid;
-		*borrowed = true;
-		return 0;
-	}
-	tgid = mockdev_tid_to_tgid(tid);
-	if (tgid < 0)
-		return tgid;
-	*tgidp = tgid;
-	*borrowed = false;
-	return mockdev_task_get(tgid, task);
+	if (!npud_tid_in_tgid(tid, c->tgid))
+		return -EBADF;
+	*task = c->task;
+	return 0;
 }
 
 /**
@@ -271,7 +264,7 @@ void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 	size_t size = _IOC_SIZE(cmd);
 	size_t want_in = (_IOC_DIR(cmd) & _IOC_WRITE) ? size : 0;
 	size_t want_out = (_IOC_DIR(cmd) & _IOC_READ) ? size : 0;
-	bool borrowed, wait, refused = false;
+	bool wait, refused = false;
 	struct npud_call call = { 0 };
 	struct task_struct *task;
 	long ret;
@@ -285,15 +278,13 @@ void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 	if (in_bufsz)
 		memcpy(buf, in_buf, in_bufsz);
 
-	ret = npud_client_caller(client, fuse_req_ctx(req)->pid, &task, &call.tgid,
-				 &borrowed);
+	ret = npud_client_caller(client, fuse_req_ctx(req)->pid, &task);
 	if (ret) {
 		fuse_reply_err(req, (int)-ret);
 		return;
 	}
+	call.tgid = client->tgid;
 	ret = mockdev_task_thread_get(task, fuse_req_ctx(req)->pid, &call.thread);
-	if (!borrowed)
-		mockdev_task_put(task);
 	if (ret) {
 		fuse_reply_err(req, (int)-ret);
 		return;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +56,34 @@ static inline int sys_ioctl(int fd, unsigned long cmd, void *arg)
 		ret = ioctl(fd, cmd, arg);
 	} while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -errno : ret;
+}
+
+/*
+ * A shared mapping of @bytes of a new memfd, sealed against shrinking, as
+ * npud requires of ring and registered memory (docs/security.md). The
+ * descriptor stays open for as long as the memory is in use (npud takes
+ * the client's own file); it is returned in *fdp if fdp is not NULL.
+ * Returns MAP_FAILED with errno set on failure.
+ */
+static inline void *sys_shared_memory(const char *name, size_t bytes, int *fdp)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	void *mem;
+
+	if (fd < 0)
+		return MAP_FAILED;
+	if (ftruncate(fd, (off_t)bytes) || fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK)) {
+		close(fd);
+		return MAP_FAILED;
+	}
+	mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mem == MAP_FAILED) {
+		close(fd);
+		return MAP_FAILED;
+	}
+	if (fdp)
+		*fdp = fd;
+	return mem;
 }
 
 static inline int sys_info(int fd, struct npu_device_info *info)

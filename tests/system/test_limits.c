@@ -122,17 +122,13 @@ static void *ring_region(void)
 {
 	static void *mem;
 	size_t bytes = (size_t)npu_ring_bytes(1, 1);
-	int memfd;
 
 	if (mem)
 		return mem;
 	bytes = (bytes + 4095) & ~(size_t)4095;
-	memfd = memfd_create("limits-ring", MFD_CLOEXEC);
-	assert_true(memfd >= 0);
-	assert_int_equal(ftruncate(memfd, (off_t)bytes), 0);
-	mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	/* The memfd stays open: npud maps the file the process holds. */
+	mem = sys_shared_memory("limits-ring", bytes, NULL);
 	assert_true(mem != MAP_FAILED);
-	close(memfd);
 	return mem;
 }
 
@@ -885,10 +881,7 @@ static void test_pinned_host_limit(void **state)
 	limit = r.limit[NPU_LIMIT_PIN_BYTES];
 	assert_true(limit <= 64 * MIB);
 	size = limit + 4096;
-	memfd = memfd_create("limits-pin", MFD_CLOEXEC);
-	assert_true(memfd >= 0);
-	assert_int_equal(ftruncate(memfd, (off_t)size), 0);
-	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	mem = sys_shared_memory("limits-pin", size, &memfd);
 	assert_true(mem != MAP_FAILED);
 	memset(mem, 1, size);
 
@@ -910,11 +903,8 @@ static void test_pinned_host_limit(void **state)
 	if (pid == 0) {
 		struct npu_host_register h2 = { 0 };
 		int cfd = open_ctx(limits_device(), NULL);
-		int mfd = memfd_create("limits-pin2", MFD_CLOEXEC);
-		char *m;
+		char *m = sys_shared_memory("limits-pin2", limit, NULL);
 
-		CK(mfd >= 0 && ftruncate(mfd, (off_t)limit) == 0);
-		m = mmap(NULL, limit, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
 		CK(m != MAP_FAILED);
 		memset(m, 2, limit);
 		h2.addr = (uint64_t)(uintptr_t)m;

@@ -89,13 +89,9 @@ static int ring_create(int fd, struct ring *r)
 {
 	struct npu_ring_create rc = { 0 };
 	size_t bytes = ((size_t)npu_ring_bytes(RING_ENTRIES, RING_ENTRIES) + 4095) & ~(size_t)4095;
-	int memfd = memfd_create("liveness-ring", MFD_CLOEXEC);
-	void *mem;
+	void *mem = sys_shared_memory("liveness-ring", bytes, NULL);
 	int ret;
 
-	if (memfd < 0 || ftruncate(memfd, (off_t)bytes))
-		return -errno;
-	mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
 	if (mem == MAP_FAILED)
 		return -errno;
 	rc.addr = (uint64_t)(uintptr_t)mem;

@@ -324,8 +324,8 @@ static void test_client_exits_without_closing(void **state)
 	assert_serving_and_idle();
 }
 
-/* A file shared by fork: the child's calls run as the child. */
-static void test_inherited_file_serves_the_child(void **state)
+/* A file shared by fork belongs to the parent: the child's calls get EBADF. */
+static void test_inherited_file_refuses_the_child(void **state)
 {
 	struct npu_ctx_setup cs = { 0 };
 	struct npu_mem_alloc ma = { .size = 8192, .policy = NPU_POLICY_NORMAL_ONLY };
@@ -343,7 +343,7 @@ static void test_inherited_file_serves_the_child(void **state)
 	if (pid == 0) {
 		struct npu_nop nop = { .cookie = 99 };
 
-		_exit(sys_ioctl(fd, NPU_IOCTL_NOP, &nop) == 0 && nop.out == 99 ? 0 : 1);
+		_exit(sys_ioctl(fd, NPU_IOCTL_NOP, &nop) == -EBADF && nop.out == 0 ? 0 : 1);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
@@ -390,7 +390,7 @@ int main(void)
 		cmocka_unit_test(test_ring_whose_memory_is_unmapped),
 		cmocka_unit_test(test_ring_on_private_anonymous_memory),
 		cmocka_unit_test(test_client_exits_without_closing),
-		cmocka_unit_test(test_inherited_file_serves_the_child),
+		cmocka_unit_test(test_inherited_file_refuses_the_child),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -48,6 +48,7 @@ struct task_struct {
 	struct task_struct *group_leader;	/* the task of the process (itself here) */
 	u64 start_boottime;		/* process start, ns since boot (leader's field) */
 	unsigned long mock_signals;	/* bit 0: signal pending, bit 1: fatal */
+	struct pid *mock_tgid;		/* task_tgid(): the thread group's identity, one reference */
 	struct mock_task *mock;		/* the mock's bookkeeping */
 };
 

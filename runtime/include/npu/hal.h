@@ -34,6 +34,25 @@ const char *halBackendName(void);
 /* True when the backend is the in-process device. */
 int halBackendIsInproc(void);
 
+/*
+ * fork(): the HAL's files belong to the process that opened them. The
+ * runtime's pthread_atfork handlers call these around every fork. In the
+ * child, halForkChild() closes, without any ioctl, every device file,
+ * io_uring and ring/pool memory file descriptor the parent's HAL objects
+ * hold (halForkTrackFd), and from then on those objects fail every call
+ * with -EBADF; the child may open devices afresh. The in-process device is
+ * the parent's: a child refuses to open it (-EOPNOTSUPP) once the parent
+ * had loaded it.
+ */
+void halForkPrepare(void);
+void halForkParent(void);
+void halForkChild(void);
+/* True in a child forked after the parent loaded the in-process device. */
+int halForkInprocUnusable(void);
+/* A descriptor to close in a forked child (untrack it before closing it). */
+void halForkTrackFd(int fd);
+void halForkUntrackFd(int fd);
+
 /* Number of physical devices the backend offers. */
 int halGetDeviceCount(uint32_t *count);
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/fork.h"
 #include "core/thread_state.h"
 #include "npu/hal.h"
 
@@ -35,11 +36,20 @@ std::optional<std::vector<uint32_t>> ParseVisibleDevices(const char *text,
     return ids;
 }
 
-DeviceManager &DeviceManager::Get() {
+DeviceManager *&DeviceManager::Slot() {
     // Never destroyed: device sessions must not be closed from static
     // destructors, when the backend may already be gone.
-    static DeviceManager *manager = new DeviceManager();
-    return *manager;
+    static DeviceManager *manager = (RegisterForkHandlers(), new DeviceManager());
+    return manager;
+}
+
+DeviceManager &DeviceManager::Get() {
+    return *Slot();
+}
+
+void DeviceManager::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new DeviceManager();
 }
 
 Error DeviceManager::EnsureDiscoveredLocked() {

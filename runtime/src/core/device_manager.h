@@ -19,6 +19,9 @@ namespace npu::rt {
 class DeviceManager {
   public:
     static DeviceManager &Get();
+    // In a forked child: no device set, nothing open (core/fork.cpp). The
+    // parent's sessions are leaked, never closed: their files are gone.
+    static void ForkChild();
 
     // Number of devices visible to this process.
     Error DeviceCount(uint32_t *count);
@@ -51,6 +54,7 @@ class DeviceManager {
 
   private:
     DeviceManager() = default;
+    static DeviceManager *&Slot();  // the instance; a forked child replaces it
 
     struct DeviceSlot {
         int refcount = 0;

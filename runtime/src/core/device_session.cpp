@@ -7,6 +7,14 @@ namespace npu::rt {
 Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<DeviceSession> *out) {
     halDevice *hal = nullptr;
     int err = halDeviceOpen(phys_id, &hal);
+    if (err != 0 && halForkInprocUnusable()) {
+        return Error::FromHal(err,
+                              "cannot open device %d in a forked child: the in-process device "
+                              "belongs to the parent, which loaded it before fork(); a child "
+                              "can use npud (NPU_DEVICE=/run/npu/npu0) or the kernel module "
+                              "(/dev/npu0)",
+                              user_id);
+    }
     if (err != 0) {
         return Error::FromHal(err, "cannot open device %d (physical %u, backend %s)", user_id,
                               phys_id, halBackendName());

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 
+#include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/stream.h"
@@ -11,12 +12,22 @@
 namespace npu::rt {
 namespace {
 
-HandleTable<Event> &EventTable() {
+HandleTable<Event> *&EventTableSlot() {
     static auto *table = new HandleTable<Event>(0x4556);  // "EV"
-    return *table;
+    return table;
+}
+
+HandleTable<Event> &EventTable() {
+    return *EventTableSlot();
 }
 
 }  // namespace
+
+// core/fork.h: the parent's table is leaked, its handles unknown here.
+void EventsForkChild() {
+    KeepParentCopy(EventTableSlot());
+    EventTableSlot() = new HandleTable<Event>(0x4556);
+}
 
 EventSlab::~EventSlab() {
     for (uint64_t va : chunks_)

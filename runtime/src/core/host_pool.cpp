@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/fork.h"
 #include "acl/acl_base.h"
 #include "error_codes/rt_error_codes.h"
 
@@ -33,14 +34,25 @@ size_t RoundUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
 HostPool::Segment::~Segment() {
     if (base != nullptr)
         ::munmap(base, size);
-    if (fd >= 0)
+    if (fd >= 0) {
+        halForkUntrackFd(fd);
         ::close(fd);
+    }
+}
+
+HostPool *&HostPool::Slot() {
+    // Never destroyed: the segments stay mapped until the process exits.
+    static HostPool *pool = new HostPool();
+    return pool;
 }
 
 HostPool &HostPool::Get() {
-    // Never destroyed: the segments stay mapped until the process exits.
-    static HostPool *pool = new HostPool();
-    return *pool;
+    return *Slot();
+}
+
+void HostPool::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new HostPool();
 }
 
 Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
@@ -62,6 +74,7 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
                              "cannot size and seal a pinned segment of %zu bytes: %s", size,
                              std::strerror(errno));
     }
+    halForkTrackFd(seg->fd);
     void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, seg->fd, 0);
     if (p == MAP_FAILED) {
         return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -70,8 +83,7 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     }
     seg->base = static_cast<char *>(p);
     seg->size = size;
-    // A forked child must not share these bytes with this process (the
-    // mapping is MAP_SHARED): it does not inherit the segment at all.
+    // Pinned memory is this process's: a forked child gets no mapping of it.
     if (::madvise(p, size, MADV_DONTFORK) != 0) {
         return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
                              "cannot keep a pinned segment out of forked children: %s",
@@ -94,27 +106,9 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
 
 // Blocks are reused inside one process without being cleared, which is safe
 // only because no other process ever maps a segment: the memfds are this
-// process's own (MFD_CLOEXEC, never passed on) and MADV_DONTFORK keeps the
-// mappings out of forked children. A child that still has the parent's
-// pool state forgets it on first use and builds segments of its own; the
-// parent's addresses are not mapped there, so nothing is unmapped.
-void HostPool::ForgetParentLocked() {
-    pid_t self = ::getpid();
-    if (pid_ == self)
-        return;
-    if (pid_ != 0) {
-        for (auto &seg : segments_) {
-            seg->base = nullptr;
-            seg->registered.clear();
-        }
-        segments_.clear();
-        allocs_.clear();
-        regs_.clear();
-        devices_.clear();
-        segment_bytes_ = 0;
-    }
-    pid_ = self;
-}
+// process's own (MFD_CLOEXEC, never passed on), MADV_DONTFORK keeps the
+// mappings out of forked children, and a child's runtime starts with an
+// empty pool (ForkChild(), from the pthread_atfork child handler).
 
 void HostPool::DropSegmentLocked(Segment *seg) {
     for (halDevice *dev : seg->registered)
@@ -174,7 +168,6 @@ Error HostPool::Allocate(size_t size, bool staging, void **out) {
     size_t align = size >= kPage ? kPage : kMinAlign;
     size_t carved = RoundUp(size, kMinAlign);
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     Segment *seg = nullptr;
     size_t off = 0;
     if (carved > kDedicatedAbove) {
@@ -207,7 +200,6 @@ Error HostPool::Allocate(size_t size, bool staging, void **out) {
 
 Error HostPool::Free(void *ptr, bool staging) {
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     auto it = allocs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == allocs_.end() || it->second.staging != staging) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
@@ -254,7 +246,6 @@ Error HostPool::Register(void *ptr, uint64_t size, bool mapped) {
                              static_cast<unsigned long long>(size));
     }
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     // The first registration at or after addr, and the one before it.
     auto next = regs_.lower_bound(addr);
     bool overlap = next != regs_.end() && next->first < addr + size;
@@ -287,7 +278,6 @@ Error HostPool::Register(void *ptr, uint64_t size, bool mapped) {
 
 Error HostPool::Unregister(void *ptr) {
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     auto it = regs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == regs_.end()) {
         return Error::Format(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,
@@ -303,7 +293,6 @@ Error HostPool::Unregister(void *ptr) {
 bool HostPool::Lookup(const void *ptr, size_t len, HostMemoryInfo *info) {
     auto addr = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     auto r = regs_.upper_bound(addr);
     if (r != regs_.begin()) {
         --r;
@@ -350,7 +339,6 @@ bool HostPool::PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_i
 bool HostPool::PinnedFor(const void *ptr, size_t len, uint32_t phys_id) {
     auto addr = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     if (Segment *seg = SegmentOfLocked(addr, len == 0 ? 1 : len))
         return PinnedOnLocked(seg->registered, phys_id);
     auto r = regs_.upper_bound(addr);
@@ -365,7 +353,6 @@ bool HostPool::PinnedFor(const void *ptr, size_t len, uint32_t phys_id) {
 
 void HostPool::DeviceOpened(halDevice *dev, uint32_t phys_id) {
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     devices_[dev] = phys_id;
     for (const auto &s : segments_) {
         if (halHostRegister(dev, s->base, s->size, s->fd, 0) == 0)
@@ -384,7 +371,6 @@ void HostPool::DeviceOpened(halDevice *dev, uint32_t phys_id) {
 void HostPool::DeviceClosing(halDevice *dev) {
     // The driver drops the registrations when the file closes.
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     devices_.erase(dev);
     for (const auto &s : segments_)
         s->registered.erase(dev);
@@ -396,7 +382,6 @@ void HostPool::DeviceClosing(halDevice *dev) {
 
 HostPool::Stats HostPool::GetStats() {
     std::lock_guard<std::mutex> lock(mu_);
-    ForgetParentLocked();
     Stats s;
     s.segment_bytes = segment_bytes_;
     s.allocations = allocs_.size();

@@ -36,6 +36,10 @@ namespace npu::rt {
 class HostPool {
   public:
     static HostPool &Get();
+    // In a forked child: an empty pool (core/fork.cpp). The parent's
+    // segments are not mapped in the child (MADV_DONTFORK) and their
+    // memfds are closed by halForkChild().
+    static void ForkChild();
 
     // A pool allocation of size bytes (> 0): 64-byte aligned, page aligned
     // from 4 KiB up. staging: invisible to Lookup (runtime-internal).
@@ -70,6 +74,7 @@ class HostPool {
 
   private:
     HostPool() = default;
+    static HostPool *&Slot();  // the instance; a forked child replaces it
 
     struct Segment {
         int fd = -1;
@@ -100,8 +105,6 @@ class HostPool {
     bool CarveLocked(Segment *seg, size_t size, size_t align, size_t *off);
     void ReleaseLocked(Segment *seg, size_t off, size_t size);
     bool PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_id);
-    // In a child after fork(): forget everything the parent's pool held.
-    void ForgetParentLocked();
 
     std::mutex mu_;
     // Protected by mu_: everything below.
@@ -110,7 +113,6 @@ class HostPool {
     std::map<uintptr_t, PoolAlloc> allocs_;      // by base
     std::map<uintptr_t, Registration> regs_;     // by base
     std::map<halDevice *, uint32_t> devices_;    // open devices -> physical id
-    pid_t pid_ = 0;                              // the process the above belong to
 };
 
 }  // namespace npu::rt

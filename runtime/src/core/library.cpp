@@ -5,6 +5,7 @@
 
 #include "core/config_file.h"
 #include "core/device_manager.h"
+#include "core/fork.h"
 
 namespace npu::rt {
 namespace {
@@ -21,9 +22,20 @@ uint64_t HashContent(std::string_view text) {
 
 }  // namespace
 
+Library *&Library::Slot() {
+    static Library *library =
+        (RegisterForkHandlers(), new Library());  // never destroyed, see DeviceManager::Get
+    return library;
+}
+
 Library &Library::Get() {
-    static Library *library = new Library();  // never destroyed, see DeviceManager::Get
-    return *library;
+    return *Slot();
+}
+
+// The parent's state is left as it is (leaked): the child never touches it.
+void Library::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new Library();
 }
 
 Error Library::Init(const char *config_path) {

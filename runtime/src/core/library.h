@@ -13,6 +13,8 @@ namespace npu::rt {
 class Library {
   public:
     static Library &Get();
+    // In a forked child: a fresh, uninitialised library (core/fork.cpp).
+    static void ForkChild();
 
     // aclInit. While initialised: one more reference and
     // ACL_ERROR_REPEAT_INITIALIZE, the file is not looked at. Otherwise the
@@ -27,6 +29,7 @@ class Library {
 
   private:
     Library() = default;
+    static Library *&Slot();  // the instance; a forked child replaces it
     void TearDownLocked();
 
     std::mutex mu_;

@@ -7,6 +7,7 @@
 #include <set>
 #include <utility>
 
+#include "core/fork.h"
 #include "core/device_manager.h"
 #include "npu/hal.h"
 
@@ -30,9 +31,13 @@ struct PeerState {
     std::map<Pair, Link> links;
 };
 
-PeerState &State() {
+PeerState *&StateSlot() {
     static PeerState *state = new PeerState();  // never destroyed, like DeviceManager
-    return *state;
+    return state;
+}
+
+PeerState &State() {
+    return *StateSlot();
 }
 
 bool LinkLive(const Link &l, const std::shared_ptr<DeviceSession> &dev,
@@ -63,6 +68,12 @@ Error CheckVisible(int32_t user_dev) {
 }
 
 }  // namespace
+
+// core/fork.h: the parent's table is leaked, its handles unknown here.
+void PeerAccessForkChild() {
+    KeepParentCopy(StateSlot());
+    StateSlot() = new PeerState();
+}
 
 bool PeerAccessEnabled(int32_t user_dev, int32_t peer_user_dev) {
     PeerState &st = State();

@@ -5,13 +5,25 @@
 #include <cstdio>
 #include <cstring>
 
+#include "core/fork.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
 
-ShareRegistry &ShareRegistry::Get() {
+namespace {
+ShareRegistry *&Slot() {
     static ShareRegistry *registry = new ShareRegistry();  // never destroyed: used at exit
-    return *registry;
+    return registry;
+}
+}  // namespace
+
+ShareRegistry &ShareRegistry::Get() {
+    return *Slot();
+}
+
+void ShareRegistry::ForkChild() {
+    KeepParentCopy(Slot());
+    Slot() = new ShareRegistry();
 }
 
 void ShareRegistry::AddExportedKey(const std::string &key,

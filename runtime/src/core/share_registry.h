@@ -29,6 +29,8 @@ struct IpcImport {
 class ShareRegistry {
   public:
     static ShareRegistry &Get();
+    // In a forked child: empty (core/fork.cpp).
+    static void ForkChild();
 
     void AddExportedKey(const std::string &key, const std::shared_ptr<DeviceSession> &s);
     std::shared_ptr<DeviceSession> ExporterOfKey(const std::string &key);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 
+#include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/event.h"
@@ -12,13 +13,23 @@
 namespace npu::rt {
 namespace {
 
-HandleTable<Stream> &StreamTable() {
+HandleTable<Stream> *&StreamTableSlot() {
     // Never destroyed: handles may be used from static destructors.
     static auto *table = new HandleTable<Stream>(0x5354);  // "ST"
-    return *table;
+    return table;
+}
+
+HandleTable<Stream> &StreamTable() {
+    return *StreamTableSlot();
 }
 
 }  // namespace
+
+// core/fork.h: the parent's table is leaked, its handles unknown here.
+void StreamsForkChild() {
+    KeepParentCopy(StreamTableSlot());
+    StreamTableSlot() = new HandleTable<Stream>(0x5354);
+}
 
 Stream::~Stream() {
     if (queue_ != nullptr) {

@@ -25,4 +25,8 @@ void ThreadState::SetCurrentContext(const std::shared_ptr<Context> &ctx) {
     t_current = ctx;
 }
 
+void ThreadState::ForgetCurrentContextInChild() {
+    t_current.reset();  // a weak reference: nothing is destroyed
+}
+
 }  // namespace npu::rt

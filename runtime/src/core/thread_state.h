@@ -20,6 +20,9 @@ class ThreadState {
     // ACL_ERROR_RT_CONTEXT_NULL.
     static Error RequireContext(std::shared_ptr<Context> *out);
     static void SetCurrentContext(const std::shared_ptr<Context> &ctx);
+    // In a forked child: no current context, and the parent's one is not
+    // released (core/fork.h).
+    static void ForgetCurrentContextInChild();
 };
 
 }  // namespace npu::rt

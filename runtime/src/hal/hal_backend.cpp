@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -18,6 +19,10 @@
 #include <unistd.h>
 
 #include "mockdev/host.h"
+
+#pragma GCC visibility push(default)
+#include "npu/hal.h"
+#pragma GCC visibility pop
 
 #include "hal_internal.h"
 
@@ -35,16 +40,25 @@ bool PathExists(const std::string &path)
 	return ::stat(path.c_str(), &st) == 0;
 }
 
-// A device node or FUSE file opened by this process.
+// A device node or FUSE file opened by this process. In a forked child
+// the descriptor is closed (halForkChild) and every call gets -EBADF.
 class FdFile final : public DeviceFile {
 public:
-	explicit FdFile(int fd) : fd_(fd) {}
-	~FdFile() override { ::close(fd_); }
+	explicit FdFile(int fd) : fd_(fd), gen_(ForkGeneration()) { halForkTrackFd(fd_); }
+	~FdFile() override
+	{
+		if (gen_ == ForkGeneration()) {
+			halForkUntrackFd(fd_);
+			::close(fd_);
+		}
+	}
 	FdFile(const FdFile &) = delete;
 	FdFile &operator=(const FdFile &) = delete;
 
 	int Ioctl(unsigned int cmd, void *arg) override
 	{
+		if (gen_ != ForkGeneration())
+			return -EBADF;
 		for (;;) {
 			int ret = ::ioctl(fd_, cmd, arg);
 			if (ret >= 0)
@@ -54,23 +68,31 @@ public:
 		}
 	}
 
-	int Fd() const override { return fd_; }
+	int Fd() const override { return gen_ == ForkGeneration() ? fd_ : -1; }
 
 private:
 	int fd_;
+	const uint32_t gen_; // ForkGeneration() at open
 };
 
 // The mock-kernel driver in this process: its file_operations called
 // directly, with this process as the current task.
 class InprocFile final : public DeviceFile {
 public:
-	explicit InprocFile(struct file *filp) : filp_(filp) {}
-	~InprocFile() override { mockdev_file_release(filp_, mockdev_task_self()); }
+	explicit InprocFile(struct file *filp) : filp_(filp), gen_(ForkGeneration()) {}
+	~InprocFile() override
+	{
+		if (gen_ == ForkGeneration())
+			mockdev_file_release(filp_, mockdev_task_self());
+	}
 	InprocFile(const InprocFile &) = delete;
 	InprocFile &operator=(const InprocFile &) = delete;
 
 	int Ioctl(unsigned int cmd, void *arg) override
 	{
+		// A forked child's copy of the parent's driver is not ours to use.
+		if (gen_ != ForkGeneration())
+			return -EBADF;
 		long ret = mockdev_file_ioctl(filp_, mockdev_task_self(), cmd,
 					      reinterpret_cast<unsigned long>(arg));
 		return static_cast<int>(ret);
@@ -78,6 +100,7 @@ public:
 
 private:
 	struct file *filp_;
+	const uint32_t gen_; // ForkGeneration() at open
 };
 
 uint32_t InprocDeviceCount()
@@ -152,6 +175,7 @@ std::string InprocLimitParams()
 	}
 	return out;
 }
+std::atomic<bool> g_inproc_loaded{ false };
 
 // Loads the in-process driver once per process, on first use. The module
 // is never unloaded: files may be open until the process exits, and the
@@ -161,6 +185,7 @@ int InprocLoad()
 	static std::once_flag once;
 	static int result;
 	std::call_once(once, [] {
+		g_inproc_loaded.store(true, std::memory_order_relaxed);
 		char params[96];
 		std::snprintf(params, sizeof(params), "devices=%u hbm_mb=%" PRIu64,
 			      InprocDeviceCount(), InprocHbmMiB());
@@ -173,6 +198,11 @@ int InprocLoad()
 }
 
 } // namespace
+
+bool InprocLoaded()
+{
+	return g_inproc_loaded.load(std::memory_order_relaxed);
+}
 
 bool ParseSize(const char *text, uint64_t *bytes)
 {
@@ -268,6 +298,11 @@ int Backend::DeviceCount(uint32_t *count) const
 int Backend::Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const
 {
 	if (inproc_) {
+		// A forked child has a copy of the parent's in-process driver,
+		// without its engine threads and with whatever locks the parent's
+		// other threads held at the fork: not a driver it can use.
+		if (halForkInprocUnusable())
+			return -EOPNOTSUPP;
 		int ret = InprocLoad();
 		if (ret < 0)
 			return ret;

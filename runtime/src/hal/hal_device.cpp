@@ -192,6 +192,7 @@ struct halDevice {
 
 	~halDevice()
 	{
+		halForkUntrackFd(ring_fd.get());
 		if (ring_live) {
 			struct npu_ring_destroy rd = {};
 			rd.ring_id = ring_id;
@@ -237,6 +238,9 @@ int halDevice::CreateRing()
 	if (p == MAP_FAILED)
 		return -errno;
 	Mapping mem(p, bytes);
+	// The ring is this process's: a forked child gets no mapping of it.
+	if (::madvise(p, bytes, MADV_DONTFORK) < 0)
+		return -errno;
 
 	struct npu_ring_create rc = {};
 	rc.addr = reinterpret_cast<uint64_t>(p);
@@ -254,6 +258,7 @@ int halDevice::CreateRing()
 		return -EPROTO;
 	}
 	ring_fd = std::move(fd);
+	halForkTrackFd(ring_fd.get());
 	ring_mem = std::move(mem);
 	ring_id = rc.ring_id;
 	ring_live = true;
@@ -382,6 +387,9 @@ int halDeviceOpen(uint32_t devId, halDevice **out)
 	ret = npu::hal::ReserveAperture(devId, &dev->aperture);
 	if (ret < 0)
 		return ret;
+	// A forked child gets no aperture: its own context reserves one afresh.
+	if (::madvise(dev->aperture.addr(), dev->aperture.size(), MADV_DONTFORK) < 0)
+		return -errno;
 	struct npu_ctx_setup cs = {};
 	cs.va_base = reinterpret_cast<uint64_t>(dev->aperture.addr());
 	cs.va_size = dev->aperture.size();

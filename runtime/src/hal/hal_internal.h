@@ -66,6 +66,16 @@ private:
 	std::string stem_;
 };
 
+// hal_fork.cpp: the fork generation, 0 in the process that loaded the
+// library and one more in each forked child. An object that holds a file
+// of the parent (made in an older generation) fails every call with -EBADF.
+uint32_t ForkGeneration();
+// hal_backend.cpp: true once this process (or the parent it was forked
+// from) loaded the in-process device.
+bool InprocLoaded();
+// hal_queue.cpp: a forked child forgets the parent's queues.
+void ForkResetQueues();
+
 // Parse "123", "4K", "16M", "2G" (bytes; K/M/G are binary). False on junk.
 bool ParseSize(const char *text, uint64_t *bytes);
 

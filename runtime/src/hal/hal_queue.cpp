@@ -93,8 +93,10 @@ struct halQueue {
 	{
 		if (mem != nullptr)
 			::munmap(mem, bytes);
-		if (fd >= 0)
+		if (fd >= 0) {
+			halForkUntrackFd(fd);
 			::close(fd);
+		}
 	}
 
 	int Create(uint32_t n);
@@ -119,6 +121,10 @@ int halQueue::Create(uint32_t n)
 	if (p == MAP_FAILED)
 		return -errno;
 	mem = p;
+	// The queue is this process's: a forked child gets no mapping of it.
+	if (::madvise(p, bytes, MADV_DONTFORK) < 0)
+		return -errno;
+	halForkTrackFd(fd);
 
 	struct npu_ring_create rc = {};
 	rc.addr = reinterpret_cast<uint64_t>(p);
@@ -279,10 +285,15 @@ struct QueueRegistry {
 	std::vector<halQueue *> queues;
 };
 
-QueueRegistry &Registry()
+QueueRegistry *&RegistrySlot()
 {
 	static auto *r = new QueueRegistry; // never destroyed: queues may outlive statics
-	return *r;
+	return r;
+}
+
+QueueRegistry &Registry()
+{
+	return *RegistrySlot();
 }
 
 void RegisterQueue(halQueue *q)
@@ -302,6 +313,14 @@ void UnregisterQueue(halQueue *q)
 }
 
 } // namespace
+
+// A forked child starts with no queue; the parent's copies are leaked.
+void npu::hal::ForkResetQueues()
+{
+	static auto *kept = new std::vector<QueueRegistry *>(); // reachable, never used
+	kept->push_back(RegistrySlot());
+	RegistrySlot() = new QueueRegistry;
+}
 
 extern "C" {
 

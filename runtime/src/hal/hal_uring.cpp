@@ -19,6 +19,10 @@
 
 #include <liburing.h>
 
+#pragma GCC visibility push(default)
+#include "npu/hal.h"
+#pragma GCC visibility pop
+
 #include "hal_internal.h"
 
 namespace npu::hal {
@@ -43,8 +47,10 @@ class Uring {
   public:
     Uring() = default;
     ~Uring() {
-        if (live_)
+        if (live_ && gen_ == ForkGeneration()) {
+            halForkUntrackFd(ring_.ring_fd);
             io_uring_queue_exit(&ring_);
+        }
     }
     Uring(const Uring &) = delete;
     Uring &operator=(const Uring &) = delete;
@@ -57,6 +63,10 @@ class Uring {
         if (ret < 0)
             return ret;
         live_ = true;
+        gen_ = ForkGeneration();
+        // Its rings are the parent's alone; the child closes the descriptor.
+        (void)io_uring_ring_dontfork(&ring_);
+        halForkTrackFd(ring_.ring_fd);
         return 0;
     }
 
@@ -100,6 +110,7 @@ class Uring {
   private:
     struct io_uring ring_ = {};
     bool live_ = false;
+    uint32_t gen_ = 0;  // ForkGeneration() at Init
 };
 
 class UringFile final : public DeviceFile {
@@ -115,6 +126,8 @@ class UringFile final : public DeviceFile {
     int Fd() const override { return inner_->Fd(); }
 
     int RingEnter(struct npu_ring_enter *re) override {
+        if (inner_->Fd() < 0)
+            return -EBADF;  // the parent's file, in a forked child
         std::unique_ptr<Uring> u = Take();
         if (!u) {
             u.reset(new (std::nothrow) Uring);

@@ -13,6 +13,8 @@ void mmdrop(struct mm_struct *mm);
 void mmget(struct mm_struct *mm);
 bool mmget_not_zero(struct mm_struct *mm);
 void mmput(struct mm_struct *mm);
+/* mmput(), with the address space's teardown (if last) left to a worker. */
+void mmput_async(struct mm_struct *mm);
 /* task->mm with a mmget reference, or NULL for a kthread or a dead task. */
 struct mm_struct *get_task_mm(struct task_struct *task);
 

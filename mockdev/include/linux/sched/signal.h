@@ -8,6 +8,13 @@
 #define MOCK_LINUX_SCHED_SIGNAL_H
 
 #include <linux/sched.h>
+#include <linux/pid.h>
+
+/* The struct pid of task's thread group, without a reference (get_task_pid() takes one). */
+static inline struct pid *task_tgid(struct task_struct *task)
+{
+	return task->mock_tgid;
+}
 
 static inline int signal_pending(struct task_struct *p)
 {
