@@ -870,7 +870,7 @@ static void test_pinned_host_limit(void **state)
 	struct npu_smi_proc r;
 	uint64_t limit, size;
 	uint32_t tgid;
-	int fd, memfd;
+	int fd, memfd = -1;
 	char *mem;
 	pid_t pid;
 
