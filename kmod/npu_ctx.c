@@ -119,7 +119,6 @@ err_free_ctx:
 static void npu_ctx_free(struct kref *ref)
 {
 	struct npu_ctx *ctx = container_of(ref, struct npu_ctx, ref);
-	struct npu_device *ndev = ctx->ndev;
 
 	if (ctx->setup)
 		npu_vas_fini(&ctx->vas);
@@ -129,7 +128,6 @@ static void npu_ctx_free(struct kref *ref)
 	mutex_destroy(&ctx->lock);
 	npu_limits_proc_put(ctx->proc);
 	put_pid(ctx->opener);
-	atomic_dec(&ndev->nr_contexts);
 	kfree(ctx);
 }
 
@@ -213,6 +211,8 @@ void npu_ctx_destroy(struct npu_ctx *ctx)
 	mutex_lock(&ndev->lock);
 	idr_remove(&ndev->ctx_idr, ctx->id);
 	mutex_unlock(&ndev->lock);
+	/* A torn-down context is an empty shell: it no longer counts. */
+	atomic_dec(&ndev->nr_contexts);
 	ctx->torn_down = true;
 out:
 	up_write(&ctx->live);

@@ -13,7 +13,9 @@
  *   no frame is in use is swapped for a fresh zeroed one, otherwise just
  *   the frames handed out are cleared with memset;
  * - frames freed into a chunk whose free frames hold another owner's data
- *   (small frames of several owners share a chunk) are cleared on free;
+ *   (small frames of several owners share a chunk) make it "shared": its
+ *   free frames are then cleared for whoever takes them, their last owner
+ *   included;
  * - the same owner gets its own frames back without a scrub, so freeing
  *   and allocating again in one context costs nothing extra.
  *
@@ -206,8 +208,8 @@ static void npu_hbm_trim(struct npu_hbm *hbm)
 	} while (n == ARRAY_SIZE(victim));
 }
 
-/* Return @n accounted frames from @pfn (inside chunk @idx) of @owner. */
-static void npu_hbm_unclaim(struct npu_hbm *hbm, u32 idx, u32 pfn, u32 n, u64 owner)
+/* Return @n accounted frames of chunk @idx from @owner. */
+static void npu_hbm_unclaim(struct npu_hbm *hbm, u32 idx, u32 n, u64 owner)
 {
 	struct npu_hbm_chunk *c = &hbm->chunk[idx];
 
@@ -215,14 +217,14 @@ static void npu_hbm_unclaim(struct npu_hbm *hbm, u32 idx, u32 pfn, u32 n, u64 ow
 	if (n < NPU_HBM_CHUNK_FRAMES && c->owner != NPU_HBM_OWNER_NONE && c->owner != owner) {
 		/*
 		 * The chunk's free frames already hold another owner's data:
-		 * clear ours. The chunk cannot go away meanwhile, our frames
-		 * are still accounted. (A whole chunk is all ours: it just
-		 * takes our owner, whatever it held before we claimed it.)
+		 * from now on they hold several owners', so whoever takes
+		 * them next clears them (npu_hbm_claim()). Clearing here
+		 * instead would make every free of small frames that share
+		 * a chunk with other contexts pay a memset, used or not.
+		 * (A whole chunk is all ours: it just takes our owner,
+		 * whatever it held before we claimed it.)
 		 */
-		mutex_unlock(&hbm->lock);
-		memset(npu_hbm_frame_addr(hbm, pfn), 0, (size_t)n << NPU_PAGE_SHIFT);
-		atomic64_add((s64)n << NPU_PAGE_SHIFT, &hbm->scrubbed_bytes);
-		mutex_lock(&hbm->lock);
+		c->owner = NPU_HBM_OWNER_SHARED;
 	} else {
 		c->owner = owner;
 	}
@@ -243,8 +245,7 @@ static void npu_hbm_unclaim_extent(struct npu_hbm *hbm, const struct npu_extent 
 	for (k = 0; k < nr_chunks; k++) {
 		u32 pfn = npu_hbm_ext_pfn(ext, k);
 
-		npu_hbm_unclaim(hbm, pfn >> NPU_HBM_CHUNK_ORDER, pfn, npu_hbm_ext_frames(ext),
-				owner);
+		npu_hbm_unclaim(hbm, pfn >> NPU_HBM_CHUNK_ORDER, npu_hbm_ext_frames(ext), owner);
 	}
 }
 

@@ -345,8 +345,8 @@ static void victim_ipc_export(struct victim_arg *a)
 	dev_put_pattern(p, size, a->seed, NULL);
 	victim_ready(a);
 	for (unsigned i = 0;; i++) {
-		int32_t pids[3] = { a->surv.pid, getpid() + 1,
-				    (int32_t)(1 + rng_below(&rng, 30000)) };
+		/* Live processes only: a pid with no process is refused (107000). */
+		int32_t pids[3] = { a->surv.pid, getpid(), getppid() };
 		bool publish = rng_below(&rng, 2) == 0;
 		char key[65];
 

@@ -369,6 +369,8 @@ static void pool_parent(void)
 		close(to_child[1]);
 		close(to_parent[0]);
 		CK(read(to_child[0], &c, 1) == 1);
+		/* A forked child starts with a fresh runtime of its own. */
+		actor_init();
 		CK_CODE(aclrtMallocHost((void **)&q, SECRET_LEN), ACL_SUCCESS);
 		CK(all_zero(q, SECRET_LEN));
 		memset(q, 0x33, SECRET_LEN);
