@@ -502,9 +502,15 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 	return -EINVAL;
 }
 
-/* Complete every descriptor published before abort_tail with -ECANCELED. */
+/*
+ * Complete every descriptor published before abort_tail with -ECANCELED.
+ * abort_tail is the application's sq_tail: at most one SQ's worth of
+ * descriptors can be published at a time, so that is the most cancelled,
+ * however far ahead of sq_head a tail was written.
+ */
 static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 {
+	u32 left = abort_tail - ring->sq_head;
 	struct npu_sqe sqe;
 
 	if (ring->has_held) {
@@ -512,7 +518,10 @@ static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 		npu_ring_post_cqe(ring, ring->held.user_data, -ECANCELED);
 	}
 	/* The ring may have run past abort_tail since the abort was asked for. */
-	while ((s32)(abort_tail - ring->sq_head) > 0 && npu_ring_sq_ready(ring)) {
+	if ((s32)left <= 0)
+		return;
+	left = min(left, ring->sq_entries);
+	while (left-- && npu_ring_sq_ready(ring)) {
 		npu_ring_read_sqe(ring, &sqe);
 		atomic64_inc(&ring->st_sqes);
 		npu_ring_post_cqe(ring, sqe.user_data, -ECANCELED);
