@@ -190,7 +190,8 @@ static struct npu_chunk_job *npu_sched_claim_locked(struct npu_sched *s,
 	if (!job || job->next >= job->len)
 		return NULL;
 	*off = job->next;
-	job->next += job->chunk;
+	/* Never past len: next + chunk could wrap for a length near 2^64. */
+	job->next += min(job->chunk, job->len - job->next);
 	if (job->next >= job->len)
 		list_del_init(&job->link);
 	return job;
@@ -238,9 +239,14 @@ int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, vo
 	job.ring = ring;
 	job.x = x;
 	job.len = len;
-	job.chunk = round_up((len + n - 1) / n, (u64)SZ_64K);
+	/*
+	 * Divisions rounded up without adding to len: a host-to-host length
+	 * near 2^64 would wrap, and a wrong chunk count would leave this
+	 * engine waiting for chunks that never come.
+	 */
+	job.chunk = round_up(len / n + !!(len % n), (u64)SZ_64K);
 	job.next = 0;
-	atomic_set(&job.left, (int)((len + job.chunk - 1) / job.chunk));
+	atomic_set(&job.left, (int)(len / job.chunk + !!(len % job.chunk)));
 	atomic_set(&job.err, 0);
 
 	spin_lock(&s->lock);
