@@ -88,6 +88,7 @@
 static uint8_t *res;		/* the reservation */
 static bool data_dirty;		/* the data arena may have been written this input */
 static unsigned int slots_dirty;	/* ring slots used this input (bits) */
+static bool verbose;		/* NPU_FUZZ_VERBOSE set: print every ioctl */
 static struct mock_counters base_counters;
 static long base_chunks;	/* HBM chunks of all devices, populated or not */
 static unsigned long base_warns;
@@ -649,6 +650,8 @@ static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
 		memcpy((void *)(uintptr_t)uarg, a, size < fit ? size : fit);
 	}
 	ret = fz_ioctl(st, fi, cmd, uarg);
+	if (verbose)
+		fprintf(stderr, "npu_fuzz: file %u ioctl nr 0x%02x -> %ld\n", fi, _IOC_NR(cmd), ret);
 	if (!ret && uarg == (uint64_t)(uintptr_t)arg) {
 		memcpy(a, arg, size);
 		fz_record(st, fi, cmd, a);
@@ -1074,6 +1077,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 	(void)argc;
 	(void)argv;
+	verbose = getenv("NPU_FUZZ_VERBOSE");
 	p = mmap(NULL, FZ_RES_SIZE + GIB, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		 -1, 0);
 	if (p == MAP_FAILED) {
