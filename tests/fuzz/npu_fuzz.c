@@ -1107,7 +1107,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			abort();
 		}
 	}
-	ret = mockdev_module_load(FZ_PARAMS);
+	ret = mockdev_module_load(getenv("NPU_FUZZ_PARAMS") ?: FZ_PARAMS);
 	if (ret) {
 		fprintf(stderr, "npu_fuzz: loading the driver: %d\n", ret);
 		abort();
