@@ -159,6 +159,10 @@ def seeds():
     s["smi"] = hdr + mem_alloc(MIB) + ipc_export() + \
         ioctl("SMI_PROCS", struct.pack("<QI", 0, 4)) + ioctl("SMI_SHARES", struct.pack("<QI", 0, 4))
     s["bad_arg_pointer"] = hdr + ioctl("NOP", amode=0xf9) + ioctl("MEM_INFO", amode=0xf3)
+    s["relayed"] = hdr + mem_alloc(MIB) + ioctl("MEM_QUERY", amode=0xe8) + \
+        ioctl("SMI_PROCS", struct.pack("<QI", 0, 4), amode=0xe9) + \
+        ioctl("IPC_EXPORT", struct.pack("<QQII", 0, 0, NO_WHITELIST, 0), amode=0xea) + \
+        ioctl("IPC_SET_PID", struct.pack("<64sQQI", b"", 0, 0, 2), amode=0xeb)
     s["unknown_cmd"] = hdr + op(OP_IOCTL, bytes([0, 0xf0, 0]) + struct.pack("<I", 0xc0104e3f))
     # Rings and the engines.
     ring = hdr + alloc(16) + ring_new()

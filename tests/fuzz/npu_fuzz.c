@@ -636,6 +636,25 @@ static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
 
 	if (!st->file[fi].f)
 		return -EBADF;
+	if (amode >= 0xe8 && amode < 0xf0) {
+		/*
+		 * As npud relays a restricted CUSE/FUSE ioctl: the struct was
+		 * copied already, the driver's copies of it are served from a
+		 * buffer, every other user address is memory as usual.
+		 */
+		union fz_args buf = *a;
+
+		ret = mockdev_file_ioctl_relayed(st->file[fi].f, mockdev_task_self(), cmd,
+						 (unsigned long)(uintptr_t)arg, &buf);
+		if (verbose)
+			fprintf(stderr, "npu_fuzz: file %u relayed ioctl nr 0x%02x -> %ld\n", fi,
+				_IOC_NR(cmd), ret);
+		if (!ret) {
+			*a = buf;
+			fz_record(st, fi, cmd, a);
+		}
+		return ret;
+	}
 	if (amode < 0xf0) {
 		uarg = (uint64_t)(uintptr_t)arg;
 	} else if (amode < 0xf8) {
