@@ -174,7 +174,7 @@ if [[ $quick -eq 0 ]]; then
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan
 	stage "libFuzzer driver harness, 2 minutes (build-fuzz/, clang)" stage_fuzz
 else
-	info "--quick: skipping the ASan+UBSan and TSan stages"
+	info "--quick: skipping the ASan+UBSan, TSan and fuzzer stages"
 fi
 stage "kernel module (make -C kmod; W=1 C=1)" stage_kmod
 if [[ $vm -eq 1 ]]; then
