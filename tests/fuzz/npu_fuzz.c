@@ -917,12 +917,37 @@ static void op_fail(struct fz_in *in)
 	}
 }
 
+/* With NPU_FUZZ_VERBOSE: the CQEs still in the rings of file fi. */
+static void dump_cqes(struct fz_state *st, unsigned int fi)
+{
+	unsigned int i;
+
+	for (i = 0; i < FZ_MAX_RINGS; i++) {
+		struct fz_ring *r = &st->ring[i];
+		const struct npu_cqe *cqes;
+		uint32_t h, t;
+
+		if (!r->live || r->file != fi)
+			continue;
+		cqes = (const struct npu_cqe *)((const uint8_t *)r->sqes +
+						(uint64_t)r->sq * sizeof(struct npu_sqe));
+		h = __atomic_load_n(&r->hdr->cq_head, __ATOMIC_RELAXED);
+		t = __atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE);
+		for (; h != t && t - h <= r->cq; h++)
+			fprintf(stderr, "npu_fuzz: file %u ring %u cqe user_data 0x%llx res %d\n",
+				fi, r->id, (unsigned long long)cqes[h & (r->cq - 1)].user_data,
+				cqes[h & (r->cq - 1)].res);
+	}
+}
+
 static void file_close(struct fz_state *st, unsigned int fi)
 {
 	unsigned int i;
 
 	if (!st->file[fi].f)
 		return;
+	if (verbose)
+		dump_cqes(st, fi);
 	if (mockdev_file_release(st->file[fi].f, mockdev_task_self())) {
 		fprintf(stderr, "npu_fuzz: release of file %u failed\n", fi);
 		abort();
