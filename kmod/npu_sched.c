@@ -296,7 +296,15 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 	/* Read by npu_sched_abort() waiters without the lock. */
 	if (abort)
 		WRITE_ONCE(ring->abort_done, abort_req);
-	if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
+	if (ring->detaching) {
+		/*
+		 * npu_sched_detach() waits for this run to end: leave the ring
+		 * off every list, or an engine that keeps finding work in it
+		 * (a tail written far ahead) could take it back before the
+		 * detacher ever sees it stopped.
+		 */
+		WRITE_ONCE(ring->sstate, NPU_RING_ASLEEP);
+	} else if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
 		if (list_empty(&s->parked))
 			s->park_check = jiffies + NPU_SCHED_PARK_JIFFIES;
 		list_add_tail(&ring->sched_link, &s->parked);
@@ -431,6 +439,7 @@ void npu_sched_attach(struct npu_ring *ring)
 	INIT_LIST_HEAD(&ring->sched_link);
 	ring->sstate = NPU_RING_ASLEEP;
 	ring->rerun = false;
+	ring->detaching = false;
 	ring->sq_acked = 0;
 	ring->abort_req = 0;
 	ring->abort_done = 0;
@@ -461,7 +470,8 @@ u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell)
 		n = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
 		ring->sq_acked += n;
 	}
-	switch (ring->sstate) {
+	/* A ring being detached is never queued again. */
+	switch (ring->detaching ? NPU_RING_DEAD : ring->sstate) {
 	case NPU_RING_ASLEEP:
 		if (!doorbell && !npu_sched_ring_has_work(ring))
 			break;
@@ -504,7 +514,8 @@ void npu_sched_abort(struct npu_ring *ring)
 	u32 req;
 
 	spin_lock(&s->lock);
-	if (ring->sstate == NPU_RING_DEAD) {
+	/* Detaching cancels what is pending itself; nothing to wait for. */
+	if (ring->sstate == NPU_RING_DEAD || ring->detaching) {
 		spin_unlock(&s->lock);
 		return;
 	}
@@ -537,6 +548,7 @@ void npu_sched_detach(struct npu_ring *ring)
 
 	npu_sched_abort(ring);
 	spin_lock(&s->lock);
+	ring->detaching = true;
 	while (ring->sstate == NPU_RING_RUNNING) {
 		spin_unlock(&s->lock);
 		wait_event(ring->state_wait, READ_ONCE(ring->sstate) != NPU_RING_RUNNING);
@@ -544,6 +556,10 @@ void npu_sched_detach(struct npu_ring *ring)
 	}
 	list_del_init(&ring->sched_link);
 	WRITE_ONCE(ring->sstate, NPU_RING_DEAD);
+	/* An abort that queued it meanwhile waits no more: the ring is gone. */
+	WRITE_ONCE(ring->abort_done, ring->abort_req);
+	if (waitqueue_active(&ring->state_wait))
+		wake_up_all(&ring->state_wait);
 	spin_unlock(&s->lock);
 }
 

@@ -4,7 +4,9 @@
  * found: an abort cancels at most one SQ of descriptors however far ahead
  * the application wrote sq_tail; a host-to-host copy whose length is near
  * 2^64 completes with an error instead of leaving the engine that split it
- * waiting forever. Nothing leaks and nothing WARNs.
+ * waiting forever; closing a file whose ring an engine keeps running (its
+ * tail written far ahead) returns instead of waiting for a pause that never
+ * comes. Nothing leaks and nothing WARNs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,16 @@ static int setup(void **state)
 	warns_before = mock_warn_count();
 	/* Two engines: a large copy is split when one of them is idle. */
 	return mockdev_module_load("hbm_mb=256 engines=2");
+}
+
+/* One engine: it takes a ring that has work straight back. */
+static int setup_one_engine(void **state)
+{
+	(void)state;
+	mock_fail_reset();
+	live_before_load = mock_live_objects();
+	warns_before = mock_warn_count();
+	return mockdev_module_load("hbm_mb=256 engines=1 engine_poll_us=0");
 }
 
 static int teardown(void **state)
@@ -98,6 +110,29 @@ static void test_h2h_copy_of_length_near_2_64_fails_without_hanging(void **state
 	t_ring_unmap(&r);
 }
 
+static void test_close_detaches_a_ring_its_engine_keeps_running(void **state)
+{
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 9 };
+	struct file *f = open_ctx();
+	struct t_ring r;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(t_ring_create(f, &r, 1, 1), 0);
+		t_ring_push(&r, &nop);
+		/* Always "more" to run: the engine requeues it after every batch. */
+		__atomic_store_n(&r.hdr->sq_tail, 1U << 30, __ATOMIC_RELEASE);
+		assert_int_equal(t_ring_enter(f, &r, 1, 0, 0, NULL), 0);
+		usleep(2000);
+		struct npu_ring_destroy d = { .ring_id = r.id };
+
+		assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_DESTROY, &d), 0);
+		t_ring_unmap(&r);
+	}
+	t_close(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -105,6 +140,9 @@ int main(void)
 			test_abort_cancels_at_most_one_sq_for_a_tail_far_ahead, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_h2h_copy_of_length_near_2_64_fails_without_hanging, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_close_detaches_a_ring_its_engine_keeps_running, setup_one_engine,
+			teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
