@@ -53,6 +53,7 @@ struct npu_ring {
 	struct list_head sched_link;	/* in the runq, pollq or parked list of sstate */
 	int sstate;		/* enum npu_ring_sstate */
 	bool rerun;		/* a doorbell came while it was RUNNING */
+	bool detaching;		/* npu_sched_detach() runs: never queue it again */
 	u32 sq_acked;		/* sq_tail as far as doorbells acknowledged it */
 	u32 abort_req;		/* aborts asked for ... */
 	u32 abort_done;		/* ... and carried out by an engine */

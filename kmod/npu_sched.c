@@ -193,7 +193,8 @@ static struct npu_chunk_job *npu_sched_claim_locked(struct npu_sched *s,
 	if (!job || job->next >= job->len)
 		return NULL;
 	*off = job->next;
-	job->next += job->chunk;
+	/* Never past len: next + chunk could wrap for a length near 2^64. */
+	job->next += min(job->chunk, job->len - job->next);
 	if (job->next >= job->len)
 		list_del_init(&job->link);
 	return job;
@@ -241,9 +242,14 @@ int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, vo
 	job.ring = ring;
 	job.x = x;
 	job.len = len;
-	job.chunk = round_up((len + n - 1) / n, (u64)SZ_64K);
+	/*
+	 * Divisions rounded up without adding to len: a host-to-host length
+	 * near 2^64 would wrap, and a wrong chunk count would leave this
+	 * engine waiting for chunks that never come.
+	 */
+	job.chunk = round_up(len / n + !!(len % n), (u64)SZ_64K);
 	job.next = 0;
-	atomic_set(&job.left, (int)((len + job.chunk - 1) / job.chunk));
+	atomic_set(&job.left, (int)(len / job.chunk + !!(len % job.chunk)));
 	atomic_set(&job.err, 0);
 
 	spin_lock(&s->lock);
@@ -293,8 +299,15 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 	/* Read by npu_sched_abort() waiters without the lock. */
 	if (abort)
 		WRITE_ONCE(ring->abort_done, abort_req);
-	if (npu_ring_failed(ring) && ring->abort_req == ring->abort_done) {
-		/* Nothing will run on it again: no list, no polling. */
+	if (ring->detaching ||
+	    (npu_ring_failed(ring) && ring->abort_req == ring->abort_done)) {
+		/*
+		 * Nothing will run on a failed ring again: no list, no
+		 * polling. And npu_sched_detach() waits for this run to end:
+		 * leave a detaching ring off every list, or an engine that
+		 * keeps finding work in it (a tail written far ahead) could
+		 * take it back before the detacher ever sees it stopped.
+		 */
 		WRITE_ONCE(ring->sstate, NPU_RING_ASLEEP);
 	} else if (stop == NPU_ENGINE_PARKED && ring->abort_req == ring->abort_done) {
 		if (list_empty(&s->parked))
@@ -431,6 +444,7 @@ void npu_sched_attach(struct npu_ring *ring)
 	INIT_LIST_HEAD(&ring->sched_link);
 	ring->sstate = NPU_RING_ASLEEP;
 	ring->rerun = false;
+	ring->detaching = false;
 	ring->sq_acked = 0;
 	ring->abort_req = 0;
 	ring->abort_done = 0;
@@ -461,7 +475,8 @@ u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell)
 		n = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
 		ring->sq_acked += n;
 	}
-	switch (ring->sstate) {
+	/* A ring being detached is never queued again. */
+	switch (ring->detaching ? NPU_RING_DEAD : ring->sstate) {
 	case NPU_RING_ASLEEP:
 		if (!doorbell && !npu_sched_ring_has_work(ring))
 			break;
@@ -506,8 +521,11 @@ void npu_sched_abort(struct npu_ring *ring)
 	u32 req;
 
 	spin_lock(&s->lock);
-	/* A failed ring completes nothing more: there is nothing to cancel. */
-	if (ring->sstate == NPU_RING_DEAD || npu_ring_failed(ring)) {
+	/*
+	 * A failed ring completes nothing more, and detaching cancels what
+	 * is pending itself: nothing to wait for.
+	 */
+	if (ring->sstate == NPU_RING_DEAD || ring->detaching || npu_ring_failed(ring)) {
 		spin_unlock(&s->lock);
 		return;
 	}
@@ -557,6 +575,7 @@ void npu_sched_detach(struct npu_ring *ring)
 
 	npu_sched_abort(ring);
 	spin_lock(&s->lock);
+	ring->detaching = true;
 	while (ring->sstate == NPU_RING_RUNNING) {
 		spin_unlock(&s->lock);
 		wait_event(ring->state_wait, READ_ONCE(ring->sstate) != NPU_RING_RUNNING);
@@ -564,6 +583,10 @@ void npu_sched_detach(struct npu_ring *ring)
 	}
 	list_del_init(&ring->sched_link);
 	WRITE_ONCE(ring->sstate, NPU_RING_DEAD);
+	/* An abort that queued it meanwhile waits no more: the ring is gone. */
+	WRITE_ONCE(ring->abort_done, ring->abort_req);
+	if (waitqueue_active(&ring->state_wait))
+		wake_up_all(&ring->state_wait);
 	spin_unlock(&s->lock);
 }
 

@@ -10,7 +10,7 @@ set -euo pipefail
 usage() {
 	cat <<EOF
 usage: scripts/test.sh [--quick] [--no-install] [--no-vm] [-h|--help]
-  --quick       skip the sanitizer builds (ASan+UBSan, TSan) and their tests
+  --quick       skip the sanitizer builds (ASan+UBSan, TSan) and their tests, and the fuzzer
   --no-install  do not install missing apt packages (fail instead)
   --no-vm       skip the qemu VM tests (kmod and CUSE; scripts/vm/run.sh)
   --vm          accepted for compatibility: the VM tests run by default
@@ -100,6 +100,14 @@ stage_tsan() {
 		ctest --test-dir "$BUILD_TSAN" -L runtime --output-on-failure --timeout 900
 }
 
+# The driver's libFuzzer harness (tests/fuzz) for two minutes, in its own
+# clang build, build-fuzz/ (scripts/fuzz.sh; longer campaigns: --time).
+stage_fuzz() {
+	local opts=(--time 120)
+	[[ $install -eq 1 ]] || opts+=(--no-install)
+	scripts/fuzz.sh "${opts[@]}"
+}
+
 # run_kmod_make LOG MAKE ARGS...: build the module, failing on any
 # diagnostic. Kbuild's progress lines go to stdout; the compiler, sparse and
 # modpost write to stderr. The only tolerated line is the BTF notice, which
@@ -164,8 +172,9 @@ stage "CANN-style sample, out of tree against $PREFIX" stage_sample
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan
+	stage "libFuzzer driver harness, 2 minutes (build-fuzz/, clang)" stage_fuzz
 else
-	info "--quick: skipping the ASan+UBSan and TSan stages"
+	info "--quick: skipping the ASan+UBSan, TSan and fuzzer stages"
 fi
 stage "kernel module (make -C kmod; W=1 C=1)" stage_kmod
 if [[ $vm -eq 1 ]]; then

@@ -20,6 +20,7 @@
 
 static unsigned long log_warnings;	/* atomic */
 static bool log_verbose;		/* atomic */
+static unsigned long warn_count;	/* atomic: WARN()s only, never cleared */
 
 /* The level of a KERN_* prefixed line, and the text after the prefix. */
 static int printk_level(const char **fmt)
@@ -67,6 +68,7 @@ void mock_warn(const char *file, int line, const char *fmt, ...)
 	va_list args;
 
 	__atomic_fetch_add(&log_warnings, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&warn_count, 1, __ATOMIC_RELAXED);
 	fprintf(stderr, "[npu-mock] WARNING at %s:%d: ", file, line);
 	va_start(args, fmt);
 	vfprintf(stderr, fmt, args);
@@ -97,6 +99,11 @@ void mock_debug(const char *fmt, ...)
 MOCK_EXPORT unsigned long mock_log_warnings(void)
 {
 	return __atomic_load_n(&log_warnings, __ATOMIC_RELAXED);
+}
+
+MOCK_EXPORT unsigned long mock_warn_count(void)
+{
+	return __atomic_load_n(&warn_count, __ATOMIC_RELAXED);
 }
 
 MOCK_EXPORT void mock_log_clear(void)

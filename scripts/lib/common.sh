@@ -12,6 +12,9 @@ NPU_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # Packages every userspace build needs (Debian names); used by the scripts.
 # shellcheck disable=SC2034
 NPU_BUILD_PACKAGES=(cmake make gcc g++ pkg-config libfuse3-dev fuse3 libcmocka-dev liburing-dev)
+# Extra packages for the driver fuzzer (scripts/fuzz.sh): clang and its libFuzzer runtime.
+# shellcheck disable=SC2034
+NPU_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 # Extra packages for the kernel module (headers, sparse) and the VM harness.
 # shellcheck disable=SC2034
 NPU_KMOD_VM_PACKAGES=(linux-headers-amd64 linux-image-amd64 sparse kmod cpio busybox-static

@@ -49,6 +49,8 @@ void mock_fail_reset(void);
 /* Kernel log lines printed with printk/pr_* since the last clear. */
 unsigned long mock_log_warnings(void);	/* WARN_ON, pr_warn and worse */
 void mock_log_clear(void);
+/* WARN()s fired since the process started; mock_log_clear() leaves it alone. */
+unsigned long mock_warn_count(void);
 /* Echo printk output to stderr (default: only pr_warn and worse). */
 void mock_log_verbose(bool on);
 
