@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include <mockdev/host.h>
@@ -248,6 +249,52 @@ static inline struct npu_sqe t_memset(uint8_t dir, uint64_t dst, uint8_t value, 
 	struct npu_sqe s = { .opcode = NPU_OP_MEMSET, .dir = dir, .dst = dst, .value = value,
 			     .len = len, .user_data = 0x5678 };
 	return s;
+}
+
+/*
+ * A child process that waits for a byte on its pipe, then exits: a client
+ * of another process, as npud sees one (mockdev_task_get()).
+ */
+struct t_child {
+	pid_t pid;
+	int wfd;
+	struct task_struct *task;
+};
+
+static inline void t_child_start(struct t_child *c)
+{
+	int fds[2];
+	char b;
+
+	assert_int_equal(pipe(fds), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (c->pid == 0) {
+		close(fds[1]);
+		if (read(fds[0], &b, 1) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[0]);
+	c->wfd = fds[1];
+	assert_int_equal(mockdev_task_get(c->pid, &c->task), 0);
+}
+
+/* Let the child exit and reap it, dropping its task. */
+static inline void t_child_stop(struct t_child *c)
+{
+	int status;
+
+	mockdev_task_put(c->task);
+	assert_int_equal(write(c->wfd, "x", 1), 1);
+	close(c->wfd);
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+}
+
+/* A relayed ioctl of the child (as npud does): arg is served from buf. */
+static inline long t_child_ioctl(struct t_child *c, struct file *f, unsigned int cmd, void *buf)
+{
+	return mockdev_file_ioctl_relayed(f, c->task, cmd, 0x1000, buf);
 }
 
 #endif /* NPU_TEST_UTIL_H */

@@ -29,34 +29,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A child that waits for a byte on a pipe, then exits. */
-struct child {
-	pid_t pid;
-	int wfd;
-	struct task_struct *task;
-};
-
-static void child_start(struct child *c)
-{
-	int fds[2];
-	char b;
-
-	assert_int_equal(pipe(fds), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		close(fds[1]);
-		if (read(fds[0], &b, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(fds[0]);
-	c->wfd = fds[1];
-	assert_int_equal(mockdev_task_get(c->pid, &c->task), 0);
-}
-
 /* The child exits (and is reaped); its task reference stays. */
-static void child_exit(struct child *c)
+static void child_exit(struct t_child *c)
 {
 	int status;
 
@@ -65,27 +39,21 @@ static void child_exit(struct child *c)
 	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
 }
 
-/* A relayed ioctl of the child (as npud does): arg is served from buf. */
-static long child_ioctl(struct child *c, struct file *f, unsigned int cmd, void *buf)
-{
-	return mockdev_file_ioctl_relayed(f, c->task, cmd, 0x1000, buf);
-}
-
 static void test_ioctl_from_another_process_is_ebadf(void **state)
 {
 	struct npu_device_info info = { 0 };
 	struct npu_version v = { 0 };
-	struct child c;
+	struct t_child c;
 	struct file *f;
 
 	(void)state;
-	child_start(&c);
+	t_child_start(&c);
 	assert_int_equal(t_open(&f), 0);
 	assert_int_equal(t_setup_at(f, T_VA_BASE), 0);
 	/* Every command, set-up or not, before anything else is looked at. */
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_DEVICE_INFO, &info), -EBADF);
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_GET_VERSION, &v), -EBADF);
-	assert_int_equal(child_ioctl(&c, f, 0xdeadbeef, &v), -EBADF);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_DEVICE_INFO, &info), -EBADF);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_GET_VERSION, &v), -EBADF);
+	assert_int_equal(t_child_ioctl(&c, f, 0xdeadbeef, &v), -EBADF);
 	/* The opener's calls are unaffected. */
 	t_device_info(f, &info);
 	assert_int_equal(info.contexts, 1);
@@ -100,15 +68,15 @@ static void test_opener_exit_tears_down_open_context(void **state)
 	struct npu_mem_alloc ma = { .size = 4 * T_MIB, .policy = NPU_POLICY_HUGE_FIRST };
 	struct npu_device_info info;
 	struct file *obs, *f;
-	struct child c;
+	struct t_child c;
 	int waited;
 
 	(void)state;
 	assert_int_equal(t_open(&obs), 0);
-	child_start(&c);
+	t_child_start(&c);
 	assert_int_equal(mockdev_file_open(t_misc(), c.task, &f), 0);
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_CTX_SETUP, &s), 0);
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_MEM_ALLOC, &ma), 0);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_CTX_SETUP, &s), 0);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_MEM_ALLOC, &ma), 0);
 	t_device_info(obs, &info);
 	assert_int_equal(info.allocations, 1);
 	assert_int_equal(info.contexts, 2);
@@ -124,8 +92,8 @@ static void test_opener_exit_tears_down_open_context(void **state)
 	assert_int_equal(info.allocations, 0);
 	assert_int_equal(info.hbm_free, info.hbm_total);
 	/* An empty shell: -EBADF, even for the opener's own (stale) task. */
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_MEM_ALLOC, &ma), -EBADF);
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_DEVICE_INFO, &info), -EBADF);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_MEM_ALLOC, &ma), -EBADF);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_DEVICE_INFO, &info), -EBADF);
 	/* The struct goes at the last close. */
 	assert_int_equal(mockdev_file_release(f, c.task), 0);
 	t_device_info(obs, &info);

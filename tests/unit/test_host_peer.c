@@ -280,48 +280,6 @@ static void test_memfd_register(void **state)
 	close(fd);
 }
 
-/* A child that waits for a byte on a pipe, then exits. */
-struct child {
-	pid_t pid;
-	int wfd;
-	struct task_struct *task;
-};
-
-static void child_start(struct child *c)
-{
-	int fds[2];
-	char b;
-
-	assert_int_equal(pipe(fds), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		close(fds[1]);
-		if (read(fds[0], &b, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(fds[0]);
-	c->wfd = fds[1];
-	assert_int_equal(mockdev_task_get(c->pid, &c->task), 0);
-}
-
-static void child_stop(struct child *c)
-{
-	int status;
-
-	mockdev_task_put(c->task);
-	assert_int_equal(write(c->wfd, "x", 1), 1);
-	close(c->wfd);
-	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
-}
-
-/* A relayed ioctl of the child (as npud does): arg is served from buf. */
-static long child_ioctl(struct child *c, struct file *f, unsigned int cmd, void *buf)
-{
-	return mockdev_file_ioctl_relayed(f, c->task, cmd, 0x1000, buf);
-}
-
 static void test_remote_memfd_register(void **state)
 {
 	int fd = memfd_create("t", MFD_ALLOW_SEALING);
@@ -329,7 +287,7 @@ static void test_remote_memfd_register(void **state)
 	struct npu_ctx_setup s = { .va_base = T_VA_BASE, .va_size = T_VA_SIZE };
 	struct npu_host_register r = { 0 };
 	struct npu_host_reg *hr;
-	struct child c;
+	struct t_child c;
 	struct file *f;
 	char *p, *up, *anon_p, *k;
 
@@ -343,21 +301,21 @@ static void test_remote_memfd_register(void **state)
 	up = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, ufd, 0);
 	assert_true(up != MAP_FAILED);
 	anon_p = anon(4 * PAGE);
-	child_start(&c);	/* inherits the mappings at the same addresses */
+	t_child_start(&c);	/* inherits the mappings at the same addresses */
 	assert_int_equal(mockdev_file_open(misc(0), c.task, &f), 0);
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_CTX_SETUP, &s), 0);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_CTX_SETUP, &s), 0);
 
 	/* A memfd the client could truncate under the daemon is refused. */
 	r.addr = (uintptr_t)up;
 	r.size = 4 * PAGE;
 	r.fd = ufd;
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), -EINVAL);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), -EINVAL);
 	assert_int_equal(pinned_now(), 0);
 
 	r.addr = (uintptr_t)p;
 	r.size = 4 * PAGE;
 	r.fd = fd;
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), 0);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), 0);
 	assert_int_equal(pinned_now(), 4);
 	/* The daemon's mapping of the client's memfd: the same pages. */
 	p[2 * PAGE + 3] = 0x5e;
@@ -371,12 +329,12 @@ static void test_remote_memfd_register(void **state)
 	/* Anonymous memory of another process cannot be pinned by the daemon. */
 	r.addr = (uintptr_t)anon_p;
 	r.fd = -1;
-	assert_int_equal(child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), -EFAULT);
+	assert_int_equal(t_child_ioctl(&c, f, NPU_IOCTL_HOST_REGISTER, &r), -EFAULT);
 	assert_int_equal(pinned_now(), 4);
 
 	assert_int_equal(mockdev_file_release(f, c.task), 0);
 	assert_int_equal(pinned_now(), 0);
-	child_stop(&c);
+	t_child_stop(&c);
 	munmap(p, 4 * PAGE);
 	munmap(up, 4 * PAGE);
 	munmap(anon_p, 4 * PAGE);
@@ -434,17 +392,17 @@ static void test_peer_other_process(void **state)
 	struct file *f0 = open_dev(0, &id0), *fc;
 	struct npu_ctx_setup s = { .va_base = T_VA_BASE + T_VA_SIZE, .va_size = T_VA_SIZE };
 	struct npu_peer p = { .peer_device = 0, .peer_ctx = id0 };
-	struct child c;
+	struct t_child c;
 
 	(void)state;
-	child_start(&c);
+	t_child_start(&c);
 	assert_int_equal(mockdev_file_open(misc(1), c.task, &fc), 0);
-	assert_int_equal(child_ioctl(&c, fc, NPU_IOCTL_CTX_SETUP, &s), 0);
+	assert_int_equal(t_child_ioctl(&c, fc, NPU_IOCTL_CTX_SETUP, &s), 0);
 	/* Neither direction: the contexts belong to different TGIDs. */
 	assert_int_equal(peer(f0, NPU_IOCTL_PEER_ENABLE, 1, s.ctx_id), -EPERM);
-	assert_int_equal(child_ioctl(&c, fc, NPU_IOCTL_PEER_ENABLE, &p), -EPERM);
+	assert_int_equal(t_child_ioctl(&c, fc, NPU_IOCTL_PEER_ENABLE, &p), -EPERM);
 	assert_int_equal(mockdev_file_release(fc, c.task), 0);
-	child_stop(&c);
+	t_child_stop(&c);
 	t_close(f0);
 }
 

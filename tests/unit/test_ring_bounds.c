@@ -332,47 +332,6 @@ static void test_abort_with_an_impossible_tail_is_bounded(void **state)
 	t_ring_unmap(&r);
 }
 
-/* A forked child that holds the memfds and waits, as an npud client. */
-struct child {
-	pid_t pid;
-	int wfd;
-	struct task_struct *task;
-};
-
-static void child_start(struct child *c)
-{
-	int fds[2];
-	char b;
-
-	assert_int_equal(pipe(fds), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		close(fds[1]);
-		if (read(fds[0], &b, 1) < 0)
-			_exit(1);
-		_exit(0);
-	}
-	close(fds[0]);
-	c->wfd = fds[1];
-	assert_int_equal(mockdev_task_get(c->pid, &c->task), 0);
-}
-
-static void child_stop(struct child *c)
-{
-	int status;
-
-	mockdev_task_put(c->task);
-	assert_int_equal(write(c->wfd, "x", 1), 1);
-	close(c->wfd);
-	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
-}
-
-static long child_ioctl(struct child *c, struct file *f, unsigned int cmd, void *buf)
-{
-	return mockdev_file_ioctl_relayed(f, c->task, cmd, 0x1000, buf);
-}
-
 /* A sealed memfd mapped shared, for a remote ring or registration. */
 static void *sealed_map(size_t bytes, int *fd)
 {
@@ -392,14 +351,14 @@ struct remote_ring {
 	struct npu_ring *ring;	/* the driver's, to reach its mapping */
 };
 
-static void remote_ring_create(struct child *c, struct file *f, struct remote_ring *rr,
+static void remote_ring_create(struct t_child *c, struct file *f, struct remote_ring *rr,
 			       void *mem, size_t bytes, uint32_t n)
 {
 	struct npu_ring_create rc = { .addr = (uintptr_t)mem, .size = bytes,
 				      .sq_entries = n, .cq_entries = n };
 
 	memset(rr, 0, sizeof(*rr));
-	assert_int_equal(child_ioctl(c, f, NPU_IOCTL_RING_CREATE, &rc), 0);
+	assert_int_equal(t_child_ioctl(c, f, NPU_IOCTL_RING_CREATE, &rc), 0);
 	rr->r.mem = mem;
 	rr->r.bytes = bytes;
 	rr->r.id = rc.ring_id;
@@ -412,14 +371,14 @@ static void remote_ring_create(struct child *c, struct file *f, struct remote_ri
 	assert_non_null(rr->ring);
 }
 
-static long child_enter(struct child *c, struct file *f, struct t_ring *r, uint32_t to_submit)
+static long child_enter(struct t_child *c, struct file *f, struct t_ring *r, uint32_t to_submit)
 {
 	struct npu_ring_enter e = {
 		.ring_id = r->id, .to_submit = to_submit, .min_complete = to_submit,
 		.flags = NPU_ENTER_GETEVENTS, .timeout_ns = 2000000000ULL,
 	};
 
-	return child_ioctl(c, f, NPU_IOCTL_RING_ENTER, &e);
+	return t_child_ioctl(c, f, NPU_IOCTL_RING_ENTER, &e);
 }
 
 /* Make the daemon's mapping of one page of a pin fault, as a failed page would. */
@@ -443,7 +402,7 @@ static void test_remote_ring_and_host_memory_faults_fail_alone(void **state)
 	size_t bytes = (size_t)npu_ring_bytes(8, 8);
 	struct remote_ring bad, good;
 	struct npu_cqe c;
-	struct child ch;
+	struct t_child ch;
 	struct file *f;
 	void *bad_mem, *good_mem;
 	int fds[3];
@@ -454,18 +413,18 @@ static void test_remote_ring_and_host_memory_faults_fail_alone(void **state)
 	bad_mem = sealed_map(bytes, &fds[0]);
 	good_mem = sealed_map(bytes, &fds[1]);
 	host = sealed_map(4 * PAGE, &fds[2]);
-	child_start(&ch);
+	t_child_start(&ch);
 	for (int i = 0; i < 3; i++)
 		close(fds[i]);	/* the child's copies are the ones that count */
 	assert_int_equal(mockdev_file_open(t_misc(), ch.task, &f), 0);
-	assert_int_equal(child_ioctl(&ch, f, NPU_IOCTL_CTX_SETUP, &s), 0);
-	assert_int_equal(child_ioctl(&ch, f, NPU_IOCTL_MEM_ALLOC, &ma), 0);
+	assert_int_equal(t_child_ioctl(&ch, f, NPU_IOCTL_CTX_SETUP, &s), 0);
+	assert_int_equal(t_child_ioctl(&ch, f, NPU_IOCTL_MEM_ALLOC, &ma), 0);
 	remote_ring_create(&ch, f, &bad, bad_mem, bytes, 8);
 	remote_ring_create(&ch, f, &good, good_mem, bytes, 8);
 	hr.addr = (uintptr_t)host;
 	hr.size = 4 * PAGE;
 	hr.fd = -1;
-	assert_int_equal(child_ioctl(&ch, f, NPU_IOCTL_HOST_REGISTER, &hr), 0);
+	assert_int_equal(t_child_ioctl(&ch, f, NPU_IOCTL_HOST_REGISTER, &hr), 0);
 
 	/* Both work; then the bad ring's SQ page fails under the daemon. */
 	struct npu_sqe sq = nop(5);
@@ -512,7 +471,7 @@ static void test_remote_ring_and_host_memory_faults_fail_alone(void **state)
 	assert_int_equal((unsigned char)host[2 * PAGE + 100], 0x42);
 
 	assert_int_equal(mockdev_file_release(f, ch.task), 0);
-	child_stop(&ch);
+	t_child_stop(&ch);
 	munmap(bad_mem, bytes);
 	munmap(good_mem, bytes);
 	munmap(host, 4 * PAGE);
