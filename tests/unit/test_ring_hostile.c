@@ -115,15 +115,22 @@ static void test_close_detaches_a_ring_its_engine_keeps_running(void **state)
 	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 9 };
 	struct file *f = open_ctx();
 	struct t_ring r;
+	long ret;
 	int i;
 
 	(void)state;
 	for (i = 0; i < 20; i++) {
 		assert_int_equal(t_ring_create(f, &r, 1, 1), 0);
 		t_ring_push(&r, &nop);
-		/* Always "more" to run: the engine requeues it after every batch. */
+		/*
+		 * Always "more" to run, were the tail believed: such a ring
+		 * fails (-EPROTO) as soon as the driver reads its tail, maybe
+		 * before this doorbell returns; either way the destroy below
+		 * must not wait for an engine that keeps taking it back.
+		 */
 		__atomic_store_n(&r.hdr->sq_tail, 1U << 30, __ATOMIC_RELEASE);
-		assert_int_equal(t_ring_enter(f, &r, 1, 0, 0, NULL), 0);
+		ret = t_ring_enter(f, &r, 1, 0, 0, NULL);
+		assert_true(ret == 0 || ret == -EPROTO);
 		usleep(2000);
 		struct npu_ring_destroy d = { .ring_id = r.id };
 
