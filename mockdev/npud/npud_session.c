@@ -143,6 +143,31 @@ void npud_stop_begin(void)
 	npud_calls_stop();
 }
 
+struct npud_bounded {
+	void *(*fn)(void *);
+	void *arg;
+	pthread_mutex_t lock;	/* Protects: done */
+	pthread_cond_t cond;	/* signalled when done is set */
+	bool done;
+};
+
+/*
+ * The work reports its end under a mutex, not only through the thread's
+ * exit: the waiter then sees everything the work did (and ThreadSanitizer
+ * knows it), and a wait on a condition variable can have a deadline.
+ */
+static void *npud_bounded_thread(void *data)
+{
+	struct npud_bounded *b = data;
+
+	b->fn(b->arg);
+	pthread_mutex_lock(&b->lock);
+	b->done = true;
+	pthread_cond_signal(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
 /**
  * npud_run_bounded() - run fn(arg) until the shutdown deadline
  * @fn: the work
@@ -155,19 +180,39 @@ void npud_stop_begin(void)
  */
 bool npud_run_bounded(void *(*fn)(void *), void *arg)
 {
+	/* Static: a thread abandoned at the deadline may still use it. */
+	static struct npud_bounded b;
+	pthread_condattr_t attr;
 	struct timespec end;
+	bool done;
 	pthread_t t;
 
-	if (pthread_create(&t, NULL, fn, arg)) {
+	b.fn = fn;
+	b.arg = arg;
+	b.done = false;
+	pthread_mutex_init(&b.lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&b.cond, &attr);
+	pthread_condattr_destroy(&attr);
+	if (pthread_create(&t, NULL, npud_bounded_thread, &b)) {
 		fn(arg);
 		return true;
 	}
 	pthread_mutex_lock(&npud_stop_lock);
 	end = npud_stop_deadline;
 	pthread_mutex_unlock(&npud_stop_lock);
-	if (pthread_clockjoin_np(t, NULL, CLOCK_MONOTONIC, &end) == 0)
-		return true;
-	return false;
+	pthread_mutex_lock(&b.lock);
+	while (!b.done && pthread_cond_timedwait(&b.cond, &b.lock, &end) != ETIMEDOUT)
+		;
+	done = b.done;
+	pthread_mutex_unlock(&b.lock);
+	if (!done)
+		return false;
+	pthread_join(t, NULL);
+	pthread_cond_destroy(&b.cond);
+	pthread_mutex_destroy(&b.lock);
+	return true;
 }
 
 /**
