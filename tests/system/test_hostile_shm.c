@@ -7,7 +7,7 @@
  * Backends differ where the kernel module pins pages itself: there a
  * closed or unsealed memfd is acceptable (the pages cannot go away), and
  * those cases only check that nothing breaks. The backend is the kernel
- * module when NPU_VM_BACKEND says "kmod" or /sys/module/npu exists; else
+ * module when NPU_VM_BACKEND says "kmod..." or /sys/module/npu exists; else
  * npud (FUSE on the host, CUSE in the VM).
  */
 #define _GNU_SOURCE
@@ -538,8 +538,9 @@ static bool backend_is_kmod(void)
 	const char *b = getenv("NPU_VM_BACKEND");
 	struct stat st;
 
+	/* "kmod", or a variant of it such as "kmod-ioctl"; "cuse" is npud. */
 	if (b && *b)
-		return !strcmp(b, "kmod");
+		return !strncmp(b, "kmod", 4);
 	return !stat("/sys/module/npu", &st);
 }
 
