@@ -3,8 +3,8 @@
  * Backing store of a device's HBM frames.
  *
  * An emulated HBM of many GiB must cost host memory only for what is used,
- * so the frames are backed by 2 MiB chunks that are allocated (vzalloc, so
- * zeroed) the first time a frame inside them is allocated.
+ * so the frames are backed by 2 MiB chunks that are allocated (zeroed
+ * vmalloc_huge) the first time a frame inside them is allocated.
  *
  * No data crosses owners (contexts). Each chunk remembers the one owner
  * whose data its free frames may still hold (none when they are zero):
@@ -24,7 +24,7 @@
  * given back to the host (vfree), so a freed big allocation returns its
  * host memory. A later allocation populates them again.
  *
- * Locking: the chunk table is protected by hbm->lock; the scrubs, vzalloc
+ * Locking: the chunk table is protected by hbm->lock; the scrubs, vmalloc
  * and vfree all run outside it. A chunk's memory is detached (vfree'd or
  * swapped) only while none of its frames is accounted as allocated (live
  * == 0), and frames are accounted before their owner can use them, so a
@@ -154,7 +154,8 @@ static int npu_hbm_claim(struct npu_hbm *hbm, u32 idx, u32 pfn, u32 n, u64 owner
 		mutex_unlock(&hbm->lock);
 		vfree(old);
 		old = NULL;
-		mem = vzalloc(NPU_HBM_CHUNK_SIZE);
+		/* Huge mappings where the host has them: a chunk is one 2 MiB page. */
+		mem = vmalloc_huge(NPU_HBM_CHUNK_SIZE, GFP_KERNEL | __GFP_ZERO);
 		if (!mem)
 			return -ENOMEM;
 		mutex_lock(&hbm->lock);

@@ -14,13 +14,15 @@ usage() {
 usage: scripts/fuzz.sh [--time SECONDS] [--jobs N] [--corpus DIR] [--build-dir DIR]
                        [--no-install] [--no-build] [-h|--help] [-- LIBFUZZER-ARGS...]
   --time SECONDS  how long to fuzz (default 600); 0 = until stopped
-  --jobs N        parallel fuzzing processes (libFuzzer -fork=N; default 1)
+  --jobs N        parallel fuzzing processes sharing the corpus (libFuzzer
+                  -jobs=N -workers=N; default 1); -runs=X then counts per job
   --corpus DIR    working corpus, kept between runs (default BUILD_DIR/corpus)
   --build-dir DIR clang build directory (default build-fuzz)
   --no-install    do not install missing apt packages (fail instead)
   --no-build      use the harness already built in BUILD_DIR
 Prints executions per second and coverage (libFuzzer's cov and ft) at the
-end; the whole libFuzzer output is in BUILD_DIR/fuzz.log.
+end; the whole libFuzzer output is in BUILD_DIR/fuzz.log (and, with
+--jobs, each job's in BUILD_DIR/fuzz-N.log).
 EOF
 }
 
@@ -99,8 +101,12 @@ args=(-max_len=2048 -timeout=10 -rss_limit_mb=3072 -detect_leaks=0 -print_final_
 if [[ $time_s -gt 0 ]]; then
 	args+=(-max_total_time="$time_s")
 fi
+# Separate processes on one corpus, each reloading what the others found
+# (libFuzzer's -reload): -fork=N restarts its children every few seconds,
+# paying the corpus load each time, and ran at half the speed.
 if [[ $jobs -gt 1 ]]; then
-	args+=(-fork="$jobs")
+	args+=(-jobs="$jobs" -workers="$jobs")
+	rm -f "$build"/fuzz-[0-9]*.log
 fi
 # The sanitizers stop at the first report; a smaller quarantine keeps the
 # process near 1 GiB (the emulated HBM of two 64 MiB devices is in it too).
@@ -111,26 +117,41 @@ step "fuzzing for ${time_s}s with $jobs job(s): corpus $corpus, seeds $seeds, lo
 start=$(date +%s)
 touch "$log.start"
 rc=0
-"$fuzzer" "${args[@]}" "$@" "$corpus" "$seeds" >"$log" 2>&1 || rc=$?
+# libFuzzer writes the jobs' logs (fuzz-N.log) to its working directory.
+(cd "$build" && exec "$fuzzer" "${args[@]}" "$@" "$corpus" "$seeds") >"$log" 2>&1 || rc=$?
 elapsed=$(($(date +%s) - start))
 
-# The last status line (pulse, NEW, DONE...) has the totals.
-last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
-execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -n 1)
-[[ -n $execs ]] || execs=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
-cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
-ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
-corp=$(sed -nE 's/.* corp: ([0-9]+\/[0-9a-zA-Z]+).*/\1/p' <<<"$last")
-execs=${execs:-0}
-info "executions: $execs in ${elapsed}s ($((execs / (elapsed > 0 ? elapsed : 1))) exec/s)"
-info "coverage:   cov ${cov:-?} (edges) ft ${ft:-?} (features), corpus ${corp:-?}"
-if [[ $rc -ne 0 ]] && grep -q 'libFuzzer: run interrupted' "$log" &&
+logs=("$log")
+if [[ $jobs -gt 1 ]]; then
+	logs=("$build"/fuzz-[0-9]*.log)
+fi
+# Per job: the executions (final stats, else the last status line), and
+# the coverage of its last status line (pulse, NEW, DONE...).
+execs=0
+cov=0
+ft=0
+corp=
+for l in "${logs[@]}"; do
+	[[ -f $l ]] || continue
+	last=$(grep -E '^#[0-9]+' "$l" | tail -n 1 || true)
+	n=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$l" | tail -n 1)
+	[[ -n $n ]] || n=$(sed -nE 's/^#([0-9]+).*/\1/p' <<<"$last")
+	execs=$((execs + ${n:-0}))
+	c=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
+	f=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
+	[[ ${c:-0} -le $cov ]] || cov=$c
+	[[ ${f:-0} -le $ft ]] || ft=$f
+	corp=$(sed -nE 's/.* corp: ([0-9]+\/[0-9a-zA-Z]+).*/\1/p' <<<"$last")
+done
+info "executions: $execs in ${elapsed}s ($((execs / (elapsed > 0 ? elapsed : 1))) exec/s, $jobs job(s))"
+info "coverage:   cov $cov (edges) ft $ft (features, the best job), corpus ${corp:-?}"
+if [[ $rc -ne 0 ]] && grep -q 'libFuzzer: run interrupted' "${logs[@]}" &&
 	[[ -z $(find "$artifacts" -type f -newer "$log.start" 2>/dev/null) ]]; then
 	info "stopped by a signal; no crash, leak, WARN or hang found until then"
 	exit 0
 fi
 if [[ $rc -ne 0 ]]; then
-	grep -E -A3 'ERROR|SUMMARY|npu_fuzz:|WARNING at' "$log" | head -n 40 >&2 || true
+	grep -E -A3 'ERROR|SUMMARY|npu_fuzz:|WARNING at' "${logs[@]}" | head -n 40 >&2 || true
 	ls -l "$artifacts" >&2 || true
 	die "the fuzzer found a problem (exit $rc): artifacts in $artifacts, full log in $log"
 fi

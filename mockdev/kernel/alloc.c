@@ -285,6 +285,8 @@ struct vmalloc_hdr {
 	struct mock_area area;
 };
 
+#define VMALLOC_HUGE_SIZE (2UL << 20)
+
 static pthread_mutex_t areas_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: areas */
 static struct rb_root areas = RB_ROOT;
 
@@ -337,23 +339,38 @@ static struct mock_area *area_find(unsigned long addr)
 	return found;
 }
 
-void *__vmalloc(unsigned long size, gfp_t gfp_mask)
+/*
+ * @align is PAGE_SIZE, or VMALLOC_HUGE_SIZE for vmalloc_huge(): then the
+ * area starts on a huge page boundary and may be backed by transparent
+ * huge pages, one fault per 2 MiB instead of 512.
+ */
+static void *vmalloc_aligned(unsigned long size, size_t align)
 {
 	struct vmalloc_hdr *hdr;
 	size_t data_len, map_len;
 	char *map;
 
-	(void)gfp_mask;		/* mmap memory is zeroed anyway */
 	if (mock_inject_alloc_failure())
 		return NULL;
 	if (!size || size > (1UL << 46))
 		return NULL;
 	data_len = PAGE_ALIGN(size);
 	map_len = PAGE_SIZE + data_len + PAGE_SIZE;
-	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE,
+	map = mmap(NULL, map_len + align - PAGE_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED)
 		return NULL;
+	if (align > PAGE_SIZE) {
+		char *data = PTR_ALIGN(map + PAGE_SIZE, align);
+		size_t head = data - PAGE_SIZE - map;
+
+		/* Keep [header page, data, guard page]; unmap the slack. */
+		if (head)
+			munmap(map, head);
+		munmap(data + data_len + PAGE_SIZE, align - PAGE_SIZE - head);
+		map = data - PAGE_SIZE;
+		madvise(data, data_len, MADV_HUGEPAGE);
+	}
 	/* Guard page: an overrun faults, like the kernel's vmalloc guard. */
 	if (mprotect(map + PAGE_SIZE + data_len, PAGE_SIZE, PROT_NONE)) {
 		munmap(map, map_len);
@@ -370,6 +387,19 @@ void *__vmalloc(unsigned long size, gfp_t gfp_mask)
 	area_insert(&hdr->area);
 	mock_live_add(&mock_live.vmalloc, 1);
 	return map + PAGE_SIZE;
+}
+
+/* mmap memory is zeroed anyway: __GFP_ZERO needs nothing. */
+void *__vmalloc(unsigned long size, gfp_t gfp_mask)
+{
+	(void)gfp_mask;
+	return vmalloc_aligned(size, PAGE_SIZE);
+}
+
+void *vmalloc_huge(unsigned long size, gfp_t gfp_mask)
+{
+	(void)gfp_mask;
+	return vmalloc_aligned(size, VMALLOC_HUGE_SIZE);
 }
 
 void *vmalloc(unsigned long size)

@@ -87,7 +87,7 @@
 
 static uint8_t *res;		/* the reservation */
 static bool data_dirty;		/* the data arena may have been written this input */
-static unsigned int slots_dirty;	/* ring slots used this input (bits) */
+static size_t slot_dirty[FZ_RING_SLOTS]; /* bytes of each ring slot the driver may have touched */
 static bool verbose;		/* NPU_FUZZ_VERBOSE set: print every ioctl */
 static struct mock_counters base_counters;
 static long base_chunks;	/* HBM chunks of all devices, populated or not */
@@ -260,9 +260,32 @@ static int slot_get(struct fz_state *st, uint8_t sel)
 	return -1;
 }
 
+/* Offset of addr from the first ring slot (huge when below it). */
+static uint64_t slot_offset(uint64_t addr)
+{
+	return addr - ((uint64_t)(uintptr_t)res + FZ_RING_OFF);
+}
+
+/*
+ * RING_CREATE touches at most size bytes of the slot it names (it stops at
+ * the guard page after the slot). Remember how far, so that the next input
+ * clears just that much: memset of resident pages is far cheaper than
+ * MADV_DONTNEED and a page fault on every page again.
+ */
+static void slot_note_create(const struct npu_ring_create *rc)
+{
+	uint64_t off = slot_offset(rc->addr);
+	uint64_t len = rc->size < FZ_RING_SLOT - PAGE ? rc->size : FZ_RING_SLOT - PAGE;
+	unsigned int s = (unsigned int)(off / FZ_RING_SLOT);
+
+	if (off >= FZ_RING_SLOTS * FZ_RING_SLOT || off % FZ_RING_SLOT)
+		return;
+	if (slot_dirty[s] < len)
+		slot_dirty[s] = len;
+}
+
 static uint64_t slot_addr(unsigned int s)
 {
-	slots_dirty |= 1U << s;
 	return (uint64_t)(uintptr_t)res + FZ_RING_OFF + (uint64_t)s * FZ_RING_SLOT;
 }
 
@@ -608,7 +631,7 @@ static void fz_record(struct fz_state *st, unsigned int fi, unsigned int cmd,
 		break;
 	case NPU_IOCTL_RING_CREATE: {
 		/* Only a slot can be pinned: the harness gives no other memory. */
-		uint64_t off = a->ring_create.addr - ((uint64_t)(uintptr_t)res + FZ_RING_OFF);
+		uint64_t off = slot_offset(a->ring_create.addr);
 
 		if (off < FZ_RING_SLOTS * FZ_RING_SLOT && off % FZ_RING_SLOT == 0)
 			ring_add(st, fi, a->ring_create.ring_id, (int)(off / FZ_RING_SLOT),
@@ -636,6 +659,8 @@ static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
 
 	if (!st->file[fi].f)
 		return -EBADF;
+	if (cmd == NPU_IOCTL_RING_CREATE)
+		slot_note_create(&a->ring_create);
 	if (amode >= 0xe8 && amode < 0xf0) {
 		/*
 		 * As npud relays a restricted CUSE/FUSE ioctl: the struct was
@@ -1144,6 +1169,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		perror("npu_fuzz: mprotect");
 		abort();
 	}
+	/*
+	 * The data arena is cleared with MADV_DONTNEED after every input that
+	 * may have written it; huge pages make touching it again one fault
+	 * per 2 MiB instead of 512.
+	 */
+	madvise(res + FZ_DATA_OFF, FZ_DATA_SIZE, MADV_HUGEPAGE);
 	for (unsigned int s = 0; s < FZ_RING_SLOTS; s++) {
 		if (mprotect(res + FZ_RING_OFF + s * FZ_RING_SLOT, FZ_RING_SLOT - PAGE,
 			     PROT_READ | PROT_WRITE)) {
@@ -1195,12 +1226,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data_dirty)
 		madvise(res + FZ_DATA_OFF, FZ_DATA_SIZE, MADV_DONTNEED);
 	for (i = 0; i < FZ_RING_SLOTS; i++) {
-		if (slots_dirty & (1U << i))
-			madvise(res + FZ_RING_OFF + i * FZ_RING_SLOT, FZ_RING_SLOT - PAGE,
-				MADV_DONTNEED);
+		memset(res + FZ_RING_OFF + i * FZ_RING_SLOT, 0, slot_dirty[i]);
+		slot_dirty[i] = 0;
 	}
 	data_dirty = false;
-	slots_dirty = 0;
 
 	/* Header: bits 0/1 device of file 0/1, bits 2/3 no CTX_SETUP for it. */
 	hdr = in_u8(&in);

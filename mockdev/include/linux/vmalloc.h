@@ -33,6 +33,7 @@ void *vmalloc(unsigned long size) __attribute__((__malloc__));
 void *vzalloc(unsigned long size) __attribute__((__malloc__));
 void *vmalloc_user(unsigned long size) __attribute__((__malloc__));
 void *__vmalloc(unsigned long size, gfp_t gfp_mask);
+void *vmalloc_huge(unsigned long size, gfp_t gfp_mask) __attribute__((__malloc__));
 void vfree(const void *addr);
 bool is_vmalloc_addr(const void *addr);
 struct page *vmalloc_to_page(const void *addr);

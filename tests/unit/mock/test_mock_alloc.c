@@ -127,6 +127,24 @@ static void test_huge_vzalloc_costs_only_touched_pages(void **state)
 	vfree(p);
 }
 
+/* vmalloc_huge(): what HBM chunks use; huge page aligned, zeroed, freed. */
+static void test_vmalloc_huge_is_aligned_and_zeroed(void **state)
+{
+	const unsigned long size = (4UL << 20) + 100;
+	char *p;
+
+	(void)state;
+	p = vmalloc_huge(size, GFP_KERNEL | __GFP_ZERO);
+	assert_non_null(p);
+	assert_true(IS_ALIGNED((unsigned long)p, 2UL << 20));
+	assert_true(is_vmalloc_addr(p));
+	assert_true(is_vmalloc_addr(p + size - 1));
+	assert_null(memchr_inv(p, 0, size));
+	memset(p, 0x5a, size);
+	vfree(p);
+	assert_false(is_vmalloc_addr(p));
+}
+
 static void test_memcpy_nt_copies_exactly(void **state)
 {
 	const size_t n = (1 << 20) + 77;
@@ -154,6 +172,7 @@ int main(void)
 		MOCK_TEST(test_nth_allocation_fails_once_then_disarms),
 		MOCK_TEST(test_kmalloc_alignment_and_zero_size),
 		MOCK_TEST(test_huge_vzalloc_costs_only_touched_pages),
+		MOCK_TEST(test_vmalloc_huge_is_aligned_and_zeroed),
 		MOCK_TEST(test_memcpy_nt_copies_exactly),
 	};
 
