@@ -2,13 +2,140 @@
 /*
  * A context's device virtual address space.
  *
- * The ranges live in an rbtree sorted by start. Reservation is first fit
- * over the gaps, lowest address first, which keeps the used part of the
- * aperture compact; lookup of the range containing an address is a tree
- * descent.
+ * The ranges live in an rbtree sorted by start, and those with free space
+ * after them in a second rbtree sorted by the size of that space (see
+ * struct npu_vas): reservation is best fit in O(log n) however many
+ * ranges are live, lookup of the range containing an address is a descent
+ * of the first tree.
  */
 #include "npu_internal.h"
 #include "npu_vas.h"
+
+/* Where @node's hole starts, as an offset from base (no wrap at 2^64). */
+static u64 npu_vas_hole_off(const struct npu_vas *vas, const struct npu_vas_node *node)
+{
+	return node->start - vas->base + node->size;
+}
+
+static void npu_vas_hole_insert(struct npu_vas *vas, struct npu_vas_node *node)
+{
+	struct rb_node **link = &vas->holes.rb_node, *parent = NULL;
+	u64 off = npu_vas_hole_off(vas, node);
+
+	while (*link) {
+		struct npu_vas_node *n = rb_entry(*link, struct npu_vas_node, hole_rb);
+
+		parent = *link;
+		if (node->hole < n->hole ||
+		    (node->hole == n->hole && off < npu_vas_hole_off(vas, n)))
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&node->hole_rb, parent, link);
+	rb_insert_color(&node->hole_rb, &vas->holes);
+}
+
+/* Give @node a hole of @hole bytes; the holes tree holds the non-empty ones. */
+static void npu_vas_hole_set(struct npu_vas *vas, struct npu_vas_node *node, u64 hole)
+{
+	if (node->hole)
+		rb_erase(&node->hole_rb, &vas->holes);
+	node->hole = hole;
+	if (hole)
+		npu_vas_hole_insert(vas, node);
+}
+
+/* The smallest hole of at least @len bytes, the lowest among equals. */
+static struct npu_vas_node *npu_vas_hole_find(struct npu_vas *vas, u64 len)
+{
+	struct rb_node *rb = vas->holes.rb_node;
+	struct npu_vas_node *best = NULL;
+
+	while (rb) {
+		struct npu_vas_node *n = rb_entry(rb, struct npu_vas_node, hole_rb);
+
+		if (n->hole >= len) {
+			best = n;
+			rb = rb->rb_left;
+		} else {
+			rb = rb->rb_right;
+		}
+	}
+	return best;
+}
+
+/*
+ * Whether @size bytes aligned to @align fit in the hole after @prev; if so,
+ * *@pad is the distance from the hole's start to theirs.
+ */
+static bool npu_vas_hole_fits(const struct npu_vas *vas, const struct npu_vas_node *prev,
+			      u64 size, u64 align, u64 *pad)
+{
+	u64 from = vas->base + npu_vas_hole_off(vas, prev);
+	u64 s;
+
+	if (check_add_overflow(from, align - 1, &s))
+		return false;
+	s &= ~(align - 1);
+	*pad = s - from;
+	return *pad <= prev->hole && prev->hole - *pad >= size;
+}
+
+/*
+ * Holes of at least @size bytes tried, smallest first, before taking the
+ * smallest one of size + align - 1 bytes, where an aligned range surely
+ * fits: this bounds the search, and makes best fit exact for page
+ * alignment (every hole is page aligned).
+ */
+#define NPU_VAS_FIT_TRIES	8
+
+/* The range whose hole takes @size bytes aligned to @align, and the pad. */
+static struct npu_vas_node *npu_vas_find_fit(struct npu_vas *vas, u64 size, u64 align,
+					     u64 *pad)
+{
+	struct npu_vas_node *prev = npu_vas_hole_find(vas, size);
+	unsigned int tries;
+	u64 len;
+
+	for (tries = 0; prev && tries < NPU_VAS_FIT_TRIES; tries++) {
+		struct rb_node *rb;
+
+		if (npu_vas_hole_fits(vas, prev, size, align, pad))
+			return prev;
+		rb = rb_next(&prev->hole_rb);
+		prev = rb ? rb_entry(rb, struct npu_vas_node, hole_rb) : NULL;
+	}
+	if (!prev || check_add_overflow(size, align - 1, &len))
+		return NULL;
+	prev = npu_vas_hole_find(vas, len);
+	if (prev && npu_vas_hole_fits(vas, prev, size, align, pad))
+		return prev;
+	return NULL;
+}
+
+/* Put @node at [start, start + size), in the hole after @prev, @pad bytes in. */
+static void npu_vas_place(struct npu_vas *vas, struct npu_vas_node *prev,
+			  struct npu_vas_node *node, u64 start, u64 size, u64 pad)
+{
+	struct rb_node **link = &vas->root.rb_node, *parent = NULL;
+	u64 after = prev->hole - pad - size;
+
+	while (*link) {
+		struct npu_vas_node *n = rb_entry(*link, struct npu_vas_node, rb);
+
+		parent = *link;
+		link = start < n->start ? &parent->rb_left : &parent->rb_right;
+	}
+	node->start = start;
+	node->size = size;
+	node->hole = 0;
+	rb_link_node(&node->rb, parent, link);
+	rb_insert_color(&node->rb, &vas->root);
+	npu_vas_hole_set(vas, prev, pad);
+	npu_vas_hole_set(vas, node, after);
+	vas->used += size;
+}
 
 /**
  * npu_vas_init() - an empty address space over [base, base + size)
@@ -21,7 +148,12 @@ void npu_vas_init(struct npu_vas *vas, u64 base, u64 size)
 	vas->base = base;
 	vas->size = size;
 	vas->root = RB_ROOT;
+	vas->holes = RB_ROOT;
 	vas->used = 0;
+	vas->head.start = base;
+	vas->head.size = 0;
+	vas->head.hole = 0;
+	npu_vas_hole_set(vas, &vas->head, size);
 }
 
 /**
@@ -32,30 +164,7 @@ void npu_vas_fini(struct npu_vas *vas)
 {
 	WARN_ON(!RB_EMPTY_ROOT(&vas->root));
 	vas->root = RB_ROOT;
-}
-
-/* The lowest @align-aligned start of a free gap of @size bytes. */
-static int npu_vas_find_gap(struct npu_vas *vas, u64 size, u64 align, u64 *start)
-{
-	u64 end = vas->base + vas->size;
-	u64 cur = vas->base;
-	struct rb_node *rb;
-
-	for (rb = rb_first(&vas->root); ; rb = rb_next(rb)) {
-		u64 gap_end = rb ? rb_entry(rb, struct npu_vas_node, rb)->start : end;
-		u64 s;
-
-		if (!check_add_overflow(cur, align - 1, &s)) {
-			s &= ~(align - 1);
-			if (s <= gap_end && gap_end - s >= size) {
-				*start = s;
-				return 0;
-			}
-		}
-		if (!rb)
-			return -ENOMEM;
-		cur = npu_vas_node_end(rb_entry(rb, struct npu_vas_node, rb));
-	}
+	vas->holes = RB_ROOT;
 }
 
 /**
@@ -65,34 +174,25 @@ static int npu_vas_find_gap(struct npu_vas *vas, u64 size, u64 align, u64 *start
  * @size: bytes, > 0
  * @align: a power of two
  *
+ * The range goes into the smallest hole it fits in (best fit), the lowest
+ * such hole among equals: freed space is reused before the aperture grows.
+ *
  * Return: 0, -EINVAL for a bad size or alignment, -ENOMEM when no gap fits.
  */
 int npu_vas_reserve(struct npu_vas *vas, struct npu_vas_node *node, u64 size,
 		    u64 align)
 {
-	struct rb_node **link = &vas->root.rb_node, *parent = NULL;
-	u64 start;
-	int ret;
+	struct npu_vas_node *prev;
+	u64 pad;
 
 	if (!size || !align || !is_power_of_2(align))
 		return -EINVAL;
 	if (size > vas->size)
 		return -ENOMEM;
-	ret = npu_vas_find_gap(vas, size, align, &start);
-	if (ret)
-		return ret;
-
-	while (*link) {
-		struct npu_vas_node *n = rb_entry(*link, struct npu_vas_node, rb);
-
-		parent = *link;
-		link = start < n->start ? &parent->rb_left : &parent->rb_right;
-	}
-	node->start = start;
-	node->size = size;
-	rb_link_node(&node->rb, parent, link);
-	rb_insert_color(&node->rb, &vas->root);
-	vas->used += size;
+	prev = npu_vas_find_fit(vas, size, align, &pad);
+	if (!prev)
+		return -ENOMEM;
+	npu_vas_place(vas, prev, node, vas->base + npu_vas_hole_off(vas, prev) + pad, size, pad);
 	return 0;
 }
 
@@ -109,27 +209,31 @@ int npu_vas_reserve(struct npu_vas *vas, struct npu_vas_node *node, u64 size,
 int npu_vas_reserve_at(struct npu_vas *vas, struct npu_vas_node *node,
 		       u64 start, u64 size)
 {
-	struct rb_node **link = &vas->root.rb_node, *parent = NULL;
+	struct npu_vas_node *prev = &vas->head;
+	struct rb_node *rb = vas->root.rb_node;
+	u64 off, pad;
 
 	if (!size || start < vas->base || start - vas->base > vas->size ||
 	    size > vas->size - (start - vas->base))
 		return -EINVAL;
-	while (*link) {
-		struct npu_vas_node *n = rb_entry(*link, struct npu_vas_node, rb);
+	/* The range with the greatest start at or below @start, else head. */
+	while (rb) {
+		struct npu_vas_node *n = rb_entry(rb, struct npu_vas_node, rb);
 
-		parent = *link;
-		if (start + size <= n->start)
-			link = &parent->rb_left;
-		else if (start >= npu_vas_node_end(n))
-			link = &parent->rb_right;
-		else
-			return -EEXIST;
+		if (start < n->start) {
+			rb = rb->rb_left;
+		} else {
+			prev = n;
+			rb = rb->rb_right;
+		}
 	}
-	node->start = start;
-	node->size = size;
-	rb_link_node(&node->rb, parent, link);
-	rb_insert_color(&node->rb, &vas->root);
-	vas->used += size;
+	off = npu_vas_hole_off(vas, prev);
+	if (start - vas->base < off)
+		return -EEXIST;
+	pad = start - vas->base - off;
+	if (pad > prev->hole || prev->hole - pad < size)
+		return -EEXIST;
+	npu_vas_place(vas, prev, node, start, size, pad);
 	return 0;
 }
 
@@ -190,6 +294,12 @@ struct npu_vas_node *npu_vas_lookup(struct npu_vas *vas, u64 addr)
  */
 void npu_vas_remove(struct npu_vas *vas, struct npu_vas_node *node)
 {
+	struct rb_node *rb = rb_prev(&node->rb);
+	struct npu_vas_node *prev = rb ? rb_entry(rb, struct npu_vas_node, rb) : &vas->head;
+
+	/* The previous hole swallows the range and the hole after it. */
+	npu_vas_hole_set(vas, prev, prev->hole + node->size + node->hole);
+	npu_vas_hole_set(vas, node, 0);
 	rb_erase(&node->rb, &vas->root);
 	RB_CLEAR_NODE(&node->rb);
 	vas->used -= node->size;

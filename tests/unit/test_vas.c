@@ -188,6 +188,243 @@ static void test_many_ranges_stay_sorted_and_disjoint(void **state)
 	free(nodes);
 }
 
+/*
+ * A reference model: the live ranges in an array sorted by start; every
+ * question is answered by a linear scan.
+ */
+struct model {
+	struct npu_vas_node **live;	/* sorted by start */
+	unsigned int n;
+	u64 base, size;
+};
+
+static void model_insert(struct model *m, struct npu_vas_node *node)
+{
+	unsigned int i = m->n;
+
+	while (i && m->live[i - 1]->start > node->start) {
+		m->live[i] = m->live[i - 1];
+		i--;
+	}
+	m->live[i] = node;
+	m->n++;
+}
+
+static void model_remove(struct model *m, struct npu_vas_node *node)
+{
+	unsigned int i;
+
+	for (i = 0; m->live[i] != node; i++)
+		;
+	m->n--;
+	for (; i < m->n; i++)
+		m->live[i] = m->live[i + 1];
+}
+
+/* Gap i: before live[i] (i < n), or after the last range (i == n). */
+static void model_gap(const struct model *m, unsigned int i, u64 *from, u64 *len)
+{
+	u64 lo = i ? m->live[i - 1]->start + m->live[i - 1]->size : m->base;
+	u64 hi = i < m->n ? m->live[i]->start : m->base + m->size;
+
+	*from = lo;
+	*len = hi - lo;
+}
+
+/* The best fit for page-aligned ranges: smallest gap, lowest among equals. */
+static bool model_best_fit(const struct model *m, u64 size, u64 *start)
+{
+	u64 best_len = ~0ULL, from, len;
+	bool found = false;
+	unsigned int i;
+
+	for (i = 0; i <= m->n; i++) {
+		model_gap(m, i, &from, &len);
+		if (len >= size && len < best_len) {
+			best_len = len;
+			*start = from;
+			found = true;
+		}
+	}
+	return found;
+}
+
+static u64 model_largest_gap(const struct model *m)
+{
+	u64 best = 0, from, len;
+	unsigned int i;
+
+	for (i = 0; i <= m->n; i++) {
+		model_gap(m, i, &from, &len);
+		if (len > best)
+			best = len;
+	}
+	return best;
+}
+
+static bool model_overlaps(const struct model *m, u64 start, u64 size)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (start < m->live[i]->start + m->live[i]->size &&
+		    m->live[i]->start < start + size)
+			return true;
+	return false;
+}
+
+static struct npu_vas_node *model_lookup(const struct model *m, u64 addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (addr >= m->live[i]->start && addr - m->live[i]->start < m->live[i]->size)
+			return m->live[i];
+	return NULL;
+}
+
+static u64 rnd(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * Random reserve, reserve_at, remove and lookup against the model:
+ * page-aligned reservations are exactly the model's best fit and fail
+ * only when no gap is big enough; aligned ones are aligned and fail only
+ * when no gap holds size + align - 1; nothing ever overlaps.
+ */
+static void test_matches_reference_model(void **state)
+{
+	enum { SLOTS = 400, OPS = 60000 };
+	const u64 size = 64 * MIB;
+	struct npu_vas_node *nodes = calloc(SLOTS, sizeof(*nodes));
+	bool *used = calloc(SLOTS, sizeof(*used));
+	struct model m = { calloc(SLOTS, sizeof(*m.live)), 0, BASE, size };
+	struct npu_vas vas;
+	u64 x = 0x9e3779b97f4a7c15ULL;
+	unsigned int op;
+
+	(void)state;
+	assert_non_null(nodes);
+	assert_non_null(used);
+	assert_non_null(m.live);
+	npu_vas_init(&vas, BASE, size);
+	for (op = 0; op < OPS; op++) {
+		unsigned int slot = rnd(&x) % SLOTS, kind = rnd(&x) % 8;
+		struct npu_vas_node *node = &nodes[slot];
+		u64 len = 4096 * (1 + rnd(&x) % (rnd(&x) % 4 ? 16 : 1024));
+
+		if (used[slot]) {
+			if (kind < 5) {
+				model_remove(&m, node);
+				npu_vas_remove(&vas, node);
+				used[slot] = false;
+			}
+		} else if (kind < 4) {
+			u64 want = 0;
+			bool fits = model_best_fit(&m, len, &want);
+			int ret = npu_vas_reserve(&vas, node, len, 4096);
+
+			assert_int_equal(ret, fits ? 0 : -ENOMEM);
+			if (!ret) {
+				assert_int_equal(node->start, want);
+				model_insert(&m, node);
+				used[slot] = true;
+			}
+		} else if (kind < 6) {
+			u64 align = 4096ULL << (rnd(&x) % 10);
+			u64 largest = model_largest_gap(&m);
+			int ret = npu_vas_reserve(&vas, node, len, align);
+
+			if (ret) {
+				assert_int_equal(ret, -ENOMEM);
+				assert_true(largest < len + align - 1);
+			} else {
+				assert_int_equal(node->start % align, 0);
+				assert_int_equal(node->size, len);
+				assert_true(node->start >= BASE &&
+					    node->start + len <= BASE + size);
+				assert_false(model_overlaps(&m, node->start, len));
+				model_insert(&m, node);
+				used[slot] = true;
+			}
+		} else {
+			u64 start = BASE + 4096 * (rnd(&x) % (size / 4096 + 8)) - 4096;
+			bool inside = start >= BASE && start + len <= BASE + size;
+			int want = !inside ? -EINVAL : model_overlaps(&m, start, len) ? -EEXIST : 0;
+
+			assert_int_equal(npu_vas_reserve_at(&vas, node, start, len), want);
+			if (!want) {
+				assert_int_equal(node->start, start);
+				model_insert(&m, node);
+				used[slot] = true;
+			}
+		}
+		if (op % 16 == 0) {
+			u64 addr = BASE - 4096 + rnd(&x) % (size + 8192);
+
+			assert_ptr_equal(npu_vas_lookup(&vas, addr), model_lookup(&m, addr));
+		}
+	}
+	/* In-order walk == the model; then everything goes back. */
+	{
+		struct npu_vas_node *n = npu_vas_first(&vas);
+		unsigned int i;
+
+		for (i = 0; i < m.n; i++, n = npu_vas_next(n))
+			assert_ptr_equal(n, m.live[i]);
+		assert_null(n);
+	}
+	for (op = 0; op < SLOTS; op++)
+		if (used[op])
+			npu_vas_remove(&vas, &nodes[op]);
+	assert_int_equal(vas.used, 0);
+	/* All holes merged again: the whole aperture fits in one range. */
+	assert_int_equal(npu_vas_reserve(&vas, &nodes[0], size, 4096), 0);
+	assert_int_equal(nodes[0].start, BASE);
+	npu_vas_remove(&vas, &nodes[0]);
+	npu_vas_fini(&vas);
+	free(m.live);
+	free(used);
+	free(nodes);
+}
+
+/*
+ * A million live ranges: each reservation is a tree descent, so this runs
+ * in well under a second (a walk over the ranges per reservation would
+ * need hours). Freeing every other one and reserving again reuses exactly
+ * those holes.
+ */
+static void test_million_live_ranges(void **state)
+{
+	enum { N = 1000000 };
+	struct npu_vas_node *nodes = calloc(N, sizeof(*nodes));
+	struct npu_vas vas;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(nodes);
+	npu_vas_init(&vas, BASE, 8ULL * N * 4096);
+	for (i = 0; i < N; i++)
+		assert_int_equal(npu_vas_reserve(&vas, &nodes[i], 4096, 4096), 0);
+	for (i = 0; i < N; i += 2)
+		npu_vas_remove(&vas, &nodes[i]);
+	for (i = 0; i < N; i += 2) {
+		assert_int_equal(npu_vas_reserve(&vas, &nodes[i], 4096, 4096), 0);
+		assert_int_equal(nodes[i].start, BASE + (u64)i * 4096);
+	}
+	assert_ptr_equal(npu_vas_lookup(&vas, BASE + 4096ULL * (N - 1)), &nodes[N - 1]);
+	for (i = 0; i < N; i++)
+		npu_vas_remove(&vas, &nodes[i]);
+	assert_int_equal(vas.used, 0);
+	npu_vas_fini(&vas);
+	free(nodes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +435,8 @@ int main(void)
 		cmocka_unit_test(test_bad_arguments_are_rejected),
 		cmocka_unit_test(test_aperture_at_top_of_address_space),
 		cmocka_unit_test(test_many_ranges_stay_sorted_and_disjoint),
+		cmocka_unit_test(test_matches_reference_model),
+		cmocka_unit_test(test_million_live_ranges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
