@@ -69,6 +69,7 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	mutex_init(&ctx->lock);
 	npu_host_init(ctx);
 	INIT_LIST_HEAD(&ctx->peers);
+	INIT_LIST_HEAD(&ctx->exports);
 	INIT_LIST_HEAD(&ctx->peer_of);
 	idr_init(&ctx->mems);
 	idr_init(&ctx->rings);

@@ -63,7 +63,8 @@ struct npu_ctx {
 	u64 nr_imports;
 	u64 nr_phys;
 	u64 phys_bytes;
-	u32 nr_exports;		/* keys and shareable handles; protected by the share table's lock */
+	struct list_head exports; /* its keys and shareable handles; protected by the share table's lock */
+	u32 nr_exports;		/* their number; protected by the share table's lock */
 
 	struct npu_host_set host;	/* host registrations (npu_host.c), own lock */
 	/* Peer links (npu_peer.c), both protected by npu_peer.c's npu_peer_lock. */

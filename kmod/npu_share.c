@@ -26,6 +26,10 @@
  * Importers are recorded (struct npu_share_link) for npu-smi; a record
  * belongs to its import and leaves the export's list when either goes.
  *
+ * Exports are found by name in an rbtree (O(log n) for n live exports);
+ * a list keeps them in creation order for npu-smi, and each context lists
+ * its own, so closing a file costs what it exported, not what all did.
+ *
  * Lock order: a context's lock, then npu_share_lock (never the reverse).
  */
 #include "npu_internal.h"
@@ -46,7 +50,9 @@ struct npu_share_pid {
 };
 
 struct npu_export {
+	struct rb_node rb;		/* in npu_share_tree, by (kind, name) */
 	struct list_head node;		/* in npu_share_exports */
+	struct list_head ctx_node;	/* in owner->exports */
 	u32 kind;			/* NPU_SMI_IPC_KEY or NPU_SMI_SHARE_HANDLE */
 	u8 key[NPU_IPC_KEY_BYTES];	/* IPC key */
 	u64 value;			/* shareable handle */
@@ -64,7 +70,9 @@ struct npu_export {
 /* Exports one file may hold: each costs kernel memory, so it is bounded. */
 #define NPU_SHARE_MAX_EXPORTS	65536
 
-static DEFINE_MUTEX(npu_share_lock); /* Protects: npu_share_exports, every export, every link's node, ctx->nr_exports */
+/* Protects: npu_share_tree, npu_share_exports, every export, every link's node, ctx->exports and ctx->nr_exports */
+static DEFINE_MUTEX(npu_share_lock);
+static struct rb_root npu_share_tree = RB_ROOT;
 static LIST_HEAD(npu_share_exports);
 
 /* 64 hex characters to 32 bytes; false for anything else. */
@@ -101,28 +109,57 @@ static void npu_share_format_key(const u8 *key, char *text)
 	}
 }
 
-static struct npu_export *npu_share_find_key(const u8 *key)
+/* Order of the name (@kind, @key or @value) against @exp's. */
+static int npu_share_cmp(u32 kind, const u8 *key, u64 value, const struct npu_export *exp)
 {
-	struct npu_export *exp;
+	if (kind != exp->kind)
+		return kind < exp->kind ? -1 : 1;
+	if (kind == NPU_SMI_IPC_KEY)
+		return memcmp(key, exp->key, NPU_IPC_KEY_BYTES);
+	return value < exp->value ? -1 : value > exp->value;
+}
+
+static struct npu_export *npu_share_find(u32 kind, const u8 *key, u64 value)
+{
+	struct rb_node *rb = npu_share_tree.rb_node;
 
 	lockdep_assert_held(&npu_share_lock);
-	list_for_each_entry(exp, &npu_share_exports, node)
-		if (exp->kind == NPU_SMI_IPC_KEY && !memcmp(exp->key, key, NPU_IPC_KEY_BYTES))
+	while (rb) {
+		struct npu_export *exp = rb_entry(rb, struct npu_export, rb);
+		int c = npu_share_cmp(kind, key, value, exp);
+
+		if (!c)
 			return exp;
+		rb = c < 0 ? rb->rb_left : rb->rb_right;
+	}
 	return NULL;
+}
+
+static struct npu_export *npu_share_find_key(const u8 *key)
+{
+	return npu_share_find(NPU_SMI_IPC_KEY, key, 0);
 }
 
 static struct npu_export *npu_share_find_handle(u64 value)
 {
-	struct npu_export *exp;
+	return value ? npu_share_find(NPU_SMI_SHARE_HANDLE, NULL, value) : NULL;
+}
 
-	lockdep_assert_held(&npu_share_lock);
-	if (!value)
-		return NULL;
-	list_for_each_entry(exp, &npu_share_exports, node)
-		if (exp->kind == NPU_SMI_SHARE_HANDLE && exp->value == value)
-			return exp;
-	return NULL;
+/* Add @exp, whose name no live export has, to the tree. */
+static void npu_share_tree_add(struct npu_export *exp)
+{
+	struct rb_node **link = &npu_share_tree.rb_node, *parent = NULL;
+
+	while (*link) {
+		parent = *link;
+		if (npu_share_cmp(exp->kind, exp->key, exp->value,
+				  rb_entry(parent, struct npu_export, rb)) < 0)
+			link = &parent->rb_left;
+		else
+			link = &parent->rb_right;
+	}
+	rb_link_node(&exp->rb, parent, link);
+	rb_insert_color(&exp->rb, &npu_share_tree);
 }
 
 /* A new export of @phys (reference taken), not yet in the table. */
@@ -175,7 +212,9 @@ static int npu_share_insert(struct npu_export *exp)
 			exp->value = get_random_u64();
 		while (!exp->value || npu_share_find_handle(exp->value));
 	}
+	npu_share_tree_add(exp);
 	list_add_tail(&exp->node, &npu_share_exports);
+	list_add_tail(&exp->ctx_node, &exp->owner->exports);
 	return 0;
 }
 
@@ -194,7 +233,9 @@ static void npu_share_destroy_locked(struct npu_export *exp)
 	lockdep_assert_held(&npu_share_lock);
 	exp->owner->nr_exports--;
 	npu_limits_uncharge(exp->owner->proc, npu_share_limit_kind(exp->kind), 1);
+	rb_erase(&exp->rb, &npu_share_tree);
 	list_del(&exp->node);
+	list_del(&exp->ctx_node);
 	list_for_each_entry_safe(link, tmp, &exp->importers, node)
 		list_del_init(&link->node);
 	npu_share_export_free(exp);
@@ -599,8 +640,8 @@ void npu_share_release_ctx(struct npu_ctx *ctx)
 	struct npu_export *exp, *tmp;
 
 	mutex_lock(&npu_share_lock);
-	list_for_each_entry_safe(exp, tmp, &npu_share_exports, node)
-		if (exp->owner == ctx && exp->kind == NPU_SMI_IPC_KEY)
+	list_for_each_entry_safe(exp, tmp, &ctx->exports, ctx_node)
+		if (exp->kind == NPU_SMI_IPC_KEY)
 			npu_share_destroy_locked(exp);
 	mutex_unlock(&npu_share_lock);
 }

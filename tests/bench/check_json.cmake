@@ -37,6 +37,8 @@ set(numbers
   async_small_copies_per_s syscalls_per_async_op
   pinned_h2d_64m_ratio multistream_h2d_64m_ratio memcpy_split_64m_ratio async_memcpy_64m_gbps
   scrub_alloc_2m_us release_2m_us
+  malloc_free_4k_1m_live_ratio memcpy_4k_1m_live_ratio memcpy_4k_p99_us populate_4k_us
+  scale_live_allocations
   iters_64m iters_malloc_free_2m iters_memcpy_4k iters_ioctl_floor)
 set(may_be_zero syscalls_per_async_op)
 foreach(key IN LISTS numbers)

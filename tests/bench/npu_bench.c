@@ -41,10 +41,11 @@ struct bench_iters {
 	unsigned int malloc;	/* aclrtMalloc + aclrtFree of 2 MiB */
 	unsigned int small;	/* synchronous 4 KiB H2D */
 	unsigned int nop;	/* halNop */
+	unsigned int live;	/* live 4 KiB allocations of the scale measurements */
 };
 
-static const struct bench_iters iters_default = { 9, 200, 2000, 20000 };
-static const struct bench_iters iters_quick = { 3, 20, 200, 1000 };
+static const struct bench_iters iters_default = { 9, 200, 2000, 20000, 1000000 };
+static const struct bench_iters iters_quick = { 3, 20, 200, 1000, 10000 };
 
 struct bench_result {
 	double memcpy_gbps;
@@ -516,6 +517,7 @@ int main(int argc, char **argv)
 	bench_share(it.small, &rep);
 	bench_async(it.big, it.small * 32, &rep);
 	bench_tenancy(it.malloc, it.big, &rep);
+	bench_scale(it.small, it.live, &rep);
 
 	if (json)
 		print_json(halBackendName(), &it, &r, &rep);

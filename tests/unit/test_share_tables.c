@@ -696,6 +696,47 @@ static void run_share_injection(int copy)
 	assert_int_equal(mockdev_module_load("devices=2 hbm_mb=4096"), 0);
 }
 
+/*
+ * A file's full quota of IPC keys: every one is found again by name (the
+ * table is a tree: a list searched per export took 100 s for these), the
+ * quota is exact, destroying one frees a slot, and closing the file
+ * destroys them all.
+ */
+static void test_full_quota_of_keys_each_found_by_name(void **state)
+{
+	enum { N = 65536 };
+	char (*keys)[NPU_IPC_KEY_LEN] = calloc(N, NPU_IPC_KEY_LEN);
+	struct npu_ipc_import imp;
+	struct npu_mem_alloc a;
+	char extra[NPU_IPC_KEY_LEN];
+	struct t_file x, y;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(keys);
+	t_file_open(&x, T_VA_BASE);
+	t_file_open(&y, T_VA2);
+	assert_int_equal(t_alloc(x.f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &a), 0);
+	for (i = 0; i < N; i++)
+		assert_int_equal(t_export(x.f, a.va, 4096, NPU_SHARE_NO_WHITELIST, keys[i]), 0);
+	assert_int_equal(t_export(x.f, a.va, 4096, 0, extra), -ENOMEM);
+	for (i = 0; i < N; i += 4099) {
+		assert_int_equal(t_import(y.f, keys[i], &imp), 0);
+		assert_int_equal(imp.size, 4096);
+		assert_int_equal(t_ioctl(y.f, NPU_IOCTL_IPC_UNIMPORT,
+					 &(struct npu_ipc_unimport){ .va = imp.va }), 0);
+	}
+	assert_int_equal(t_ioctl(x.f, NPU_IOCTL_IPC_DESTROY, keys[N / 2]), 0);
+	assert_int_equal(t_import(y.f, keys[N / 2], &imp), -ENOENT);
+	assert_int_equal(t_export(x.f, a.va, 4096, 0, extra), 0);
+	t_file_close(&x);
+	for (i = 0; i < N; i += 8191)
+		assert_int_equal(t_import(y.f, keys[i], &imp), -ENOENT);
+	assert_idle(y.f);
+	t_file_close(&y);
+	free(keys);
+}
+
 static void test_alloc_failures_in_sharing_unwind_without_leaks(void **state)
 {
 	(void)state;
@@ -719,6 +760,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_spans_handles_mapped_back_to_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vmm_rejects_bad_sizes_addresses_and_mixing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_smi_queries_report_processes_and_exports, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_full_quota_of_keys_each_found_by_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alloc_failures_in_sharing_unwind_without_leaks, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_failures_in_sharing_unwind_without_leaks, setup, teardown),
 	};

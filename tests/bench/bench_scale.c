@@ -1,0 +1,138 @@
+/*
+ * Scale benchmarks: what one operation costs with many live allocations.
+ *
+ * - malloc_free_4k_1m_live_ratio: aclrtMalloc + aclrtFree of 4 KiB with
+ *   `live` 4 KiB allocations alive, over the same with none. Each driver
+ *   and runtime lookup on the way is a tree descent, so this stays near 1.
+ * - memcpy_4k_1m_live_ratio: a synchronous 4 KiB H2D aclrtMemcpy, same.
+ * - memcpy_4k_p99_us: the 99th percentile of that copy (none live), to
+ *   read beside memcpy_4k_us, the median.
+ * - populate_4k_us: the median cost of each of the `live` allocations,
+ *   made one after the other (O(log n) each, so the population itself
+ *   takes n log n).
+ * - scale_live_allocations: `live` (a million; --quick makes fewer).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acl/acl.h"
+
+#include "bench_report.h"
+
+#define SZ_4K 4096
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The @q quantile (0..1) of @n samples; sorts them. */
+static double quantile(double *v, unsigned int n, double q)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return v[(unsigned int)(q * (n - 1) + 0.5)];
+}
+
+/* Median of @iters aclrtMalloc + aclrtFree of 4 KiB, or -aclError. */
+static double malloc_free(double *t, unsigned int iters)
+{
+	for (unsigned int i = 0; i < iters; i++) {
+		void *p = NULL;
+		double t0 = now_us();
+		aclError e = aclrtMalloc(&p, SZ_4K, ACL_MEM_MALLOC_NORMAL_ONLY);
+
+		if (e == ACL_SUCCESS)
+			e = aclrtFree(p);
+		if (e != ACL_SUCCESS)
+			return -(double)e;
+		t[i] = now_us() - t0;
+	}
+	return quantile(t, iters, 0.5);
+}
+
+/* @iters synchronous 4 KiB H2D copies; their times in @t, or -aclError. */
+static double memcpy_4k(double *t, unsigned int iters, void *dev, const void *host)
+{
+	for (unsigned int i = 0; i < iters; i++) {
+		double t0 = now_us();
+		aclError e = aclrtMemcpy(dev, SZ_4K, host, SZ_4K, ACL_MEMCPY_HOST_TO_DEVICE);
+
+		if (e != ACL_SUCCESS)
+			return -(double)e;
+		t[i] = now_us() - t0;
+	}
+	return 0;
+}
+
+void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep)
+{
+	double *t = calloc(iters > live ? iters : live, sizeof(*t));
+	void **ptrs = calloc(live, sizeof(*ptrs));
+	static char host[SZ_4K];
+	double mf0, mf1, mc0 = -1, mc1 = -1, p99 = -1, populate = -1;
+	void *dev = NULL;
+	unsigned int n = 0;
+	aclError e;
+
+	if (!t || !ptrs) {
+		mf0 = mf1 = -(double)ACL_ERROR_RT_MEMORY_ALLOCATION;
+		goto out;
+	}
+	memset(host, 0x5a, sizeof(host));
+	e = aclrtMalloc(&dev, SZ_4K, ACL_MEM_MALLOC_NORMAL_ONLY);
+	if (e != ACL_SUCCESS) {
+		mf0 = mf1 = -(double)e;
+		goto out;
+	}
+	mf0 = malloc_free(t, iters);
+	mc0 = memcpy_4k(t, iters, dev, host);
+	if (mc0 == 0) {
+		mc0 = quantile(t, iters, 0.5);
+		p99 = quantile(t, iters, 0.99);
+	}
+
+	for (n = 0; n < live; n++) {
+		double t0 = now_us();
+
+		e = aclrtMalloc(&ptrs[n], SZ_4K, ACL_MEM_MALLOC_NORMAL_ONLY);
+		if (e != ACL_SUCCESS) {
+			mf1 = -(double)e;
+			goto out;
+		}
+		t[n] = now_us() - t0;
+	}
+	populate = quantile(t, live, 0.5);
+	mf1 = malloc_free(t, iters);
+	mc1 = memcpy_4k(t, iters, dev, host);
+	if (mc1 == 0)
+		mc1 = quantile(t, iters, 0.5);
+out:
+	while (n)
+		aclrtFree(ptrs[--n]);
+	if (dev)
+		aclrtFree(dev);
+	free(ptrs);
+	free(t);
+	bench_report_add(rep, "malloc_free_4k_1m_live_ratio",
+			 "malloc+free 4 KiB, many live / none", "ratio",
+			 mf0 > 0 && mf1 > 0 ? mf1 / mf0 : (mf0 < 0 ? mf0 : mf1));
+	bench_report_add(rep, "memcpy_4k_1m_live_ratio", "memcpy 4 KiB, many live / none",
+			 "ratio", mc0 > 0 && mc1 > 0 ? mc1 / mc0 : (mc0 < 0 ? mc0 : mc1));
+	bench_report_add(rep, "memcpy_4k_p99_us", "aclrtMemcpy H2D 4 KiB, p99", "us", p99);
+	bench_report_add(rep, "populate_4k_us", "each of the many live 4 KiB mallocs", "us",
+			 populate);
+	bench_report_add(rep, "scale_live_allocations", "live allocations of the above",
+			 "count", live);
+}
