@@ -21,8 +21,8 @@
 #define NPU_HBM_OWNER_NONE	0ULL
 #define NPU_HBM_OWNER_SHARED	U64_MAX
 
-/* Idle chunks (populated, no frame allocated) kept for reuse: 32 MiB. */
-#define NPU_HBM_IDLE_CHUNKS	16
+/* Idle chunks (populated, no frame allocated) kept for reuse: 16 MiB. */
+#define NPU_HBM_IDLE_CHUNKS	8
 
 struct npu_hbm_chunk {
 	void *mem;		/* vzalloc'ed backing; NULL while not populated */

@@ -7,12 +7,19 @@
  *   sequence within one context is malloc_free_2m_us.
  * - release_2m_us: freeing a written 128 MiB allocation, per 2 MiB chunk:
  *   the driver gives the backing of idle chunks back to the host.
+ * - hbm_backing_after_free_mb: host memory still backing HBM after 1 GiB
+ *   was written and freed (the chunks kept idle for reuse): the driver's
+ *   backing_bytes (debugfs file hbm) less the HBM still allocated
+ *   (hbm_used_bytes, file counters: the benchmark's own buffers). Only on
+ *   the in-process backend, where this process can read those files.
  *
  * Two driver contexts of one process stand for two processes: each
  * halDeviceOpen is a context of its own, with its own owner id.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "npu/hal.h"
@@ -22,6 +29,7 @@
 #define MAX_ITERS 4096
 #define SZ_2M (2ull << 20)
 #define SZ_128M (128ull << 20)
+#define SZ_1G (1ull << 30)
 
 static double now_us(void)
 {
@@ -99,6 +107,43 @@ static double bench_release(halDevice *x, int runs)
 	return err ? -(double)halErrorToAcl(err) : median(t, runs);
 }
 
+/* The in-process driver's debugfs (mockdev/mock.h; libascendcl has it). */
+long mock_debugfs_read(const char *path, char *buf, size_t len);
+
+/* The number after "@key " in debugfs file @path; -1 if there is none. */
+static double debugfs_value(const char *path, const char *key)
+{
+	unsigned long long v;
+	char buf[1024], *p;
+	size_t n = strlen(key);
+
+	if (mock_debugfs_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; (p = strstr(p, key)); p += n)
+		if ((p == buf || p[-1] == '\n') && p[n] == ' ' && sscanf(p + n, " %llu", &v) == 1)
+			return (double)v;
+	return -1;
+}
+
+static double bench_backing_after_free(halDevice *x)
+{
+	struct npu_mem_alloc a;
+	double backing, used;
+	int err = halMemAlloc(x, SZ_1G, NPU_POLICY_HUGE_ONLY, 0, &a);
+
+	if (err)
+		return -(double)halErrorToAcl(err);
+	err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_1G, NPU_DIR_H2D);
+	halMemFree(x, a.va);
+	if (err)
+		return -(double)halErrorToAcl(err);
+	backing = debugfs_value("npu/npu0/hbm", "backing_bytes");
+	used = debugfs_value("npu/npu0/counters", "hbm_used_bytes");
+	if (backing < 0 || used < 0)
+		return -1;
+	return (backing - used) / (1 << 20);
+}
+
 void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *rep)
 {
 	halDevice *x = NULL, *y = NULL;
@@ -117,6 +162,10 @@ void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *r
 	} else {
 		scrub = bench_scrub_alloc(x, y, (int)iters);
 		release = bench_release(x, (int)runs);
+		if (!strcmp(halBackendName(), "inproc"))
+			bench_report_add(rep, "hbm_backing_after_free_mb",
+					 "host memory backing HBM after 1 GiB freed", "MiB",
+					 bench_backing_after_free(x));
 	}
 	if (y)
 		halDeviceClose(y);
