@@ -127,7 +127,8 @@ DEFINE_SHOW_ATTRIBUTE(npu_hbm);
 /*
  * npu/npuN/doorbells: RING_ENTER calls that reached the rings through the
  * ioctl and through the io_uring command, since load (the VM test uses it
- * to see which path the runtime took).
+ * to see which path the runtime took), and how many of them ran their ring
+ * in the calling thread (npu_sched_enter_inline()).
  */
 static int npu_doorbells_show(struct seq_file *m, void *unused)
 {
@@ -136,6 +137,7 @@ static int npu_doorbells_show(struct seq_file *m, void *unused)
 	seq_printf(m, "ioctl %lld\n", (long long)atomic64_read(&ndev->nr_enter_ioctls));
 	seq_printf(m, "uring_cmd %lld\n",
 		   (long long)atomic64_read(&ndev->nr_enter_uring_cmds));
+	seq_printf(m, "inline %llu\n", npu_sched_inline_runs(ndev));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npu_doorbells);

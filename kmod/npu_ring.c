@@ -552,7 +552,10 @@ int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
 
 	if (args->to_submit) {
 		atomic64_inc(&ring->st_doorbells);
-		submitted = npu_sched_kick(ring, args->to_submit, true);
+		/* A submitter that waits runs its ring itself when it can. */
+		if (!wait || !args->min_complete ||
+		    !npu_sched_enter_inline(ring, args->to_submit, &submitted))
+			submitted = npu_sched_kick(ring, args->to_submit, true);
 	}
 	if (wait && !npu_ring_wait_done(ring, args->min_complete)) {
 		/* SQEs published without a doorbell to a sleeping ring still run. */

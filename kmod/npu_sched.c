@@ -55,6 +55,8 @@ MODULE_PARM_DESC(engine_poll_us,
 /* The smallest chunk of a split copy. */
 #define NPU_SCHED_CHUNK_MIN	SZ_4M
 #define NPU_SCHED_POLL_MAX_US	10000
+/* Submitters that may run their rings at once, per device. */
+#define NPU_SCHED_INLINE_SLOTS	8
 
 struct npu_engine_thr {
 	struct npu_sched *s;
@@ -89,6 +91,11 @@ struct npu_sched {
 	wait_queue_head_t wq;		/* idle engines */
 	wait_queue_head_t chunk_wq;	/* engines waiting for the chunks of their copy */
 	struct npu_engine_thr thr[NPU_SCHED_MAX_ENGINES];
+
+	/* Staging buffers of rings run by their submitter (npu_sched_enter_inline). */
+	void *inline_bounce[NPU_SCHED_INLINE_SLOTS];
+	unsigned long inline_free;	/* bitmap of free inline_bounce; protected by lock */
+	atomic64_t nr_inline;		/* rings run by their submitter */
 };
 
 static bool npu_sched_use_mm(struct mm_struct *mm)
@@ -273,29 +280,15 @@ int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, vo
 	return atomic_read(&job.err);
 }
 
-static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
-			       bool abort, u32 abort_req, u32 abort_tail)
+/*
+ * A run of @ring (RUNNING) ended with @stop: put it where it belongs now,
+ * and wake whoever waits for it. @abort: the run carried out abort
+ * @abort_req.
+ */
+static void npu_sched_settle_locked(struct npu_sched *s, struct npu_ring *ring,
+				    enum npu_engine_stop stop, bool abort, u32 abort_req)
 {
-	struct npu_sched *s = e->s;
-	enum npu_engine_stop stop;
-	bool wrote = false, used;
-
-	used = npu_sched_use_mm(ring->mm);
-	mutex_lock(&ring->submit_lock);
-	ring->mm_ok = used;
-	if (ring->flags & NPU_RING_NEED_WAKEUP) {
-		ring->flags &= ~NPU_RING_NEED_WAKEUP;
-		npu_ring_publish_flags(ring);
-	}
-	stop = npu_engine_run(ring, e->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
-	ring->mm_ok = false;
-	mutex_unlock(&ring->submit_lock);
-	npu_sched_unuse_mm(ring->mm, used);
-	if (wrote)
-		atomic64_inc(&s->write_gen);
-
-	spin_lock(&s->lock);
-	s->nr_busy--;
+	lockdep_assert_held(&s->lock);
 	/* Read by npu_sched_abort() waiters without the lock. */
 	if (abort)
 		WRITE_ONCE(ring->abort_done, abort_req);
@@ -327,7 +320,114 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 	if (waitqueue_active(&ring->state_wait))
 		wake_up_all(&ring->state_wait);
 	npu_ring_wake_waiters(ring);
+}
+
+static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
+			       bool abort, u32 abort_req, u32 abort_tail)
+{
+	struct npu_sched *s = e->s;
+	enum npu_engine_stop stop;
+	bool wrote = false, used;
+
+	used = npu_sched_use_mm(ring->mm);
+	mutex_lock(&ring->submit_lock);
+	ring->mm_ok = used;
+	if (ring->flags & NPU_RING_NEED_WAKEUP) {
+		ring->flags &= ~NPU_RING_NEED_WAKEUP;
+		npu_ring_publish_flags(ring);
+	}
+	stop = npu_engine_run(ring, e->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
+	ring->mm_ok = false;
+	mutex_unlock(&ring->submit_lock);
+	npu_sched_unuse_mm(ring->mm, used);
+	if (wrote)
+		atomic64_inc(&s->write_gen);
+
+	spin_lock(&s->lock);
+	s->nr_busy--;
+	npu_sched_settle_locked(s, ring, stop, abort, abort_req);
 	spin_unlock(&s->lock);
+}
+
+/**
+ * npu_sched_enter_inline() - a doorbell whose caller then waits: run it here
+ * @ring: the ring
+ * @to_submit: the caller's to_submit, > 0
+ * @submitted: out on success, as npu_sched_kick() returns it
+ *
+ * As io_uring completes a request in the submitting task when it can, the
+ * thread that rings and then waits runs the ring itself (a batch, from its
+ * head, so ring order holds) when no engine runs it or has it queued, no
+ * abort is pending, and the thread belongs to the process whose memory the
+ * descriptors name (the ring's mm; in npud, the worker serving that
+ * process's call). That saves waking an engine and being woken by it.
+ * What is left afterwards (more than a batch, a doorbell that came
+ * meanwhile, a VALUE_WAIT that is false) goes to the engines as usual; a
+ * large copy is still split over idle engines.
+ *
+ * Return: true if the ring ran here; false if nothing was done, and the
+ * caller rings the doorbell with npu_sched_kick().
+ */
+bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+	enum npu_engine_stop stop;
+	bool wrote = false;
+	unsigned int slot;
+	s32 avail;
+
+	if (!current->mm || current->mm != ring->mm)
+		return false;
+	spin_lock(&s->lock);
+	if (ring->detaching || ring->abort_req != ring->abort_done || !s->inline_free ||
+	    (ring->sstate != NPU_RING_ASLEEP && ring->sstate != NPU_RING_POLLED)) {
+		spin_unlock(&s->lock);
+		return false;
+	}
+	slot = __ffs(s->inline_free);
+	s->inline_free &= ~BIT(slot);
+	avail = npu_ring_sq_tail(ring) - ring->sq_acked;
+	*submitted = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
+	ring->sq_acked += *submitted;
+	list_del_init(&ring->sched_link);
+	WRITE_ONCE(ring->sstate, NPU_RING_RUNNING);
+	spin_unlock(&s->lock);
+
+	mutex_lock(&ring->submit_lock);
+	ring->mm_ok = true;
+	stop = npu_engine_run(ring, s->inline_bounce[slot], NPU_SCHED_BATCH, false, 0, &wrote);
+	ring->mm_ok = false;
+	mutex_unlock(&ring->submit_lock);
+	atomic64_inc(&s->nr_inline);
+	/* Parked rings of the device look at their conditions again. */
+	if (wrote)
+		npu_sched_note_write(s);
+
+	spin_lock(&s->lock);
+	s->inline_free |= BIT(slot);
+	/*
+	 * No engine is polling this ring for us: unless it goes to the
+	 * engines now, the next submission needs a doorbell (the SQPOLL
+	 * handshake: flag, full barrier, one more look at sq_tail).
+	 */
+	if (!(ring->flags & NPU_RING_NEED_WAKEUP)) {
+		ring->flags |= NPU_RING_NEED_WAKEUP;
+		npu_ring_publish_flags(ring);
+	}
+	smp_mb();
+	npu_sched_settle_locked(s, ring, stop, false, 0);
+	if (ring->sstate == NPU_RING_POLLED) {
+		list_del_init(&ring->sched_link);
+		WRITE_ONCE(ring->sstate, NPU_RING_ASLEEP);
+	} else if (ring->sstate != NPU_RING_ASLEEP) {
+		/* Queued or parked: the engines take over. */
+		if (ring->sstate == NPU_RING_QUEUED)
+			npu_sched_queue_locked(s, ring);
+		if (s->nr_sleeping)
+			wake_up(&s->wq);
+	}
+	spin_unlock(&s->lock);
+	return true;
 }
 
 static bool npu_sched_has_work(struct npu_sched *s)
@@ -609,6 +709,17 @@ bool npu_sched_ring_idle(struct npu_ring *ring)
 }
 
 /**
+ * npu_sched_inline_runs() - rings run by their submitters so far
+ * @ndev: the device
+ *
+ * Return: how often npu_sched_enter_inline() ran a ring of @ndev.
+ */
+u64 npu_sched_inline_runs(const struct npu_device *ndev)
+{
+	return atomic64_read(&ndev->sched->nr_inline);
+}
+
+/**
  * npu_sched_engines() - engines per device
  * @ndev: the device
  *
@@ -625,6 +736,31 @@ static void npu_sched_stop(struct npu_sched *s, unsigned int n)
 		kthread_stop(s->thr[n].task);
 		kfree(s->thr[n].bounce);
 	}
+}
+
+static void npu_sched_inline_fini(struct npu_sched *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < NPU_SCHED_INLINE_SLOTS; i++)
+		kfree(s->inline_bounce[i]);
+}
+
+static int npu_sched_inline_init(struct npu_sched *s)
+{
+	unsigned int i;
+
+	BUILD_BUG_ON(NPU_SCHED_INLINE_SLOTS > BITS_PER_LONG);
+	for (i = 0; i < NPU_SCHED_INLINE_SLOTS; i++) {
+		s->inline_bounce[i] = kmalloc(NPU_ENGINE_BOUNCE_SIZE, GFP_KERNEL);
+		if (!s->inline_bounce[i]) {
+			npu_sched_inline_fini(s);
+			return -ENOMEM;
+		}
+	}
+	s->inline_free = GENMASK(NPU_SCHED_INLINE_SLOTS - 1, 0);
+	atomic64_set(&s->nr_inline, 0);
+	return 0;
 }
 
 /**
@@ -663,6 +799,11 @@ int npu_sched_init(struct npu_device *ndev)
 	atomic64_set(&s->write_gen, 0);
 	init_waitqueue_head(&s->wq);
 	init_waitqueue_head(&s->chunk_wq);
+	ret = npu_sched_inline_init(s);
+	if (ret) {
+		kfree(s);
+		return ret;
+	}
 
 	for (i = 0; i < s->nr_engines; i++) {
 		struct npu_engine_thr *e = &s->thr[i];
@@ -688,6 +829,7 @@ int npu_sched_init(struct npu_device *ndev)
 
 err_stop:
 	npu_sched_stop(s, i);
+	npu_sched_inline_fini(s);
 	kfree(s);
 	return ret;
 }
@@ -705,6 +847,7 @@ void npu_sched_fini(struct npu_device *ndev)
 	npu_sched_stop(s, s->nr_engines);
 	WARN_ON(!list_empty(&s->runq) || !list_empty(&s->pollq) ||
 		!list_empty(&s->parked) || !list_empty(&s->chunkq));
+	npu_sched_inline_fini(s);
 	kfree(s);
 	ndev->sched = NULL;
 }

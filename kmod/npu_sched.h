@@ -51,6 +51,8 @@ unsigned int npu_sched_engines(const struct npu_device *ndev);
 void npu_sched_attach(struct npu_ring *ring);
 void npu_sched_detach(struct npu_ring *ring);
 u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell);
+bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted);
+u64 npu_sched_inline_runs(const struct npu_device *ndev);
 void npu_sched_abort(struct npu_ring *ring);
 bool npu_sched_ring_idle(struct npu_ring *ring);
 

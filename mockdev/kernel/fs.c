@@ -221,7 +221,9 @@ MOCK_EXPORT long mockdev_file_ioctl(struct file *filp,
 
 	if (!filp->f_op->unlocked_ioctl)
 		return -ENOTTY;
+	mock_fault_scope_begin();
 	ret = AS_TASK(task, filp->f_op->unlocked_ioctl(filp, cmd, arg));
+	mock_fault_scope_end();
 	return vfs_errno(ret);
 }
 

@@ -135,6 +135,13 @@ struct mock_page_owner {
 	struct page pages[];
 };
 
+/*
+ * The fault handler is checked once for what runs between these two
+ * (uaccess.c); they nest.
+ */
+void mock_fault_scope_begin(void);
+void mock_fault_scope_end(void);
+
 /* Fault-guarded access to this process's memory (uaccess.c). */
 size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 			 unsigned long ulo, unsigned long uhi);

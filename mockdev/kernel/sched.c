@@ -134,22 +134,37 @@ static void self_set_pid(void)
 	self_task.task.start_boottime = mock_pid_start_boottime(self_task.task.pid);
 }
 
+/* Set in a child of fork(): the identity is the parent's until renewed. */
+static bool self_forked;
+
+static void self_on_fork(void)
+{
+	__atomic_store_n(&self_forked, true, __ATOMIC_RELEASE);
+}
+
 static void self_init(void)
 {
 	mock_task_init_common(&self_task, MOCK_TASK_SELF);
 	self_task.task.mm = &self_mm;
 	self_task.task.active_mm = &self_mm;
 	self_set_pid();
+	pthread_atfork(NULL, NULL, self_on_fork);
 }
 
 MOCK_EXPORT struct task_struct *mockdev_task_self(void)
 {
 	pthread_once(&self_once, self_init);
-	/* After fork() the child is a different process. */
-	if (unlikely(self_task.task.tgid != getpid())) {
+	/*
+	 * After fork() the child is a different process. The atfork flag
+	 * spares a getpid() per call; a child made by a raw clone system
+	 * call runs no atfork handler and must exec before it uses the
+	 * driver, as it must before it uses most of libc.
+	 */
+	if (unlikely(__atomic_load_n(&self_forked, __ATOMIC_ACQUIRE))) {
 		pthread_mutex_lock(&self_lock);
 		if (self_task.task.tgid != getpid())
 			self_set_pid();
+		__atomic_store_n(&self_forked, false, __ATOMIC_RELEASE);
 		pthread_mutex_unlock(&self_lock);
 	}
 	return &self_task.task;
@@ -785,6 +800,8 @@ void kthread_use_mm(struct mm_struct *mm)
 	mmgrab(mm);
 	tsk->active_mm = mm;
 	tsk->mm = mm;
+	/* An engine's batch: its guarded copies share one handler check. */
+	mock_fault_scope_begin();
 }
 
 void kthread_unuse_mm(struct mm_struct *mm)
@@ -793,6 +810,7 @@ void kthread_unuse_mm(struct mm_struct *mm)
 
 	WARN_ON_ONCE(!(tsk->flags & PF_KTHREAD));
 	WARN_ON_ONCE(tsk->mm != mm);
+	mock_fault_scope_end();
 	tsk->mm = NULL;
 	tsk->active_mm = NULL;
 	mmdrop(mm);

@@ -217,10 +217,13 @@ static void fault_install_one(int sig, struct sigaction *prev)
 }
 
 /*
- * Make sure our handler is the one installed. Checked on every guarded
- * access, not once: test harnesses (cmocka) and runtimes install their
- * own SIGSEGV handlers around our back, and a guarded copy must still
- * recover; the handler we displace becomes the one we chain to.
+ * Make sure our handler is the one installed. Checked again and again, not
+ * once: test harnesses (cmocka) and runtimes install their own SIGSEGV
+ * handlers around our back, and a guarded copy must still recover; the
+ * handler we displace becomes the one we chain to. Each check costs two
+ * system calls, so it is made once per entry into the driver (an ioctl,
+ * an engine's batch: mock_fault_scope_begin()) rather than per guarded
+ * access, which a synchronous copy makes several of.
  */
 static void fault_install(void)
 {
@@ -237,6 +240,26 @@ static void fault_install(void)
 	pthread_mutex_unlock(&fault_lock);
 }
 
+/* Entries into the driver on this thread that have checked the handler. */
+static __thread unsigned int fault_scope __attribute__((tls_model("initial-exec")));
+
+void mock_fault_scope_begin(void)
+{
+	if (!fault_scope++)
+		fault_install();
+}
+
+void mock_fault_scope_end(void)
+{
+	fault_scope--;
+}
+
+static void fault_ensure(void)
+{
+	if (!fault_scope)
+		fault_install();
+}
+
 /*
  * Copy n bytes; the user side is [ulo, uhi). Work goes in chunks that end
  * at user page boundaries, so that after a fault "done" is exactly the
@@ -249,7 +272,7 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	volatile size_t done = 0;
 	copy_fn fn = n >= MOCK_MEMCPY_NT_THRESHOLD ? copy_nt() : movsb;
 
-	fault_install();
+	fault_ensure();
 	g.ulo = ulo;
 	g.uhi = uhi;
 	if (sigsetjmp(g.env, GUARD_SAVE_SIGMASK)) {
@@ -282,7 +305,7 @@ static NO_SANITIZE size_t guarded_clear(void *dst, size_t n)
 	struct fault_guard g;
 	volatile size_t done = 0;
 
-	fault_install();
+	fault_ensure();
 	g.ulo = (unsigned long)dst;
 	g.uhi = g.ulo + n;
 	if (sigsetjmp(g.env, GUARD_SAVE_SIGMASK))
@@ -310,7 +333,7 @@ NO_SANITIZE int mock_guarded_probe(unsigned long addr, size_t len, bool write)
 	struct fault_guard g;
 	unsigned long p, end = addr + len;
 
-	fault_install();
+	fault_ensure();
 	g.ulo = addr;
 	g.uhi = end;
 	if (sigsetjmp(g.env, GUARD_SAVE_SIGMASK))

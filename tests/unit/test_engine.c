@@ -586,6 +586,104 @@ static void test_split_large_copy_keeps_data(void **state)
 	free(back);
 }
 
+/* Rings run by their submitters so far (debugfs npu/npu0/doorbells). */
+static long inline_runs(void)
+{
+	char buf[256], *p;
+	long n = -1;
+
+	assert_true(mock_debugfs_read("npu/npu0/doorbells", buf, sizeof(buf)) > 0);
+	p = strstr(buf, "inline ");
+	assert_non_null(p);
+	assert_int_equal(sscanf(p, "inline %ld", &n), 1);
+	return n;
+}
+
+/*
+ * A submitter that waits runs the ring in its own thread: async work
+ * published before (no doorbell) runs first, in order, and the CQEs are
+ * there when RING_ENTER returns. When the head is a VALUE_WAIT that is
+ * false, the run stops there and the engines take the ring over: a write
+ * from another ring releases it, and what follows still runs in order.
+ */
+static void test_sync_enter_runs_earlier_work_first_in_the_caller(void **state)
+{
+	enum { BYTES = 8192 };
+	uint8_t src[BYTES], back[BYTES];
+	struct t_ring r, w;
+	struct npu_sqe s;
+	struct npu_cqe c;
+	uint64_t a, b, flag;
+	uint32_t submitted = 0;
+	long before;
+	struct file *f;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 16, 16), 0);
+	assert_int_equal(t_ring_create(f, &w, 4, 4), 0);
+	a = alloc(f, BYTES);
+	b = alloc(f, BYTES);
+	flag = alloc(f, 4096);
+	fill(src, BYTES, 11);
+
+	/* Published as async work, no doorbell: nothing runs it yet. */
+	s = t_copy(NPU_DIR_H2D, a, (uintptr_t)src, BYTES);
+	s.user_data = 1;
+	t_ring_push(&r, &s);
+	s = t_copy(NPU_DIR_D2D, b, a, BYTES);
+	s.user_data = 2;
+	t_ring_push(&r, &s);
+	usleep(20000);
+	assert_int_equal(cq_ready(&r), 0);
+	/* Then a synchronous copy that reads what they wrote. */
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, b, BYTES);
+	s.user_data = 3;
+	t_ring_push(&r, &s);
+	before = inline_runs();
+	assert_int_equal(t_ring_enter(f, &r, 3, 3, NPU_ENTER_GETEVENTS, &submitted), 0);
+	assert_int_equal(submitted, 3);
+	assert_int_equal(inline_runs(), before + 1);
+	for (uint64_t i = 1; i <= 3; i++) {
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.user_data, i);
+		assert_int_equal(c.res, 0);
+	}
+	assert_memory_equal(back, src, BYTES);
+
+	/* A false VALUE_WAIT at the head: the engines take the rest over. */
+	host_write_u64(f, &w, flag, 0);
+	memset(back, 0, sizeof(back));
+	s = value_wait(flag, 1, NPU_WAIT_EQ, 4);
+	t_ring_push(&r, &s);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, b, BYTES);
+	s.user_data = 5;
+	t_ring_push(&r, &s);
+	before = inline_runs();
+	{
+		struct npu_ring_enter e = {
+			.ring_id = r.id, .to_submit = 2, .min_complete = 1,
+			.flags = NPU_ENTER_GETEVENTS, .timeout_ns = 20 * 1000000ULL,
+		};
+
+		/* A failed RING_ENTER writes nothing back (submitted included). */
+		assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_ENTER, &e), -ETIME);
+	}
+	assert_true(inline_runs() >= before + 1);
+	assert_int_equal(cq_ready(&r), 0);
+	host_write_u64(f, &w, flag, 1);
+	assert_int_equal(wait_cqes(f, &r, 2, 10000), 0);
+	for (uint64_t i = 4; i <= 5; i++) {
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.user_data, i);
+		assert_int_equal(c.res, 0);
+	}
+	assert_memory_equal(back, src, BYTES);
+	t_close(f);
+	t_ring_unmap(&r);
+	t_ring_unmap(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +699,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_abort_and_destroy_cancel_a_parked_ring, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_split_large_copy_keeps_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_enter_runs_earlier_work_first_in_the_caller,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
