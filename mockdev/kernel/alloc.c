@@ -281,7 +281,8 @@ struct mock_area {
 struct vmalloc_hdr {
 	unsigned long magic;
 	size_t size;		/* bytes asked for */
-	size_t map_len;		/* header + data + guard */
+	size_t map_len;		/* header + data + guard, and alignment slack */
+	void *map_start;	/* where the mapping begins */
 	struct mock_area area;
 };
 
@@ -348,7 +349,7 @@ static void *vmalloc_aligned(unsigned long size, size_t align)
 {
 	struct vmalloc_hdr *hdr;
 	size_t data_len, map_len;
-	char *map;
+	char *map, *map_start;
 
 	if (mock_inject_alloc_failure())
 		return NULL;
@@ -360,26 +361,27 @@ static void *vmalloc_aligned(unsigned long size, size_t align)
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED)
 		return NULL;
+	map_len += align - PAGE_SIZE;
+	map_start = map;
 	if (align > PAGE_SIZE) {
-		char *data = PTR_ALIGN(map + PAGE_SIZE, align);
-		size_t head = data - PAGE_SIZE - map;
-
-		/* Keep [header page, data, guard page]; unmap the slack. */
-		if (head)
-			munmap(map, head);
-		munmap(data + data_len + PAGE_SIZE, align - PAGE_SIZE - head);
-		map = data - PAGE_SIZE;
-		madvise(data, data_len, MADV_HUGEPAGE);
+		/*
+		 * The slack around [header page, data, guard page] stays mapped
+		 * (never touched, so it costs address space only): unmapping
+		 * it would take two more system calls per allocation.
+		 */
+		map = PTR_ALIGN(map + PAGE_SIZE, align) - PAGE_SIZE;
+		madvise(map + PAGE_SIZE, data_len, MADV_HUGEPAGE);
 	}
 	/* Guard page: an overrun faults, like the kernel's vmalloc guard. */
 	if (mprotect(map + PAGE_SIZE + data_len, PAGE_SIZE, PROT_NONE)) {
-		munmap(map, map_len);
+		munmap(map_start, map_len);
 		return NULL;
 	}
 	hdr = (struct vmalloc_hdr *)map;
 	hdr->magic = VMALLOC_MAGIC;
 	hdr->size = size;
 	hdr->map_len = map_len;
+	hdr->map_start = map_start;
 	hdr->area.start = (unsigned long)map + PAGE_SIZE;
 	hdr->area.len = data_len;
 	hdr->area.kind = MOCK_AREA_VMALLOC;
@@ -443,7 +445,7 @@ void vfree(const void *addr)
 	BUG_ON(hdr->magic != VMALLOC_MAGIC);
 	area_remove(a);
 	mock_live_add(&mock_live.vmalloc, -1);
-	munmap(hdr, hdr->map_len);
+	munmap(hdr->map_start, hdr->map_len);
 }
 
 struct page *vmalloc_to_page(const void *addr)
