@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Mock kernel: IDR and IDA.
+ * Mock kernel: IDR.
  *
  * A fixed-height radix tree: IDR_LEVELS levels of 64-slot nodes cover IDs
  * 0..2^36-1 (the IDR uses 0..INT_MAX). Each node keeps two bitmaps:
@@ -406,44 +406,4 @@ void idr_destroy(struct idr *idr)
 		idr_free_subtree(idr->root, IDR_LEVELS - 1);
 	idr->root = NULL;
 	idr_unlock(idr);
-}
-
-/* IDA: an IDR whose entries are a non-NULL marker. */
-
-#define IDA_MARKER	((void *)1UL)
-
-void ida_init(struct ida *ida)
-{
-	idr_init(&ida->idr);
-}
-
-int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
-		    gfp_t gfp)
-{
-	int ret;
-
-	(void)gfp;
-	if ((int)min < 0)
-		return -ENOSPC;
-	idr_lock(&ida->idr);
-	ret = idr_alloc_range(&ida->idr, IDA_MARKER, min,
-			      min_t(unsigned long, max, IDR_MAX));
-	idr_unlock(&ida->idr);
-	return ret;
-}
-
-void ida_free(struct ida *ida, unsigned int id)
-{
-	WARN(idr_remove(&ida->idr, id) != IDA_MARKER,
-	     "ida_free called for id=%u which is not allocated.\n", id);
-}
-
-void ida_destroy(struct ida *ida)
-{
-	idr_destroy(&ida->idr);
-}
-
-bool ida_is_empty(const struct ida *ida)
-{
-	return idr_is_empty(&ida->idr);
 }

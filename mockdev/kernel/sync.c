@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Mock kernel: locks, wait queues, completions and RCU over pthreads.
+ * Mock kernel: locks, wait queues and RCU over pthreads.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,7 +11,6 @@
 
 #include <linux/kernel.h>
 #include <linux/bug.h>
-#include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
@@ -351,88 +350,6 @@ long mock_wait_sleep(struct mock_waiter *w, long timeout)
 	if (!forever)
 		ret = jiffies_left(&deadline);
 	return ret;
-}
-
-/* Completions */
-
-void init_completion(struct completion *x)
-{
-	x->done = 0;
-	init_waitqueue_head(&x->wait);
-}
-
-void reinit_completion(struct completion *x)
-{
-	__atomic_store_n(&x->done, 0, __ATOMIC_RELAXED);
-}
-
-void complete(struct completion *x)
-{
-	unsigned int d = __atomic_load_n(&x->done, __ATOMIC_RELAXED);
-
-	do {
-		if (d == UINT_MAX)
-			break;
-	} while (!__atomic_compare_exchange_n(&x->done, &d, d + 1, false,
-					      __ATOMIC_RELEASE,
-					      __ATOMIC_RELAXED));
-	wake_up(&x->wait);
-}
-
-void complete_all(struct completion *x)
-{
-	__atomic_store_n(&x->done, UINT_MAX, __ATOMIC_RELEASE);
-	wake_up_all(&x->wait);
-}
-
-bool try_wait_for_completion(struct completion *x)
-{
-	unsigned int d = __atomic_load_n(&x->done, __ATOMIC_ACQUIRE);
-
-	do {
-		if (!d)
-			return false;
-		if (d == UINT_MAX)
-			return true;
-	} while (!__atomic_compare_exchange_n(&x->done, &d, d - 1, false,
-					      __ATOMIC_ACQUIRE,
-					      __ATOMIC_ACQUIRE));
-	return true;
-}
-
-bool completion_done(struct completion *x)
-{
-	return __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != 0;
-}
-
-void wait_for_completion(struct completion *x)
-{
-	wait_event(x->wait, try_wait_for_completion(x));
-}
-
-int wait_for_completion_interruptible(struct completion *x)
-{
-	return wait_event_interruptible(x->wait, try_wait_for_completion(x));
-}
-
-int wait_for_completion_killable(struct completion *x)
-{
-	return wait_event_killable(x->wait, try_wait_for_completion(x));
-}
-
-unsigned long wait_for_completion_timeout(struct completion *x,
-					  unsigned long timeout)
-{
-	return wait_event_timeout(x->wait, try_wait_for_completion(x),
-				  (long)timeout);
-}
-
-long wait_for_completion_interruptible_timeout(struct completion *x,
-					       unsigned long timeout)
-{
-	return wait_event_interruptible_timeout(x->wait,
-						try_wait_for_completion(x),
-						(long)timeout);
 }
 
 /* RCU: a reader-preferring rwlock (readers may nest). */

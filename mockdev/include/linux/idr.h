@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Mock kernel: IDR, an integer ID -> pointer map, and IDA, an ID allocator.
+ * Mock kernel: IDR, an integer ID -> pointer map.
  *
  * A radix tree of 64-slot nodes with "full" bitmaps, so the lowest free ID
  * at or after a start is found in O(depth). Like the kernel's (xarray) IDR
@@ -81,36 +81,5 @@ static inline void idr_preload_end(void)
 	for ((entry) = idr_get_next((idr), &(id));			\
 	     entry;							\
 	     ++id, (entry) = idr_get_next((idr), &(id)))
-
-/* IDA: IDs without pointers. */
-struct ida {
-	struct idr idr;
-};
-
-#define IDA_INIT(name)	{ .idr = IDR_INIT(name.idr) }
-#define DEFINE_IDA(name) struct ida name = IDA_INIT(name)
-
-void ida_init(struct ida *ida);
-/* An ID in [min, max], or -ENOSPC / -ENOMEM. */
-int ida_alloc_range(struct ida *ida, unsigned int min, unsigned int max,
-		    gfp_t gfp);
-void ida_free(struct ida *ida, unsigned int id);
-void ida_destroy(struct ida *ida);
-bool ida_is_empty(const struct ida *ida);
-
-static inline int ida_alloc(struct ida *ida, gfp_t gfp)
-{
-	return ida_alloc_range(ida, 0, ~0U, gfp);
-}
-
-static inline int ida_alloc_min(struct ida *ida, unsigned int min, gfp_t gfp)
-{
-	return ida_alloc_range(ida, min, ~0U, gfp);
-}
-
-static inline int ida_alloc_max(struct ida *ida, unsigned int max, gfp_t gfp)
-{
-	return ida_alloc_range(ida, 0, max, gfp);
-}
 
 #endif /* MOCK_LINUX_IDR_H */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The mock's IDR/IDA: the kernel's allocation rules and error codes. */
+/* The mock's IDR: the kernel's allocation rules and error codes. */
 #include <stdlib.h>
 
 #include <linux/kernel.h>
@@ -130,21 +130,6 @@ static void test_node_allocation_failure_is_enomem(void **state)
 	idr_destroy(&idr);
 }
 
-static void test_ida_ranges(void **state)
-{
-	DEFINE_IDA(ida);
-
-	(void)state;
-	assert_int_equal(ida_alloc_range(&ida, 3, 4, GFP_KERNEL), 3);
-	assert_int_equal(ida_alloc_range(&ida, 3, 4, GFP_KERNEL), 4);
-	assert_int_equal(ida_alloc_range(&ida, 3, 4, GFP_KERNEL), -ENOSPC);
-	ida_free(&ida, 3);
-	assert_int_equal(ida_alloc_min(&ida, 2, GFP_KERNEL), 2);
-	assert_int_equal(ida_alloc(&ida, GFP_KERNEL), 0);
-	ida_destroy(&ida);
-	assert_true(ida_is_empty(&ida));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,7 +138,6 @@ int main(void)
 		MOCK_TEST(test_base_and_iteration),
 		MOCK_TEST(test_randomised_against_a_bitmap),
 		MOCK_TEST(test_node_allocation_failure_is_enomem),
-		MOCK_TEST(test_ida_ranges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

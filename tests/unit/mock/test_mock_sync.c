@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Wait queues, completions, schedule and kthreads across real threads. */
+/* Wait queues, schedule and kthreads across real threads. */
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <linux/kernel.h>
-#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
@@ -154,30 +153,6 @@ static void test_schedule_sleeps_until_wake_up_process(void **state)
 	kthread_stop(k);
 }
 
-static int completer_fn(void *data)
-{
-	msleep(10);
-	complete(data);
-	return 0;
-}
-
-static void test_completion_across_threads(void **state)
-{
-	struct completion done;
-	struct task_struct *k;
-
-	(void)state;
-	init_completion(&done);
-	assert_int_equal(wait_for_completion_timeout(&done, 1), 0);
-	k = kthread_run(completer_fn, &done, "completer");
-	wait_for_completion(&done);
-	assert_false(completion_done(&done));
-	complete_all(&done);
-	assert_true(wait_for_completion_timeout(&done, 10) > 0);
-	assert_true(completion_done(&done));
-	kthread_stop(k);
-}
-
 struct sigwait {
 	wait_queue_head_t wq;
 	int result;
@@ -231,7 +206,6 @@ int main(void)
 		MOCK_TEST(test_kthread_stop_wakes_a_sleeping_kthread),
 		MOCK_TEST(test_kthread_stopped_before_wake_never_runs),
 		MOCK_TEST(test_schedule_sleeps_until_wake_up_process),
-		MOCK_TEST(test_completion_across_threads),
 		MOCK_TEST(test_signal_interrupts_interruptible_wait),
 		MOCK_TEST(test_plain_thread_is_the_process_itself),
 	};
