@@ -337,6 +337,65 @@ static void test_synchronize_device(void **state)
 	}
 }
 
+struct release_word {
+	void *word;
+	int ms;
+};
+
+/* After a pause, the host writes 1 to the word (a thread with its own context). */
+static void *release_word_later(void *arg)
+{
+	struct release_word *r = arg;
+	uint64_t one = 1;
+
+	ACL_OK(aclrtSetDevice(0));
+	usleep((useconds_t)r->ms * 1000);
+	ACL_OK(aclrtMemcpy(r->word, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+	return NULL;
+}
+
+/*
+ * aclrtFreeWithDevSync returns only when the device is idle: a stream held
+ * by a ValueWait that another thread releases 50 ms later has finished
+ * (its event completed, its memset visible) when the free returns.
+ * NULL is rejected; a second free of the same pointer is 107000.
+ */
+static void test_free_with_dev_sync_waits_for_the_device(void **state)
+{
+	struct release_word r = { NULL, 50 };
+	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+	uint8_t back[4096];
+	void *buf = NULL, *victim = NULL;
+	aclrtStream s = NULL;
+	aclrtEvent ev = NULL;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(aclrtFreeWithDevSync(NULL), ACL_ERROR_INVALID_PARAM);
+	ACL_OK(aclrtMalloc(&r.word, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ACL_OK(aclrtMalloc(&buf, sizeof(back), ACL_MEM_MALLOC_NORMAL_ONLY));
+	ACL_OK(aclrtMalloc(&victim, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ACL_OK(aclrtMemset(r.word, 8, 0, 8));
+	ACL_OK(aclrtMemset(buf, sizeof(back), 0, sizeof(back)));
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateEvent(&ev));
+	ACL_OK(aclrtValueWait(r.word, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
+	ACL_OK(aclrtMemsetAsync(buf, sizeof(back), 0x77, sizeof(back), s));
+	ACL_OK(aclrtRecordEvent(ev, s));
+	assert_int_equal(pthread_create(&t, NULL, release_word_later, &r), 0);
+	ACL_OK(aclrtFreeWithDevSync(victim));
+	ACL_OK(aclrtQueryEventStatus(ev, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	ACL_OK(aclrtMemcpy(back, sizeof(back), buf, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rt_first_not(back, sizeof(back), 0x77), sizeof(back));
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_int_equal(aclrtFreeWithDevSync(victim), ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtFree(buf));
+	ACL_OK(aclrtFree(r.word));
+}
+
 /* A task that fails surfaces at the next synchronisation, once. */
 static void test_task_error_surfaces_at_sync(void **state)
 {
@@ -367,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_stream_of_another_context),
 		cmocka_unit_test(test_destroy_force_with_pending_work),
 		cmocka_unit_test(test_synchronize_device),
+		cmocka_unit_test(test_free_with_dev_sync_waits_for_the_device),
 		cmocka_unit_test(test_task_error_surfaces_at_sync),
 	};
 

@@ -111,3 +111,18 @@ aclError aclrtFree(void *devPtr) {
         return npu::rt::FreeDeviceMemory(devPtr);
     });
 }
+
+aclError aclrtFreeWithDevSync(void *devPtr) {
+    return RunApi("aclrtFreeWithDevSync", [&] {
+        NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL");
+        // As aclrtFreeHostWithDevSync: the device-wide synchronisation is
+        // aclrtSynchronizeDevice of the current device; without a context
+        // (aclrtFree needs none) this thread has nothing to wait for.
+        if (ThreadState::CurrentContext()) {
+            aclError sync = aclrtSynchronizeDevice();
+            if (sync != ACL_SUCCESS)
+                return Error::Format(sync, "synchronising the device before the free failed");
+        }
+        return npu::rt::FreeDeviceMemory(devPtr);
+    });
+}

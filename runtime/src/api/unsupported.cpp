@@ -26,7 +26,6 @@ aclError NotSupportedYet(const char *api, int issue) {
     X(4, aclrtResetEvent, (aclrtEvent event, aclrtStream stream)) \
     X(4, aclrtEventElapsedTime, (float *ms, aclrtEvent startEvent, aclrtEvent endEvent)) \
     X(4, aclrtSetOpWaitTimeout, (uint32_t timeout)) \
-    X(4, aclrtFreeWithDevSync, (void *devPtr)) \
     X(4, aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag))
 // clang-format on
 
