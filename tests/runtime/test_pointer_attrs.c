@@ -49,6 +49,17 @@ static void test_device_memory(void **state)
 	expect(huge + 3 * MiB + 17, ACL_MEM_LOCATION_TYPE_DEVICE, 0, 2 * MiB);
 	expect(normal, ACL_MEM_LOCATION_TYPE_DEVICE, 0, 4096);
 	expect(normal + 8191, ACL_MEM_LOCATION_TYPE_DEVICE, 0, 4096);
+	/* HUGE_FIRST: huge pages only over 1 MiB, whatever the tail pad adds. */
+	{
+		char *one = NULL, *over = NULL;
+
+		ACL_OK(aclrtMalloc((void **)&one, MiB, ACL_MEM_MALLOC_HUGE_FIRST));
+		ACL_OK(aclrtMalloc((void **)&over, MiB + 1, ACL_MEM_MALLOC_HUGE_FIRST));
+		expect(one, ACL_MEM_LOCATION_TYPE_DEVICE, 0, 4096);
+		expect(over, ACL_MEM_LOCATION_TYPE_DEVICE, 0, 2 * MiB);
+		ACL_OK(aclrtFree(one));
+		ACL_OK(aclrtFree(over));
+	}
 	ACL_OK(aclrtFree(normal));
 	/* Freed: an address of the device that nothing is mapped at. */
 	assert_int_equal(aclrtPointerGetAttributes(normal, &(aclrtPtrAttributes){ 0 }),

@@ -8,6 +8,7 @@ namespace {
 
 constexpr uint64_t kAlign = 32;
 constexpr uint64_t kTailPad = 32;  // upstream's AICoreSpec.padding_size
+constexpr uint64_t kOneMiB = 1ULL << 20;
 constexpr uint64_t kTwoMiB = 2ULL << 20;
 
 uint64_t AlignUp(uint64_t v, uint64_t a) {
@@ -78,6 +79,10 @@ DeviceAllocRequest TranslateMalloc(MallocApi api, size_t size, uint32_t policy) 
     }
     if (!recognised)
         page = DefaultPolicy(size);
+    // HUGE_FIRST gives huge pages to requests over 1 MiB: decide on the size
+    // the caller asked for, before the tail pad below pushes 1 MiB over.
+    if (page.policy == NPU_POLICY_HUGE_FIRST && size <= kOneMiB)
+        page.policy = NPU_POLICY_NORMAL_ONLY;
 
     DeviceAllocRequest req;
     req.policy = page.policy;
