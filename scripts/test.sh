@@ -75,6 +75,18 @@ stage_build() {
 	configure_build "$BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_WERROR=ON
 }
 
+# -DBUILD_TESTING=OFF must configure on a machine without cmocka: pkg-config
+# is shown only the .pc files of the libraries the build itself needs.
+stage_no_tests_configure() {
+	local pc=$BUILD/pc-without-cmocka dir=$BUILD/no-tests
+	rm -rf "$pc" "$dir"
+	mkdir -p "$pc"
+	cp "$(pkg-config --variable=pcfiledir fuse3)/fuse3.pc" \
+		"$(pkg-config --variable=pcfiledir liburing)/liburing.pc" "$pc/"
+	PKG_CONFIG_LIBDIR=$pc cmake -S "$NPU_ROOT" -B "$dir" -DBUILD_TESTING=OFF >/dev/null
+	rm -rf "$pc" "$dir"
+}
+
 stage_sample() {
 	step "installing $BUILD to $PREFIX"
 	cmake --install "$BUILD" --prefix "$PREFIX" >/dev/null
@@ -167,6 +179,7 @@ if [[ $install -eq 1 ]]; then
 	stage "apt packages" stage_packages
 fi
 stage "build ($BUILD, -Werror)" stage_build
+stage "configure with -DBUILD_TESTING=OFF and no cmocka" stage_no_tests_configure
 stage "ctest ($BUILD)" run_ctest "$BUILD"
 stage "CANN-style sample, out of tree against $PREFIX" stage_sample
 if [[ $quick -eq 0 ]]; then

@@ -25,7 +25,11 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/uio.h>
+/* NPU_MOCK_PORTABLE_COPY: the plain copies of other CPUs on x86 too. */
+#if defined(__x86_64__) && !defined(NPU_MOCK_PORTABLE_COPY)
+#define MOCK_COPY_X86 1
 #include <immintrin.h>
+#endif
 
 #include <linux/kernel.h>
 #include <linux/bug.h>
@@ -40,6 +44,10 @@
 #define NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
 
 /* Copy helpers, all exempt from the sanitizers */
+
+typedef void (*copy_fn)(void *dst, const void *src, size_t n);
+
+#ifdef MOCK_COPY_X86
 
 static inline NO_SANITIZE void movsb(void *dst, const void *src, size_t n)
 {
@@ -112,8 +120,6 @@ copy_nt_avx2(void *dst, const void *src, size_t n)
 	movsb(d, s, n);
 }
 
-typedef void (*copy_fn)(void *dst, const void *src, size_t n);
-
 static copy_fn copy_nt_impl;	/* chosen once by CPU features */
 static pthread_once_t copy_nt_once = PTHREAD_ONCE_INIT;
 
@@ -130,6 +136,35 @@ static copy_fn copy_nt(void)
 	return copy_nt_impl;
 }
 
+/* Orders the streaming stores before what follows. */
+static inline void copy_nt_fence(void)
+{
+	_mm_sfence();
+}
+
+#else /* plain copies (Arm and the rest) */
+
+static inline NO_SANITIZE void movsb(void *dst, const void *src, size_t n)
+{
+	memcpy(dst, src, n);
+}
+
+static inline NO_SANITIZE void stosb(void *dst, int c, size_t n)
+{
+	memset(dst, c, n);
+}
+
+static copy_fn copy_nt(void)
+{
+	return movsb;
+}
+
+static inline void copy_nt_fence(void)
+{
+}
+
+#endif
+
 void *mock_memcpy_nt(void *dst, const void *src, size_t n)
 {
 #ifdef __SANITIZE_ADDRESS__
@@ -137,7 +172,7 @@ void *mock_memcpy_nt(void *dst, const void *src, size_t n)
 	return __builtin_memcpy(dst, src, n);
 #else
 	copy_nt()(dst, src, n);
-	_mm_sfence();
+	copy_nt_fence();
 	return dst;
 #endif
 }
@@ -277,7 +312,7 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	g.uhi = uhi;
 	if (sigsetjmp(g.env, GUARD_SAVE_SIGMASK)) {
 		if (fn != movsb)
-			_mm_sfence();
+			copy_nt_fence();
 		return n - done;
 	}
 	fault_guard = &g;
@@ -295,7 +330,7 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	}
 	fault_guard = NULL;
 	if (fn != movsb)
-		_mm_sfence();
+		copy_nt_fence();
 	return 0;
 }
 
