@@ -47,6 +47,22 @@ static void test_bad_pointer_copies_nothing_and_does_not_crash(void **state)
 	munmap(p, 2 * PAGE_SIZE);
 }
 
+/* NULL as the user side of copies big enough for the streaming path. */
+static void test_null_user_pointer_with_a_big_copy(void **state)
+{
+	const size_t n = 2 * MOCK_MEMCPY_NT_THRESHOLD;
+	char *buf = malloc(n);
+
+	(void)state;
+	assert_non_null(buf);
+	memset(buf, 0x55, n);
+	assert_int_equal(copy_from_user(buf, (void __user *)NULL, n), n);
+	assert_null(memchr_inv(buf, 0, n));
+	assert_int_equal(copy_to_user((void __user *)NULL, buf, n), n);
+	assert_int_equal(copy_to_user((void __user *)(PAGE_SIZE - 64), buf, n), n);
+	free(buf);
+}
+
 static void test_copy_across_into_a_bad_page_is_partial(void **state)
 {
 	char buf[300];
@@ -187,6 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		MOCK_TEST(test_bad_pointer_copies_nothing_and_does_not_crash),
+		MOCK_TEST(test_null_user_pointer_with_a_big_copy),
 		MOCK_TEST(test_copy_across_into_a_bad_page_is_partial),
 		MOCK_TEST(test_large_copies_and_user_helpers),
 		MOCK_TEST(test_copy_failure_injection),
