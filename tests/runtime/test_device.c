@@ -386,6 +386,13 @@ static void test_address_range_of_allocations(void **state)
 	ACL_OK(aclrtMemGetAddressRange(p, &base, &size));
 	assert_int_equal(size, 8192);
 	ACL_OK(aclrtFree(p));
+	/* aclrtMallocHost memory: its base and page-rounded size. */
+	ACL_OK(aclrtMallocHost(&p, 5000));
+	ACL_OK(aclrtMemGetAddressRange((char *)p + 4999, &base, &size));
+	assert_ptr_equal(base, p);
+	assert_int_equal(size, 8192);
+	ACL_OK(aclrtFreeHost(p));
+	assert_int_equal(aclrtMemGetAddressRange(p, &base, &size), ACL_ERROR_RT_PARAM_INVALID);
 	aclGetRecentErrMsg();
 	ACL_OK(aclrtResetDevice(0));
 }

@@ -78,9 +78,10 @@ static void test_copies_span_handles_mapped_back_to_back(void **state)
 	ACL_OK(aclrtMemcpy(dst, n, va, n, ACL_MEMCPY_DEVICE_TO_HOST));
 	assert_int_equal(rt_first_not(dst + gran - 100, 200, 0xab), 200);
 	assert_memory_equal(dst, src, gran - 100);
+	/* The range of a VMM address is its mapping, not the reservation. */
 	ACL_OK(aclrtMemGetAddressRange((char *)va + 3 * MiB, &base, &size));
-	assert_ptr_equal(base, va);
-	assert_int_equal(size, n);
+	assert_ptr_equal(base, (char *)va + gran);
+	assert_int_equal(size, gran);
 
 	/* The handle behind an address; freed handles keep mapped frames. */
 	ACL_OK(aclrtMemRetainAllocationHandle((char *)va + gran + 5, &r));
@@ -96,6 +97,9 @@ static void test_copies_span_handles_mapped_back_to_back(void **state)
 	/* Unmapped: the range is reserved but holds nothing. */
 	assert_int_equal(aclrtMemcpy(dst, 16, va, 16, ACL_MEMCPY_DEVICE_TO_HOST),
 			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtMemGetAddressRange((char *)va + 5, &base, &size),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "nothing is mapped"));
 	ACL_OK(aclrtReleaseMemAddress(va));
 	ACL_OK(aclrtFree(lin));
 	free(src);

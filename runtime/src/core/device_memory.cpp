@@ -4,6 +4,7 @@
 #include <cinttypes>
 
 #include "core/device_manager.h"
+#include "core/host_memory.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -77,13 +78,40 @@ Error DeviceAddressRange(const void *ptr, void **base, size_t *size) {
     std::optional<Allocation> a;
     if (session)
         a = session->allocations().Find(reinterpret_cast<uintptr_t>(ptr));
-    if (!a) {
-        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                             "ptr %p is not inside a live device allocation", ptr);
+    if (a && a->kind == MemoryKind::kVmmReservation) {
+        // The range is the mapping at ptr, which only the driver knows.
+        struct npu_mem_query q = {};
+        int err = halMemQuery(session->hal(), reinterpret_cast<uintptr_t>(ptr), &q);
+        if (err != 0) {
+            return Error::FromHal(err, "cannot query address %p of device %d", ptr,
+                                  session->user_id());
+        }
+        if (q.kind != NPU_MAPPING_VMM) {
+            return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                                 "ptr %p is reserved (aclrtReserveMemAddress) but nothing is "
+                                 "mapped there",
+                                 ptr);
+        }
+        *base = reinterpret_cast<void *>(static_cast<uintptr_t>(q.base));
+        *size = static_cast<size_t>(q.size);
+        return Error::Ok();
     }
-    *base = reinterpret_cast<void *>(static_cast<uintptr_t>(a->base));
-    *size = static_cast<size_t>(a->mapped);
-    return Error::Ok();
+    if (a) {
+        *base = reinterpret_cast<void *>(static_cast<uintptr_t>(a->base));
+        *size = static_cast<size_t>(a->mapped);
+        return Error::Ok();
+    }
+    HostMemoryInfo host;
+    if (!session && LookupHostMemory(ptr, 1, &host) && host.kind == HostMemoryInfo::Kind::kMallocHost) {
+        constexpr size_t kPage = 4096;
+        *base = host.base;
+        *size = (host.size + kPage - 1) & ~(kPage - 1);
+        return Error::Ok();
+    }
+    return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                         "ptr %p is not inside a live device allocation, a mapped VMM range or "
+                         "aclrtMallocHost memory",
+                         ptr);
 }
 
 }  // namespace npu::rt

@@ -21,7 +21,9 @@ Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequ
 // ACL_ERROR_RT_PARAM_INVALID.
 Error FreeDeviceMemory(void *ptr);
 
-// Base and mapped (page-rounded) size of the allocation containing ptr.
+// Base and (page-rounded) size of what contains ptr (aclrtMemGetAddressRange):
+// a device allocation or import, the VMM mapping at ptr (not the whole
+// reservation; 107000 where nothing is mapped), or aclrtMallocHost memory.
 Error DeviceAddressRange(const void *ptr, void **base, size_t *size);
 
 }  // namespace npu::rt
