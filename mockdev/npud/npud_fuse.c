@@ -5,9 +5,13 @@
  * about the files means anything: no read, write or mmap.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -187,6 +191,89 @@ static const struct fuse_lowlevel_ops npud_fuse_ops = {
 	.ioctl = npud_fuse_ioctl,
 };
 
+/* Mount points in /proc/self/mountinfo escape these characters as \ooo. */
+static void npud_unescape(char *s)
+{
+	char *d = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 4;
+		} else {
+			*d++ = *s++;
+		}
+	}
+	*d = '\0';
+}
+
+/* Whether an npud FUSE file system (fuse.npud) is mounted at @path. */
+static bool npud_fuse_mounted(const char *path)
+{
+	char line[PATH_MAX * 2], mnt[PATH_MAX], *sep;
+	bool found = false;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		/* id parent major:minor root mount-point options ... - fstype ... */
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		sep = strstr(line, " - ");
+		npud_unescape(mnt);
+		found = sep && !strcmp(mnt, path) && !strncmp(sep + 3, "fuse.npud ", 10);
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * Make DIR ready for our mount: an npud that was killed leaves its mount
+ * behind ("Transport endpoint is not connected"), which is taken away; a
+ * live npud mounted there keeps it, and this one refuses to start. The
+ * directory is created if needed and locked (flock) against a second npud
+ * starting at the same moment; the lock lives as long as the returned fd.
+ *
+ * Return: the locked directory's fd, or -1 with the reason on stderr.
+ */
+static int npud_fuse_claim(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (stat(dir, &st) && errno == ENOTCONN) {
+		if (umount2(dir, MNT_DETACH)) {
+			fprintf(stderr, "npud: %s is the mount of an npud that is gone, and it "
+					"cannot be unmounted: %s (try fusermount3 -u -z %s)\n",
+				dir, strerror(errno), dir);
+			return -1;
+		}
+		fprintf(stderr, "npud: removed the stale mount at %s\n", dir);
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "npud: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (realpath(dir, path) && npud_fuse_mounted(path)) {
+		fprintf(stderr, "npud: another npud serves %s already (stop it first)\n", dir);
+		return -1;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "npud: cannot open %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		fprintf(stderr, "npud: another npud is starting on %s\n", dir);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /**
  * npud_fuse_run() - mount DIR, serve it until a shutdown signal, unmount
  * @opts: parsed options; opts->fuse_dir is set
@@ -201,13 +288,11 @@ int npud_fuse_run(const struct npud_options *opts)
 	struct npud_session *sessions[] = { &session };
 	struct npud_fuse fs = { .devices = opts->devices, .start = time(NULL) };
 	bool stopped = true;
-	int ret = 1, sig;
+	int ret = 1, sig, lock;
 
-	if (mkdir(opts->fuse_dir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "npud: cannot create %s: %s\n", opts->fuse_dir,
-			strerror(errno));
+	lock = npud_fuse_claim(opts->fuse_dir);
+	if (lock < 0)
 		return 1;
-	}
 	session.se = fuse_session_new(&args, &npud_fuse_ops, sizeof(npud_fuse_ops), &fs);
 	if (!session.se) {
 		fprintf(stderr, "npud: cannot create the FUSE session\n");
@@ -241,5 +326,6 @@ out_destroy:
 	fuse_session_destroy(session.se);
 out_args:
 	fuse_opt_free_args(&args);
+	close(lock);
 	return ret;
 }

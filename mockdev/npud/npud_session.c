@@ -42,7 +42,7 @@ static void npud_shutdown_set(sigset_t *set)
  * npud_signals_init() - block the shutdown signals in every thread
  *
  * Call before any thread starts, so that all of them inherit the mask and
- * only npud_wait() sees SIGINT/SIGTERM/SIGHUP.
+ * only npud_wait() sees SIGINT/SIGTERM (shutdown) and SIGHUP (ignored).
  */
 void npud_signals_init(void)
 {
@@ -298,6 +298,12 @@ int npud_wait(struct npud_session **sessions, unsigned int count)
 	npud_shutdown_set(&set);
 	for (;;) {
 		sig = sigtimedwait(&set, NULL, &tick);
+		if (sig == SIGHUP) {
+			/* What daemons do on SIGHUP is reopen their logs: npud has none. */
+			fprintf(stderr, "npud: SIGHUP: logging goes to stderr, nothing to reopen; "
+					"still serving\n");
+			continue;
+		}
 		if (sig > 0)
 			return sig;
 		if (sig < 0 && errno != EAGAIN && errno != EINTR)
