@@ -151,8 +151,8 @@ aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags) 
                               key, s.user_id());
         }
         if (err != 0) {
-            return ShareError(err, false, "key %.8s... cannot be imported on device %d", key,
-                              s.user_id());
+            return ShareError(err, false, "key %.8s... cannot be imported on device %d%s", key,
+                              s.user_id(), npu::rt::ImportNotFoundHint(err));
         }
         Allocation a;
         a.base = imp.va;

@@ -17,6 +17,7 @@ using npu::rt::DeviceManager;
 using npu::rt::DeviceSession;
 using npu::rt::EncodePhysHandle;
 using npu::rt::EnumValue;
+using npu::rt::ImportNotFoundHint;
 using npu::rt::Error;
 using npu::rt::MemoryKind;
 using npu::rt::RunApi;
@@ -213,8 +214,9 @@ Error ImportHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s,
     if (err != 0) {
         return ShareError(err, false,
                           "shareable handle 0x%llx cannot be imported on device %d: unknown, "
-                          "freed by its exporter, or exported by this very process",
-                          static_cast<unsigned long long>(share), s->user_id());
+                          "freed by its exporter, or exported by this very process%s",
+                          static_cast<unsigned long long>(share), s->user_id(),
+                          ImportNotFoundHint(err));
     }
     *handle = EncodePhysHandle(s->user_id(), si.handle);
     return Error::Ok();

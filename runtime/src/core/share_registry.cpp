@@ -104,6 +104,14 @@ bool DecodePhysHandle(const void *handle, int32_t *user_device, uint32_t *id) {
     return *id != 0;
 }
 
+const char *ImportNotFoundHint(int err) {
+    if (err != -ENOENT || std::strcmp(halBackendName(), "inproc") != 0)
+        return "";
+    return " (this process runs on a private in-process device, which no other process can "
+           "reach: load npu.ko, or start npud --fuse DIR and set NPU_DEVICE=DIR/npu0 in "
+           "both processes)";
+}
+
 Error ShareError(int err, bool enoent_is_handle, const char *fmt, ...) {
     char buf[512];
     va_list ap;

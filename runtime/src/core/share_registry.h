@@ -67,6 +67,11 @@ bool DecodePhysHandle(const void *handle, int32_t *user_device, uint32_t *id);
 Error ShareError(int err, bool enoent_is_handle, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+// For a name (IPC key, shareable handle) the driver does not know: on the
+// in-process backend, the reason it most likely has (the exporter is
+// another process, with its own private device); else "".
+const char *ImportNotFoundHint(int err);
+
 }  // namespace npu::rt
 
 #endif  // NPU_RT_CORE_SHARE_REGISTRY_H

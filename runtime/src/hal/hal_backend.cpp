@@ -6,6 +6,7 @@
  */
 #include <cerrno>
 #include <cinttypes>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -237,10 +238,73 @@ bool ParseSize(const char *text, uint64_t *bytes)
 	return true;
 }
 
+namespace {
+
+// NPU_LOG or ASCEND_GLOBAL_LOG_LEVEL, read once.
+LogLevel ThresholdFromEnv()
+{
+	static const char *const names[] = { "debug", "info", "warning", "error", "none" };
+	const char *env = std::getenv("NPU_LOG");
+	if (env == nullptr || *env == '\0')
+		env = std::getenv("ASCEND_GLOBAL_LOG_LEVEL");
+	if (env == nullptr || *env == '\0')
+		return LogLevel::kError;
+	for (int i = 0; i <= 4; i++) {
+		if (std::strcmp(env, names[i]) == 0 || (env[0] == '0' + i && env[1] == '\0'))
+			return static_cast<LogLevel>(i);
+	}
+	std::fprintf(stderr, "npu: ignoring log level %s (want debug, info, warning, error, "
+			     "none or 0..4)\n", env);
+	return LogLevel::kError;
+}
+
+} // namespace
+
+bool LogEnabled(LogLevel level)
+{
+	static const LogLevel threshold = ThresholdFromEnv();
+	return level >= threshold && level != LogLevel::kNone;
+}
+
+void Log(LogLevel level, const char *fmt, ...)
+{
+	static const char *const names[] = { "debug", "info", "warning", "error" };
+	char msg[512];
+	va_list ap;
+
+	if (!LogEnabled(level))
+		return;
+	va_start(ap, fmt);
+	std::vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	std::fprintf(stderr, "npu: %s: %s\n", names[static_cast<int>(level)], msg);
+}
+
+namespace {
+
+// Why the backend is what it is, for the log.
+void LogBackendChoice(const std::string &name, bool from_env)
+{
+	if (from_env) {
+		Log(LogLevel::kInfo, "backend %s (from NPU_DEVICE)", name.c_str());
+	} else if (name == kInprocName) {
+		Log(LogLevel::kInfo,
+		    "backend inproc: no %s or %s and NPU_DEVICE is not set, so this process has a "
+		    "private in-process device that no other process can reach (IPC and shareable "
+		    "handles work only inside this process); load npu.ko or start npud to share one",
+		    kDefaultPaths[0], kDefaultPaths[1]);
+	} else {
+		Log(LogLevel::kInfo, "backend %s (found; NPU_DEVICE is not set)", name.c_str());
+	}
+}
+
+} // namespace
+
 Backend::Backend()
 {
 	const char *env = std::getenv("NPU_DEVICE");
-	if (env != nullptr && *env != '\0') {
+	bool from_env = env != nullptr && *env != '\0';
+	if (from_env) {
 		name_ = env;
 	} else {
 		name_ = kInprocName;
@@ -251,6 +315,7 @@ Backend::Backend()
 			}
 		}
 	}
+	LogBackendChoice(name_, from_env);
 	inproc_ = name_ == kInprocName;
 	if (!inproc_ && name_.size() > 1 && name_.back() == '0')
 		stem_ = name_.substr(0, name_.size() - 1);

@@ -41,6 +41,14 @@ public:
 // else: io_uring when possible, else the ioctl. Returns 0 or -errno.
 int UseUringDoorbell(std::unique_ptr<DeviceFile> *file, uint64_t features);
 
+// Logging to stderr, "npu: LEVEL: message". The level comes from NPU_LOG
+// (debug, info, warning, error, none, or 0..4), else from CANN's
+// ASCEND_GLOBAL_LOG_LEVEL (0 debug .. 3 error, 4 none); by default only
+// errors are printed.
+enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kNone = 4 };
+bool LogEnabled(LogLevel level);
+void Log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 // The backend this process uses, decided once from NPU_DEVICE.
 class Backend {
 public:
