@@ -18,6 +18,13 @@ read -r _ tgid tag < "$fifo.out"
 echo "peer tgid $tgid key $tag..."
 out=$("$smi")
 echo "$out"
+json=$(mktemp)
+trap 'rm -f "$fifo" "$json"' EXIT
+"$smi" --json > "$json"
+cmake -DJSON="$json" -DTGID="$tgid" -DTAG="$tag" -P "$(dirname "$0")/check_smi_json.cmake"
+only1=$("$smi" info -i 1)
+list=$("$smi" -L)
+csv=$("$smi" --format=csv)
 echo done >&3
 exec 3>&-
 wait "$pid"
@@ -33,4 +40,13 @@ mapped=$(awk '{print int($3)}' <<<"$line")
 grep -Eq "ipc key $tag\.\.\. exporter tgid $tgid device 1 size 4\.0 MiB whitelist off" <<<"$out" ||
 	fail "no key line"
 grep -Eq "imported by tgid $tgid \(4\.0 MiB\)" <<<"$out" || fail "no importer line"
+# One device with -i; -L and CSV list every device; bad usage is exit 2.
+grep -q "^Device 1$" <<<"$only1" && ! grep -q "^Device 0$" <<<"$only1" || fail "-i 1"
+[ "$(grep -c '^NPU [0-9]*: [0-9]* MiB HBM, driver ABI' <<<"$list")" -ge 2 ] || fail "-L: $list"
+head -n 1 <<<"$csv" | grep -q '^id,hbm_total,hbm_free,' || fail "no CSV header"
+grep -Eq '^1,[0-9]+,[0-9]+,' <<<"$csv" || fail "no CSV row for device 1"
+"$smi" --version | grep -Eq '^npu-smi [0-9]+\.[0-9]+' || fail "--version"
+rc=0
+"$smi" --bogus 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "--bogus exited $rc, want 2"
 echo PASS

@@ -2,7 +2,12 @@
  * npu-smi: what the driver says about each device's memory, who uses it,
  * and which keys and shareable handles are exported to whom. Works on
  * whichever backend NPU_DEVICE selects (in-process shows this process only).
+ *
+ *   npu-smi [info] [-q] [-i ID] [--json | --format=csv] [-l SECONDS]
+ *   npu-smi -L | --version | --help
  */
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,38 +146,312 @@ static void print_shares(halDevice *dev)
 	free(recs);
 }
 
-int main(int argc, char **argv)
-{
-	uint32_t count = 0, d;
-	halDevice *dev;
-	int ret;
+static const char *const limit_names[NPU_LIMIT_COUNT] = {
+	"rings", "allocations", "phys_handles", "ipc_keys", "share_handles", "pinned_bytes",
+	"hbm_bytes",
+};
 
-	if (argc > 1) {
-		fprintf(stderr, "usage: %s   (the backend comes from NPU_DEVICE)\n", argv[0]);
+enum smi_format { SMI_TEXT, SMI_JSON, SMI_CSV };
+
+/* @s as a JSON string literal. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+struct smi_opts {
+	enum smi_format format;
+	bool list;
+	int device;		/* -1: all */
+	unsigned int interval;	/* -l: seconds between reports, 0: once */
+};
+
+static void json_device(uint32_t d, halDevice *dev, bool first)
+{
+	struct npu_device_info info;
+	struct npu_smi_proc *procs;
+	uint32_t n, i, c, k;
+
+	if (halDeviceInfo(dev, &info) < 0)
+		return;
+	printf("%s\n  {\"id\": %u, \"hbm_total\": %llu, \"hbm_free\": %llu, \"engines\": %u, "
+	       "\"contexts\": %u, \"allocations\": %llu,\n   \"pages\": [",
+	       first ? "" : ",", d, (unsigned long long)info.hbm_total,
+	       (unsigned long long)info.hbm_free, info.engines, info.contexts,
+	       (unsigned long long)info.allocations);
+	for (c = 0; c < NPU_CLASS_COUNT; c++)
+		printf("%s{\"page\": \"%s\", \"total\": %llu, \"free\": %llu}", c ? ", " : "",
+		       class_names[c], (unsigned long long)info.total[c],
+		       (unsigned long long)info.free[c]);
+	printf("],\n   \"processes\": [");
+	procs = query(dev, 0, sizeof(*procs), &n);
+	for (i = 0; i < n; i++) {
+		const struct npu_smi_proc *p = &procs[i];
+
+		printf("%s\n    {\"tgid\": %u, \"ctx\": %u, \"mapped_bytes\": %llu, \"allocations\": "
+		       "%llu, \"imports\": %llu, \"phys_handles\": %llu, \"phys_bytes\": %llu, "
+		       "\"limits\": {",
+		       i ? "," : "", p->tgid, p->ctx_id, (unsigned long long)p->mapped_bytes,
+		       (unsigned long long)p->allocations, (unsigned long long)p->imports,
+		       (unsigned long long)p->phys_handles, (unsigned long long)p->phys_bytes);
+		for (k = 0; k < NPU_LIMIT_COUNT; k++)
+			printf("%s\"%s\": {\"used\": %llu, \"limit\": %llu}", k ? ", " : "",
+			       limit_names[k], (unsigned long long)p->used[k],
+			       (unsigned long long)p->limit[k]);
+		printf("}}");
+	}
+	printf("]}");
+	free(procs);
+}
+
+static void json_shares(halDevice *dev)
+{
+	struct npu_smi_share *recs;
+	uint32_t n = 0, i;
+	bool open = false, first = true;
+
+	recs = query(dev, 1, sizeof(*recs), &n);
+	printf(",\n \"exports\": [");
+	for (i = 0; i < n; i++) {
+		const struct npu_smi_share *r = &recs[i];
+
+		if (r->kind == NPU_SMI_IMPORTER) {
+			printf("%s{\"tgid\": %u, \"size\": %llu}", open ? ", " : "", r->tgid,
+			       (unsigned long long)r->size);
+			open = true;
+			continue;
+		}
+		printf("%s%s\n  {\"kind\": \"%s\", \"tag\": \"%.*s\", \"tgid\": %u, \"device\": %u, "
+		       "\"size\": %llu, \"whitelist\": %lld, \"importers\": [",
+		       i ? "]}" : "", first ? "" : ",",
+		       r->kind == NPU_SMI_IPC_KEY ? "ipc_key" : "share_handle",
+		       (int)strnlen(r->tag, sizeof(r->tag)), r->tag, r->tgid, r->device,
+		       (unsigned long long)r->size,
+		       r->whitelist == UINT32_MAX ? -1LL : (long long)r->whitelist);
+		first = false;
+		open = false;
+	}
+	printf("%s]}\n", n ? "]}" : "");
+	free(recs);
+}
+
+static void csv_device(uint32_t d, halDevice *dev)
+{
+	struct npu_device_info info;
+	uint32_t c;
+
+	if (halDeviceInfo(dev, &info) < 0)
+		return;
+	printf("%u,%llu,%llu,%u,%u,%llu", d, (unsigned long long)info.hbm_total,
+	       (unsigned long long)info.hbm_free, info.engines, info.contexts,
+	       (unsigned long long)info.allocations);
+	for (c = 0; c < NPU_CLASS_COUNT; c++)
+		printf(",%llu,%llu", (unsigned long long)info.total[c],
+		       (unsigned long long)info.free[c]);
+	printf("\n");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: npu-smi [info] [-q] [-i ID] [--json | --format=csv] [-l SECONDS]\n"
+		"       npu-smi -L | --version | --help\n"
+		"  info           each device's HBM, its processes and their limits, the exports\n"
+		"                 (the default; -q is the same report)\n"
+		"  -i, --id ID    only device ID\n"
+		"  --json         the same as one JSON object\n"
+		"  --format=csv   one line per device: id,hbm_total,hbm_free,engines,contexts,\n"
+		"                 allocations,total_4K,free_4K,total_2M,free_2M,total_1G,free_1G\n"
+		"  -l SECONDS     report again every SECONDS until interrupted\n"
+		"  -L, --list     one line per device\n"
+		"The backend comes from NPU_DEVICE (see the README); in-process shows this\n"
+		"process only.\n");
+}
+
+/* Parse the command line: 0, 1 (done: --help or --version printed), or 2. */
+static int parse(int argc, char **argv, struct smi_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "list", no_argument, NULL, 'L' },
+		{ "id", required_argument, NULL, 'i' },
+		{ "query", no_argument, NULL, 'q' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long v;
+	int c;
+
+	o->format = SMI_TEXT;
+	o->list = false;
+	o->device = -1;
+	o->interval = 0;
+	while ((c = getopt_long(argc, argv, "qi:l:L", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->format = SMI_JSON;
+			break;
+		case 'f':
+			if (strcmp(optarg, "csv")) {
+				fprintf(stderr, "npu-smi: --format %s: only csv is known\n", optarg);
+				return 2;
+			}
+			o->format = SMI_CSV;
+			break;
+		case 'L':
+			o->list = true;
+			break;
+		case 'i':
+		case 'l':
+			v = strtol(optarg, &end, 10);
+			if (*optarg < '0' || *optarg > '9' || *end || v < (c == 'l') || v > 3600) {
+				fprintf(stderr, "npu-smi: bad -%c %s\n", c, optarg);
+				return 2;
+			}
+			if (c == 'i')
+				o->device = (int)v;
+			else
+				o->interval = (unsigned int)v;
+			break;
+		case 'q':
+			break;
+		case 'V':
+			printf("npu-smi %s\n", NPU_SMI_VERSION);
+			return 1;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "info"))
+		optind++;
+	if (optind != argc) {
+		usage(stderr);
 		return 2;
 	}
-	if (halGetDeviceCount(&count) < 0 || count == 0) {
-		fprintf(stderr, "npu-smi: no device (backend %s)\n", halBackendName());
-		return 1;
-	}
-	printf("npu-smi: backend %s, %u device(s)\n", halBackendName(), count);
-	/* One device open at a time: each open reserves a device-VA aperture. */
+	return 0;
+}
+
+static int list_devices(uint32_t count)
+{
+	struct npu_version ver;
+	halDevice *dev;
+	uint32_t d;
+	int ret;
+
 	for (d = 0; d < count; d++) {
 		ret = halDeviceOpen(d, &dev);
 		if (ret < 0) {
 			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
-			continue;
+			return 1;
 		}
-		print_device(d, dev);
+		ret = halGetVersion(dev, &ver);
+		halDeviceClose(dev);
+		if (ret < 0) {
+			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
+			return 1;
+		}
+		printf("NPU %u: %.0f MiB HBM, driver ABI %u.%u (backend %s)\n", d,
+		       mib(ver.hbm_size), ver.abi_major, ver.abi_minor, halBackendName());
+	}
+	return 0;
+}
+
+/* One report of every selected device and the exports: 0 or 1. */
+static int report(const struct smi_opts *o, uint32_t count)
+{
+	bool first = true;
+	halDevice *dev;
+	uint32_t d;
+	int ret;
+
+	if (o->format == SMI_TEXT) {
+		printf("npu-smi: backend %s, %u device(s)\n", halBackendName(), count);
+	} else if (o->format == SMI_JSON) {
+		printf("{\"backend\": ");
+		json_str(halBackendName());
+		printf(", \"device_count\": %u,\n \"devices\": [", count);
+	} else {
+		printf("id,hbm_total,hbm_free,engines,contexts,allocations,total_4K,free_4K,"
+		       "total_2M,free_2M,total_1G,free_1G\n");
+	}
+	/* One device open at a time: each open reserves a device-VA aperture. */
+	for (d = 0; d < count; d++) {
+		if (o->device >= 0 && (uint32_t)o->device != d)
+			continue;
+		ret = halDeviceOpen(d, &dev);
+		if (ret < 0) {
+			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
+			return 1;
+		}
+		if (o->format == SMI_TEXT)
+			print_device(d, dev);
+		else if (o->format == SMI_JSON)
+			json_device(d, dev, first);
+		else
+			csv_device(d, dev);
+		first = false;
 		halDeviceClose(dev);
 	}
+	if (o->format == SMI_CSV)
+		return 0;
+	if (o->format == SMI_JSON)
+		printf("]");
 	/* The export table is one per driver instance: any device shows it. */
 	ret = halDeviceOpen(0, &dev);
 	if (ret < 0) {
 		fprintf(stderr, "npu-smi: device 0: %s\n", strerror(-ret));
 		return 1;
 	}
-	print_shares(dev);
+	if (o->format == SMI_JSON)
+		json_shares(dev);
+	else
+		print_shares(dev);
 	halDeviceClose(dev);
 	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct smi_opts o;
+	uint32_t count = 0;
+	int ret;
+
+	ret = parse(argc, argv, &o);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	if (halGetDeviceCount(&count) < 0 || count == 0) {
+		fprintf(stderr, "npu-smi: no device (backend %s)\n", halBackendName());
+		return 1;
+	}
+	if (o.device >= 0 && (uint32_t)o.device >= count) {
+		fprintf(stderr, "npu-smi: no device %d (%u device(s))\n", o.device, count);
+		return 2;
+	}
+	if (o.list)
+		return list_devices(count);
+	for (;;) {
+		ret = report(&o, count);
+		fflush(stdout);
+		if (ret || !o.interval)
+			return ret;
+		sleep(o.interval);
+	}
 }
