@@ -94,6 +94,31 @@ stage_sample() {
 	run_sample "$PREFIX" "$SAMPLE_BUILD" inproc
 }
 
+# What a user of the installed prefix does: a CMake project with
+# find_package(ascendcl CONFIG), a plain compiler call with pkg-config, the
+# installed tools run from the prefix (RUNPATH), and this tree configured as
+# a subproject (add_subdirectory) of another.
+stage_install_consumers() {
+	local dir=$BUILD/install-consumers src=$NPU_ROOT/tests/install
+	rm -rf "$dir"
+	step "find_package(ascendcl CONFIG) against $PREFIX"
+	cmake -S "$src/consumer" -B "$dir/cmake" -DCMAKE_PREFIX_PATH="$PREFIX" >/dev/null
+	cmake --build "$dir/cmake" >/dev/null
+	NPU_DEVICE=inproc "$dir/cmake/consumer"
+	step "pkg-config ascendcl against $PREFIX"
+	# shellcheck disable=SC2046  # pkg-config output is a list of words
+	cc -o "$dir/pkg-config-consumer" "$src/consumer/main.c" \
+		$(PKG_CONFIG_PATH=$PREFIX/lib64/pkgconfig pkg-config --cflags --libs ascendcl)
+	NPU_DEVICE=inproc LD_LIBRARY_PATH=$PREFIX/lib64 "$dir/pkg-config-consumer"
+	step "installed tools run from $PREFIX/bin"
+	NPU_DEVICE=inproc "$PREFIX/bin/npu-smi" -L
+	"$PREFIX/bin/npud" --help >/dev/null
+	NPU_DEVICE=inproc "$PREFIX/bin/npu-bench" --help >/dev/null
+	step "configure as a subproject (add_subdirectory)"
+	cmake -S "$src/subproject" -B "$dir/subproject" -DNPU_SOURCE_DIR="$NPU_ROOT" >/dev/null
+	rm -rf "$dir"
+}
+
 stage_asan() {
 	configure_build "$BUILD_ASAN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DNPU_SANITIZE=address,undefined
@@ -182,6 +207,8 @@ stage "build ($BUILD, -Werror)" stage_build
 stage "configure with -DBUILD_TESTING=OFF and no cmocka" stage_no_tests_configure
 stage "ctest ($BUILD)" run_ctest "$BUILD"
 stage "CANN-style sample, out of tree against $PREFIX" stage_sample
+stage "consumers of the installed prefix (find_package, pkg-config, tools, subproject)" \
+	stage_install_consumers
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan
