@@ -116,6 +116,8 @@ stage_install_consumers() {
 	NPU_DEVICE=inproc "$PREFIX/bin/npu-bench" --help >/dev/null
 	step "configure as a subproject (add_subdirectory)"
 	cmake -S "$src/subproject" -B "$dir/subproject" -DNPU_SOURCE_DIR="$NPU_ROOT" >/dev/null
+	step "source $PREFIX/set_env.sh, as CANN users do"
+	PREFIX=$PREFIX DIR=$dir SRC=$src bash "$src/set_env_test.sh"
 	rm -rf "$dir"
 }
 
