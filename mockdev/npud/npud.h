@@ -74,6 +74,7 @@ int npud_session_start(struct npud_session *s);
 bool npud_session_stop(struct npud_session *s);
 int npud_wait(struct npud_session **sessions, unsigned int count);
 void npud_stop_begin(void);
+void npud_notify(const char *state);
 bool npud_run_bounded(void *(*fn)(void *), void *arg);
 void npud_abandon(int ret) __attribute__((noreturn));
 void npud_release_bounded(int ret);

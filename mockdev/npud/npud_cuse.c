@@ -181,6 +181,7 @@ int npud_cuse_run(const struct npud_options *opts)
 		npud_cuse_chmod(devs, n, opts->mode);
 	fprintf(stderr, "npud: serving %u CUSE device(s), %llu MiB HBM each\n",
 		n, opts->hbm_mb);
+	npud_notify("READY=1");
 
 	sig = npud_wait(sessions, n);
 	if (sig)

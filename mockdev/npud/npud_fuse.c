@@ -308,6 +308,7 @@ int npud_fuse_run(const struct npud_options *opts)
 	}
 	fprintf(stderr, "npud: serving %u device(s), %llu MiB HBM each, at %s\n",
 		opts->devices, opts->hbm_mb, opts->fuse_dir);
+	npud_notify("READY=1");
 
 	sig = npud_wait(sessions, 1);
 	if (sig)

@@ -15,8 +15,12 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,6 +125,38 @@ static bool npud_stop_expired(void)
 }
 
 /**
+ * npud_notify() - tell the service manager (systemd Type=notify) our state
+ * @state: "READY=1" once serving, "STOPPING=1" when the shutdown begins
+ *
+ * The sd_notify protocol without libsystemd: one datagram to the AF_UNIX
+ * socket that $NOTIFY_SOCKET names (a path, or '@' and an abstract name).
+ * Nothing happens without the variable; a failure to send changes nothing.
+ */
+void npud_notify(const char *state)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t len;
+	int fd;
+
+	if (!path || (path[0] != '/' && path[0] != '@'))
+		return;
+	len = strlen(path);
+	if (len >= sizeof(sa.sun_path))
+		return;
+	memcpy(sa.sun_path, path, len);
+	if (sa.sun_path[0] == '@')
+		sa.sun_path[0] = '\0';
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa,
+		   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + len)) < 0)
+		fprintf(stderr, "npud: cannot notify %s: %s\n", path, strerror(errno));
+	close(fd);
+}
+
+/**
  * npud_stop_begin() - start the shutdown clock and end every wait
  *
  * Sets the deadline NPUD_STOP_MS from now (once; later calls keep it) and
@@ -138,6 +174,7 @@ void npud_stop_begin(void)
 			npud_stop_deadline.tv_nsec -= 1000000000L;
 		}
 		npud_stop_started = true;
+		npud_notify("STOPPING=1");
 	}
 	pthread_mutex_unlock(&npud_stop_lock);
 	npud_calls_stop();
