@@ -19,6 +19,12 @@
 struct fuse_session;
 struct npud_client;
 
+/* --log-level: what npud prints on stderr (errors always). */
+enum npud_log_level { NPUD_LOG_ERROR, NPUD_LOG_WARNING, NPUD_LOG_INFO, NPUD_LOG_DEBUG };
+extern enum npud_log_level npud_log_level;
+void npud_log(enum npud_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 struct npud_options {
 	const char *fuse_dir;		/* --fuse DIR, or NULL */
 	bool cuse;			/* --cuse */

@@ -179,13 +179,13 @@ int npud_cuse_run(const struct npud_options *opts)
 	}
 	if (opts->set_mode)
 		npud_cuse_chmod(devs, n, opts->mode);
-	fprintf(stderr, "npud: serving %u CUSE device(s), %llu MiB HBM each\n",
-		n, opts->hbm_mb);
+	npud_log(NPUD_LOG_INFO, "npud: serving %u CUSE device(s), %llu MiB HBM each\n", n,
+		 opts->hbm_mb);
 	npud_notify("READY=1");
 
 	sig = npud_wait(sessions, n);
 	if (sig)
-		fprintf(stderr, "npud: %s, shutting down\n", strsignal(sig));
+		npud_log(NPUD_LOG_INFO, "npud: %s, shutting down\n", strsignal(sig));
 	ret = sig ? 0 : 1;
 
 out_stop:

@@ -251,7 +251,7 @@ static int npud_fuse_claim(const char *dir)
 				dir, strerror(errno), dir);
 			return -1;
 		}
-		fprintf(stderr, "npud: removed the stale mount at %s\n", dir);
+		npud_log(NPUD_LOG_INFO, "npud: removed the stale mount at %s\n", dir);
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "npud: cannot create %s: %s\n", dir, strerror(errno));
@@ -306,13 +306,13 @@ int npud_fuse_run(const struct npud_options *opts)
 		fprintf(stderr, "npud: cannot start the session thread\n");
 		goto out_unmount;
 	}
-	fprintf(stderr, "npud: serving %u device(s), %llu MiB HBM each, at %s\n",
-		opts->devices, opts->hbm_mb, opts->fuse_dir);
+	npud_log(NPUD_LOG_INFO, "npud: serving %u device(s), %llu MiB HBM each, at %s\n",
+		 opts->devices, opts->hbm_mb, opts->fuse_dir);
 	npud_notify("READY=1");
 
 	sig = npud_wait(sessions, 1);
 	if (sig)
-		fprintf(stderr, "npud: %s, shutting down\n", strsignal(sig));
+		npud_log(NPUD_LOG_INFO, "npud: %s, shutting down\n", strsignal(sig));
 	npud_stop_begin();
 	stopped = npud_session_stop(&session);
 	ret = sig ? 0 : 1;

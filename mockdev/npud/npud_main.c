@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ static void npud_usage(FILE *out)
 		"  --hbm-size SIZE device memory per device, bytes with K/M/G suffix,\n"
 		"                  a multiple of 1M (default 16G)\n"
 		"  --mode MODE     octal permissions for the CUSE nodes (e.g. 0666)\n"
+		"  --log-level L   error, warning, info (default) or debug: what npud\n"
+		"                  prints on stderr besides errors\n"
 		"per process and device (a call past a limit fails):\n"
 		"  --limit-rings N          rings = streams (default 1984)\n"
 		"  --limit-allocations N    allocations and IPC imports (default 1048576)\n"
@@ -132,6 +135,33 @@ static int npud_parse_size_mb(const char *text, unsigned long long *mb)
 	return 0;
 }
 
+enum npud_log_level npud_log_level = NPUD_LOG_INFO;
+
+void npud_log(enum npud_log_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > npud_log_level)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static int npud_parse_log_level(const char *name)
+{
+	static const char *const names[] = { "error", "warning", "info", "debug" };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(name, names[i])) {
+			npud_log_level = (enum npud_log_level)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 static int npud_parse(int argc, char **argv, struct npud_options *opts)
 {
 	static const struct option longopts[] = {
@@ -140,6 +170,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "devices", required_argument, NULL, 'n' },
 		{ "hbm-size", required_argument, NULL, 's' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "log-level", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 0 },
 		{ "limit-allocations", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 1 },
@@ -189,6 +220,12 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 			}
 			opts->mode = (mode_t)v;
 			opts->set_mode = true;
+			break;
+		case 'v':
+			if (npud_parse_log_level(optarg)) {
+				fprintf(stderr, "npud: bad --log-level %s\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case 'h':
 			npud_usage(stdout);
@@ -245,6 +282,6 @@ int main(int argc, char **argv)
 	npud_stop_begin();
 	if (!npud_run_bounded(npud_unload_thread, NULL))
 		npud_abandon(ret);
-	fprintf(stderr, "npud: exit %d\n", ret);
+	npud_log(NPUD_LOG_INFO, "npud: exit %d\n", ret);
 	return ret;
 }

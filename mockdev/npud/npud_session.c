@@ -261,8 +261,9 @@ bool npud_run_bounded(void *(*fn)(void *), void *arg)
  */
 void npud_abandon(int ret)
 {
-	fprintf(stderr, "npud: shutdown did not finish in %d ms; exit %d without cleanup\n",
-		NPUD_STOP_MS, ret);
+	npud_log(NPUD_LOG_WARNING,
+		 "npud: shutdown did not finish in %d ms; exit %d without cleanup\n",
+		 NPUD_STOP_MS, ret);
 	fflush(stderr);
 	_exit(ret);
 }
@@ -286,7 +287,7 @@ void npud_release_bounded(int ret)
 	if (!npud_run_bounded(npud_release_thread, &left))
 		npud_abandon(ret);
 	if (left)
-		fprintf(stderr, "npud: released %u file(s) left open\n", left);
+		npud_log(NPUD_LOG_INFO, "npud: released %u file(s) left open\n", left);
 }
 
 /**
@@ -337,8 +338,8 @@ int npud_wait(struct npud_session **sessions, unsigned int count)
 		sig = sigtimedwait(&set, NULL, &tick);
 		if (sig == SIGHUP) {
 			/* What daemons do on SIGHUP is reopen their logs: npud has none. */
-			fprintf(stderr, "npud: SIGHUP: logging goes to stderr, nothing to reopen; "
-					"still serving\n");
+			npud_log(NPUD_LOG_INFO, "npud: SIGHUP: logging goes to stderr, nothing "
+						"to reopen; still serving\n");
 			continue;
 		}
 		if (sig > 0)
@@ -347,8 +348,8 @@ int npud_wait(struct npud_session **sessions, unsigned int count)
 			return 0;
 		for (i = 0; i < count; i++) {
 			if (__atomic_load_n(&sessions[i]->done, __ATOMIC_ACQUIRE)) {
-				fprintf(stderr, "npud: %s: session ended (%d)\n",
-					sessions[i]->name, sessions[i]->result);
+				npud_log(NPUD_LOG_INFO, "npud: %s: session ended (%d)\n",
+					 sessions[i]->name, sessions[i]->result);
 				return 0;
 			}
 		}

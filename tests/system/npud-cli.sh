@@ -48,6 +48,7 @@ usage)
 	expect_usage --fuse /nonexistent/x --limit-ipc-keys 7x
 	expect_usage --fuse /nonexistent/x --limit-hbm 1000K
 	expect_usage --fuse /nonexistent/x --limit-pin 0
+	expect_usage --fuse /nonexistent/x --log-level loud
 	echo "all usage errors rejected"
 	;;
 cuse)
