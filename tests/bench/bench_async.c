@@ -54,16 +54,9 @@ static double async_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int async_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static double async_median(double *v, unsigned int n)
 {
-	qsort(v, n, sizeof(*v), async_cmp);
+	qsort(v, n, sizeof(*v), bench_cmp_double);
 	if (n % 2)
 		return v[n / 2];
 	return (v[n / 2 - 1] + v[n / 2]) / 2;

@@ -8,7 +8,39 @@
 #ifndef NPU_BENCH_REPORT_H
 #define NPU_BENCH_REPORT_H
 
+#include <stdlib.h>
+#include <time.h>
+
 #define BENCH_REPORT_MAX 32
+
+/* Microseconds on the monotonic clock. */
+static inline double bench_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The @q quantile (0..1) of @n > 0 samples, nearest rank; sorts @v. */
+static inline double bench_quantile(double *v, unsigned int n, double q)
+{
+	qsort(v, n, sizeof(*v), bench_cmp_double);
+	return v[(unsigned int)(q * (n - 1) + 0.5)];
+}
+
+/* The median of @n > 0 samples (the upper one of an even count); sorts @v. */
+static inline double bench_median(double *v, unsigned int n)
+{
+	return bench_quantile(v, n, 0.5);
+}
 
 struct bench_extra {
 	const char *key;	/* JSON key */

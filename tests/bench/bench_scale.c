@@ -23,55 +23,33 @@
 
 #define SZ_4K 4096
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The @q quantile (0..1) of @n samples; sorts them. */
-static double quantile(double *v, unsigned int n, double q)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[(unsigned int)(q * (n - 1) + 0.5)];
-}
-
 /* Median of @iters aclrtMalloc + aclrtFree of 4 KiB, or -aclError. */
 static double malloc_free(double *t, unsigned int iters)
 {
 	for (unsigned int i = 0; i < iters; i++) {
 		void *p = NULL;
-		double t0 = now_us();
+		double t0 = bench_now_us();
 		aclError e = aclrtMalloc(&p, SZ_4K, ACL_MEM_MALLOC_NORMAL_ONLY);
 
 		if (e == ACL_SUCCESS)
 			e = aclrtFree(p);
 		if (e != ACL_SUCCESS)
 			return -(double)e;
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
-	return quantile(t, iters, 0.5);
+	return bench_quantile(t, iters, 0.5);
 }
 
 /* @iters synchronous 4 KiB H2D copies; their times in @t, or -aclError. */
 static double memcpy_4k(double *t, unsigned int iters, void *dev, const void *host)
 {
 	for (unsigned int i = 0; i < iters; i++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 		aclError e = aclrtMemcpy(dev, SZ_4K, host, SZ_4K, ACL_MEMCPY_HOST_TO_DEVICE);
 
 		if (e != ACL_SUCCESS)
 			return -(double)e;
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
 	return 0;
 }
@@ -99,25 +77,25 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 	mf0 = malloc_free(t, iters);
 	mc0 = memcpy_4k(t, iters, dev, host);
 	if (mc0 == 0) {
-		mc0 = quantile(t, iters, 0.5);
-		p99 = quantile(t, iters, 0.99);
+		mc0 = bench_quantile(t, iters, 0.5);
+		p99 = bench_quantile(t, iters, 0.99);
 	}
 
 	for (n = 0; n < live; n++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		e = aclrtMalloc(&ptrs[n], SZ_4K, ACL_MEM_MALLOC_NORMAL_ONLY);
 		if (e != ACL_SUCCESS) {
 			mf1 = -(double)e;
 			goto out;
 		}
-		t[n] = now_us() - t0;
+		t[n] = bench_now_us() - t0;
 	}
-	populate = quantile(t, live, 0.5);
+	populate = bench_quantile(t, live, 0.5);
 	mf1 = malloc_free(t, iters);
 	mc1 = memcpy_4k(t, iters, dev, host);
 	if (mc1 == 0)
-		mc1 = quantile(t, iters, 0.5);
+		mc1 = bench_quantile(t, iters, 0.5);
 out:
 	while (n)
 		aclrtFree(ptrs[--n]);

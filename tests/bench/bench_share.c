@@ -12,27 +12,6 @@
 
 #define MAX_ITERS 4096
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
-
 static double bench_ipc_import_us(int iters)
 {
 	static double t[MAX_ITERS];
@@ -49,12 +28,12 @@ static double bench_ipc_import_us(int iters)
 	e = aclrtIpcMemGetExportKey(p, 2u << 20, key, sizeof(key),
 				    ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION);
 	for (i = 0; !e && i < iters; i++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		e = aclrtIpcMemImportByKey(&q, key, 0);
 		if (!e)
 			e = aclrtIpcMemClose(key);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
 	if (e) {
 		aclrtFree(p);
@@ -62,7 +41,7 @@ static double bench_ipc_import_us(int iters)
 	}
 	aclrtIpcMemClose(key);
 	aclrtFree(p);
-	return median(t, iters);
+	return bench_median(t, iters);
 }
 
 static double bench_vmm_map_unmap_2m_us(int iters)
@@ -89,17 +68,17 @@ static double bench_vmm_map_unmap_2m_us(int iters)
 		return -(double)e;
 	e = aclrtReserveMemAddress(&va, 2u << 20, 0, NULL, 0);
 	for (i = 0; !e && i < iters; i++) {
-		double t0 = now_us();
+		double t0 = bench_now_us();
 
 		e = aclrtMapMem(va, 2u << 20, 0, h, 0);
 		if (!e)
 			e = aclrtUnmapMem(va);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
 	if (!e)
 		aclrtReleaseMemAddress(va);
 	aclrtFreePhysical(h);
-	return e ? -(double)e : median(t, iters);
+	return e ? -(double)e : bench_median(t, iters);
 }
 
 void bench_share(unsigned int iters, struct bench_report *rep)

@@ -95,13 +95,6 @@ static double spsc_run(struct spsc_ring *r, uint64_t ops)
 	       ((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void bench_spsc(unsigned int runs, unsigned int ops, struct bench_report *rep)
 {
 	struct spsc_ring *r = aligned_alloc(64, sizeof(*r));
@@ -120,8 +113,7 @@ void bench_spsc(unsigned int runs, unsigned int ops, struct bench_report *rep)
 		free(r);
 	}
 	if (n) {
-		qsort(v, n, sizeof(*v), cmp_double);
-		floor = v[n / 2];
+		floor = bench_median(v, n);
 	}
 	for (i = 0; i < rep->n; i++)
 		if (!strcmp(rep->v[i].key, "async_small_copies_per_s"))

@@ -31,27 +31,6 @@
 #define SZ_128M (128ull << 20)
 #define SZ_1G (1ull << 30)
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
-
 /* Allocate, write and free @size in @dev: its frames are then dirty for @dev. */
 static int dirty(halDevice *dev, uint64_t size)
 {
@@ -77,13 +56,13 @@ static double bench_scrub_alloc(halDevice *x, halDevice *y, int iters)
 		err = dirty(x, SZ_2M);
 		if (err)
 			break;
-		t0 = now_us();
+		t0 = bench_now_us();
 		err = halMemAlloc(y, SZ_2M, NPU_POLICY_HUGE_ONLY, 0, &a);
 		if (!err)
 			err = halMemFree(y, a.va);
-		t[i] = now_us() - t0;
+		t[i] = bench_now_us() - t0;
 	}
-	return err ? -(double)halErrorToAcl(err) : median(t, iters);
+	return err ? -(double)halErrorToAcl(err) : bench_median(t, iters);
 }
 
 static double bench_release(halDevice *x, int runs)
@@ -99,12 +78,12 @@ static double bench_release(halDevice *x, int runs)
 		if (err)
 			break;
 		err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_128M, NPU_DIR_H2D);
-		t0 = now_us();
+		t0 = bench_now_us();
 		if (!err)
 			err = halMemFree(x, a.va);
-		t[i] = (now_us() - t0) / (double)(SZ_128M / SZ_2M);
+		t[i] = (bench_now_us() - t0) / (double)(SZ_128M / SZ_2M);
 	}
-	return err ? -(double)halErrorToAcl(err) : median(t, runs);
+	return err ? -(double)halErrorToAcl(err) : bench_median(t, runs);
 }
 
 /* The in-process driver's debugfs (mockdev/mock.h; libascendcl has it). */
