@@ -4,7 +4,9 @@
  *
  * A ring is run by at most one engine at a time (state RUNNING, with the
  * ring's submit_lock held), so its descriptors complete in order; different
- * rings run concurrently on different engines. An engine runs a bounded
+ * rings run concurrently on different engines. A submitter that rings and
+ * then waits may run its ring itself instead, in the same RUNNING state
+ * (npu_sched_enter_inline()), when no engine has it. An engine runs a bounded
  * batch of one ring, then puts it at the back of the run queue if it has
  * more, so every ready ring gets its turn.
  *
