@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,32 @@ static inline int sys_wait_idle(int fd, uint32_t base_contexts, long timeout_ms,
 			return -1;
 		sys_sleep_ms(10);
 	}
+}
+
+/*
+ * The group setup of a system test: open the watched device and remember
+ * its contexts now (*base_contexts, for sys_wait_idle). With @need_idle,
+ * someone else's leftovers (HBM in use, allocations) fail it: they would
+ * make every check meaningless. 0, or -1 with the reason on stderr.
+ */
+static inline int sys_open_watched(int *fd, uint32_t *base_contexts, bool need_idle)
+{
+	struct npu_device_info info;
+
+	*fd = sys_open();
+	if (*fd < 0) {
+		fprintf(stderr, "cannot open the device (NPU_DEVICE=%s)\n",
+			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
+		return -1;
+	}
+	if (sys_info(*fd, &info))
+		return -1;
+	*base_contexts = info.contexts;
+	if (need_idle && (info.hbm_free != info.hbm_total || info.allocations != 0)) {
+		fprintf(stderr, "device %d is not idle at start\n", SYS_DEVICE);
+		return -1;
+	}
+	return 0;
 }
 
 #endif /* NPU_SYS_H */

@@ -546,18 +546,9 @@ static bool backend_is_kmod(void)
 
 static int setup(void **state)
 {
-	struct npu_device_info info;
-
 	(void)state;
-	hs.fd = sys_open();
-	if (hs.fd < 0) {
-		fprintf(stderr, "cannot open the device (NPU_DEVICE=%s)\n",
-			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
+	if (sys_open_watched(&hs.fd, &hs.base_contexts, false))
 		return -1;
-	}
-	if (sys_info(hs.fd, &info))
-		return -1;
-	hs.base_contexts = info.contexts;
 	hs.kmod = backend_is_kmod();
 	fprintf(stderr, "backend: %s\n", hs.kmod ? "kernel module" : "npud");
 	return 0;

@@ -240,22 +240,9 @@ static void test_sigkill_during_copies_frees_all_hbm(void **state)
 static int setup(void **state)
 {
 	static struct kill_state st;
-	struct npu_device_info info;
 
-	st.fd = sys_open();
-	if (st.fd < 0) {
-		fprintf(stderr, "cannot open the device (NPU_DEVICE=%s)\n",
-			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
+	if (sys_open_watched(&st.fd, &st.base_contexts, true))
 		return -1;
-	}
-	if (sys_info(st.fd, &info))
-		return -1;
-	st.base_contexts = info.contexts;
-	/* Someone else's leftovers would make every check meaningless. */
-	if (info.hbm_free != info.hbm_total || info.allocations != 0) {
-		fprintf(stderr, "device %d is not idle at start\n", SYS_DEVICE);
-		return -1;
-	}
 	*state = &st;
 	return 0;
 }

@@ -1771,24 +1771,12 @@ static void test_dead_parent_files_do_not_keep_its_context(void **state)
 static int setup(void **state)
 {
 	static struct stress_state st;
-	struct npu_device_info info;
 	const char *fm = getenv("NPU_KILL_STRESS_FORK");
 	enum fork_mode mode = FORK_MODE_AUTO;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	st.fd = sys_open();
-	if (st.fd < 0) {
-		fprintf(stderr, "cannot open the device (NPU_DEVICE=%s)\n",
-			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
+	if (sys_open_watched(&st.fd, &st.base_contexts, true))
 		return -1;
-	}
-	if (sys_info(st.fd, &info))
-		return -1;
-	st.base_contexts = info.contexts;
-	if (info.hbm_free != info.hbm_total || info.allocations != 0) {
-		fprintf(stderr, "device %d is not idle at start\n", SYS_DEVICE);
-		return -1;
-	}
 	shared_stats = mmap(NULL, ST_COUNTERS * sizeof(uint64_t), PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	key_slots = mmap(NULL, KEY_SLOTS * sizeof(*key_slots), PROT_READ | PROT_WRITE,

@@ -623,23 +623,8 @@ static void test_sigterm_stops_npud_with_stuck_clients(void **state)
 
 static int setup(void **state)
 {
-	struct npu_device_info info;
-
 	(void)state;
-	ls.fd = sys_open();
-	if (ls.fd < 0) {
-		fprintf(stderr, "cannot open the device (NPU_DEVICE=%s)\n",
-			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
-		return -1;
-	}
-	if (sys_info(ls.fd, &info))
-		return -1;
-	ls.base_contexts = info.contexts;
-	if (info.hbm_free != info.hbm_total || info.allocations != 0) {
-		fprintf(stderr, "device %d is not idle at start\n", SYS_DEVICE);
-		return -1;
-	}
-	return 0;
+	return sys_open_watched(&ls.fd, &ls.base_contexts, true);
 }
 
 static int teardown(void **state)

@@ -355,23 +355,8 @@ static void test_inherited_file_refuses_the_child(void **state)
 
 static int setup(void **state)
 {
-	struct npu_device_info info;
-
 	(void)state;
-	rs.fd = sys_open();
-	if (rs.fd < 0) {
-		fprintf(stderr, "cannot open the device (NPU_DEVICE=%s)\n",
-			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
-		return -1;
-	}
-	if (sys_info(rs.fd, &info))
-		return -1;
-	rs.base_contexts = info.contexts;
-	if (info.hbm_free != info.hbm_total || info.allocations != 0) {
-		fprintf(stderr, "device %d is not idle at start\n", SYS_DEVICE);
-		return -1;
-	}
-	return 0;
+	return sys_open_watched(&rs.fd, &rs.base_contexts, true);
 }
 
 static int teardown(void **state)
