@@ -19,7 +19,7 @@
 
 #include "acl/acl.h"
 
-#include "npu_sys.h"
+#include "npu_sys_acl.h"
 
 #define IDLE_TIMEOUT_MS	5000
 #define MiB		(1u << 20)
@@ -28,17 +28,6 @@ struct share_state {
 	int fd;			/* raw observer file */
 	uint32_t base_contexts;
 };
-
-/* A child's check: on failure print where and exit with the line number. */
-#define CK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s failed (%s)\n", __FILE__,	\
-				__LINE__, #cond, aclGetRecentErrMsg() ?: "");	\
-			_exit(__LINE__ % 250 + 1);			\
-		}							\
-	} while (0)
-#define CK_CODE(call, code) CK((call) == (code))
 
 /* Pipes between the two actors of a test. */
 struct chan {
@@ -115,12 +104,6 @@ static int check_fill(const unsigned char *p, size_t n, unsigned seed)
 	return 1;
 }
 
-static void actor_init(void)
-{
-	CK_CODE(aclInit(NULL), ACL_SUCCESS);
-	CK_CODE(aclrtSetDevice(SYS_DEVICE), ACL_SUCCESS);
-}
-
 /* Write a pattern to device memory and read it back through dev. */
 static void dev_put(void *dev, size_t n, unsigned seed)
 {
@@ -154,7 +137,7 @@ static void ipc_exporter(struct chan *c)
 	int32_t pid;
 	void *p;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtMalloc(&p, IPC_SIZE, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
 	dev_put(p, IPC_SIZE, 7);
 	CK_CODE(aclrtIpcMemGetExportKey(p, IPC_SIZE, key, sizeof(key), 0), ACL_SUCCESS);
@@ -179,7 +162,7 @@ static void ipc_importer(struct chan *c)
 	int32_t pid;
 	void *q;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtDeviceGetBareTgid(&pid), ACL_SUCCESS);
 	CK(pid == getpid());
 	chan_send(c, &pid, sizeof(pid));
@@ -219,7 +202,7 @@ static void open_exporter(struct chan *c)
 	char key[65], w;
 	void *p;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtMalloc(&p, 8 * MiB, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
 	dev_put(p, 8 * MiB, 3);
 	CK_CODE(aclrtIpcMemGetExportKey(p, 8 * MiB, key, sizeof(key),
@@ -245,7 +228,7 @@ static void open_importer(struct chan *c)
 	char key[65], w;
 	void *q, *q2;
 
-	actor_init();
+	sys_actor_init();
 	chan_recv(c, key, sizeof(key));
 	CK_CODE(aclrtIpcMemImportByKey(&q, key, ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS),
 		ACL_SUCCESS);
@@ -287,7 +270,7 @@ static void guess_exporter(struct chan *c)
 	aclrtDrvMemHandle h;
 	aclrtPhysicalMemProp prop = { 0 };
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
 	CK_CODE(aclrtIpcMemGetExportKey(p, 4096, key, sizeof(key), 0), ACL_SUCCESS);
 	prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
@@ -317,7 +300,7 @@ static void guess_attacker(struct chan *c)
 	int32_t me = getpid();
 	aclrtDrvMemHandle h;
 
-	actor_init();
+	sys_actor_init();
 	chan_recv(c, key, sizeof(key));
 	chan_recv(c, &share, sizeof(share));
 	chan_recv(c, &p, sizeof(p));
@@ -396,7 +379,7 @@ static void vmm_owner(struct chan *c)
 	void *va;
 	char w;
 
-	actor_init();
+	sys_actor_init();
 	phys_prop(&prop, ACL_MEM_NORMAL);
 	CK_CODE(aclrtMemGetAllocationGranularity(&prop, ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, &gran),
 		ACL_SUCCESS);
@@ -453,7 +436,7 @@ static void vmm_user(struct chan *c)
 	void *va;
 	char w;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtDeviceGetBareTgid(&pid), ACL_SUCCESS);
 	chan_send(c, &pid, sizeof(pid));
 	chan_recv(c, &share, sizeof(share));
@@ -492,7 +475,7 @@ static void kill_loop_exporter(struct chan *c)
 {
 	char key[65];
 
-	actor_init();
+	sys_actor_init();
 	for (unsigned i = 0;; i++) {
 		void *p;
 
@@ -516,7 +499,7 @@ static void kill_loop_vmm(struct chan *c)
 	char key[65], w;
 	void *q;
 
-	actor_init();
+	sys_actor_init();
 	chan_recv(c, key, sizeof(key));
 	CK_CODE(aclrtIpcMemImportByKey(&q, key, 0), ACL_SUCCESS);
 	phys_prop(&prop, ACL_MEM_HUGE);
@@ -610,7 +593,7 @@ static void bad_inputs(struct chan *c)
 	CK_CODE(aclrtDeviceGetBareTgid(NULL), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtIpcMemImportByKey(&q, "x", 0), ACL_ERROR_RT_CONTEXT_NULL);
 	CK_CODE(aclrtIpcMemGetExportKey((void *)1, 1, key, 65, 0), ACL_ERROR_RT_CONTEXT_NULL);
-	actor_init();
+	sys_actor_init();
 
 	/* §15.2 granularity */
 	phys_prop(&prop, ACL_HBM_MEM_HUGE1G);

@@ -30,7 +30,7 @@
 
 #include "acl/acl.h"
 
-#include "npu_sys.h"
+#include "npu_sys_acl.h"
 
 #define IDLE_TIMEOUT_MS	10000
 #define MiB		(1ull << 20)
@@ -40,23 +40,6 @@ struct tenancy_state {
 	int fd;			/* raw observer file */
 	uint32_t base_contexts;
 };
-
-/* A child's check: on failure print where and exit with the line number. */
-#define CK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s failed (%s)\n", __FILE__,	\
-				__LINE__, #cond, aclGetRecentErrMsg() ?: "");	\
-			_exit(__LINE__ % 250 + 1);			\
-		}							\
-	} while (0)
-#define CK_CODE(call, code) CK((call) == (code))
-
-static void actor_init(void)
-{
-	CK_CODE(aclInit(NULL), ACL_SUCCESS);
-	CK_CODE(aclrtSetDevice(SYS_DEVICE), ACL_SUCCESS);
-}
 
 static void dev_fill(void *dev, size_t n, unsigned char seed)
 {
@@ -134,7 +117,7 @@ static void dirty_actor(int ready, int go, int free_first)
 	void *small, *huge, *ipc, *va;
 	char key[65], c;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtMalloc(&small, SMALL_SIZE, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
 	CK_CODE(aclrtMalloc(&huge, HUGE_SIZE, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
 	dev_fill(small, SMALL_SIZE, 3);
@@ -233,7 +216,7 @@ static void zero_reader(void)
 
 	pieces = calloc(cap, sizeof(*pieces));
 	CK(pieces && buf);
-	actor_init();
+	sys_actor_init();
 	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
 		for (int n = 0; taken + steps[s].size <= budget && (s || n < 16); n++) {
 			aclError e = aclrtMalloc(&p, steps[s].size, steps[s].policy);
@@ -276,7 +259,7 @@ static void ipc_writer(const char *key)
 {
 	void *q;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtIpcMemImportByKey(&q, key, 0), ACL_SUCCESS);
 	dev_fill(q, IPC_SIZE, 11);
 	CK_CODE(aclrtIpcMemClose(key), ACL_SUCCESS);
@@ -355,7 +338,7 @@ static void pool_parent(void)
 	pid_t child;
 	char c;
 
-	actor_init();
+	sys_actor_init();
 	/* Some pool traffic before the fork: blocks freed back to the pool. */
 	CK_CODE(aclrtMallocHost((void **)&p, SECRET_LEN), ACL_SUCCESS);
 	memset(p, 0x11, SECRET_LEN);
@@ -370,7 +353,7 @@ static void pool_parent(void)
 		close(to_parent[0]);
 		CK(read(to_child[0], &c, 1) == 1);
 		/* A forked child starts with a fresh runtime of its own. */
-		actor_init();
+		sys_actor_init();
 		CK_CODE(aclrtMallocHost((void **)&q, SECRET_LEN), ACL_SUCCESS);
 		CK(all_zero(q, SECRET_LEN));
 		memset(q, 0x33, SECRET_LEN);
@@ -528,7 +511,7 @@ static void test_freed_hbm_returns_host_memory(void **state)
 
 		close(go[1]);
 		close(done[0]);
-		actor_init();
+		sys_actor_init();
 		CK_CODE(aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_ONLY), ACL_SUCCESS);
 		CK_CODE(aclrtMemset(p, size, 0x5a, size), ACL_SUCCESS);
 		CK(write(done[1], "t", 1) == 1);
@@ -612,7 +595,7 @@ static void whitelist_exporter(int from_parent, int to_parent)
 	int32_t pid;
 	void *p;
 
-	actor_init();
+	sys_actor_init();
 	CK_CODE(aclrtMalloc(&p, 2 * MiB, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
 	CK_CODE(aclrtIpcMemGetExportKey(p, 2 * MiB, m.key, sizeof(m.key), 0), ACL_SUCCESS);
 	prop.handleType = ACL_MEM_HANDLE_TYPE_NONE;
@@ -659,7 +642,7 @@ static void importer(void *arg)
 	aclError e;
 	void *q;
 
-	actor_init();
+	sys_actor_init();
 	if (a->go >= 0) {
 		char c;
 
