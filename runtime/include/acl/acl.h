@@ -17,6 +17,8 @@ extern "C" {
 #define ACL_MAJOR_VERSION 1
 #define ACL_MINOR_VERSION 17
 #define ACL_PATCH_VERSION 0
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
 
 /**
  * aclInit - initialise the library; configPath is NULL or a JSON file.
@@ -37,6 +39,25 @@ ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
  * The pointer is valid until the next call on the same thread.
  */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg();
+
+/** aclrtGetVersion - ACL_MAJOR_VERSION, ACL_MINOR_VERSION, ACL_PATCH_VERSION (deprecated). */
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
+                                             int32_t *patchVersion);
+
+/**
+ * aclsysGetVersionStr - the Version= line of a package's version.info
+ * ($ASCEND_HOME_PATH/share/info/<pkgName>/version.info; driver and firmware
+ * from /etc/ascend_install.info) into versionStr, which holds
+ * ACL_PKG_VERSION_MAX_SIZE bytes. No aclInit needed.
+ */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+
+/**
+ * aclsysGetVersionNum - the same version as a number that grows with the
+ * release: major * 10000000 + minor * 100000 + patch * 1000, less 300/200/100
+ * for alpha/beta/rc plus the pre-release number.
+ */
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
 
 #ifdef __cplusplus
 }

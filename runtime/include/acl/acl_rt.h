@@ -22,6 +22,11 @@ typedef void *aclrtDrvMemHandle;
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 
+typedef enum aclrtRunMode {
+    ACL_DEVICE,
+    ACL_HOST,
+} aclrtRunMode;
+
 typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_HOST_TO_HOST,
     ACL_MEMCPY_HOST_TO_DEVICE,
@@ -337,6 +342,13 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+/* Where the software stack runs: always ACL_HOST here (a host-side runtime). */
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+/*
+ * The AI processor's name, for SoC detection in build scripts: needs neither
+ * aclInit nor a device. NPU_SOC_NAME overrides the emulated default.
+ */
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName();
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
