@@ -36,6 +36,7 @@ static void test_destroyed_handle_is_invalid(void **state)
 	ACL_OK(aclrtCreateStream(&s));
 	ACL_OK(aclrtDestroyStream(s));
 	assert_int_equal(aclrtSynchronizeStream(s), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtStreamQuery(s, &(aclrtStreamStatus){ 0 }), ACL_ERROR_RT_INVALID_HANDLE);
 	assert_int_equal(aclrtDestroyStream(s), ACL_ERROR_RT_INVALID_HANDLE);
 	assert_int_equal(aclrtDestroyStreamForce(s), ACL_ERROR_RT_INVALID_HANDLE);
 	assert_int_equal(aclrtMemcpyAsync(dev, 64, (char *)dev + 64, 64,
@@ -67,6 +68,7 @@ static void *no_context_thread(void *arg)
 	(void)arg;
 	assert_int_equal(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
 	assert_int_equal(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtStreamQuery(NULL, &(aclrtStreamStatus){ 0 }), ACL_ERROR_RT_CONTEXT_NULL);
 	assert_int_equal(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
 	return NULL;
 }
@@ -382,10 +384,24 @@ static void test_free_with_dev_sync_waits_for_the_device(void **state)
 	ACL_OK(aclrtValueWait(r.word, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
 	ACL_OK(aclrtMemsetAsync(buf, sizeof(back), 0x77, sizeof(back), s));
 	ACL_OK(aclrtRecordEvent(ev, s));
+	/* aclrtStreamQuery: held by the wait, so not ready; NULL status is 100000. */
+	{
+		aclrtStreamStatus ss = ACL_STREAM_STATUS_COMPLETE;
+
+		ACL_OK(aclrtStreamQuery(s, &ss));
+		assert_int_equal(ss, ACL_STREAM_STATUS_NOT_READY);
+		assert_int_equal(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM);
+	}
 	assert_int_equal(pthread_create(&t, NULL, release_word_later, &r), 0);
 	ACL_OK(aclrtFreeWithDevSync(victim));
 	ACL_OK(aclrtQueryEventStatus(ev, &st));
 	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	{
+		aclrtStreamStatus ss = ACL_STREAM_STATUS_NOT_READY;
+
+		ACL_OK(aclrtStreamQuery(s, &ss));
+		assert_int_equal(ss, ACL_STREAM_STATUS_COMPLETE);
+	}
 	ACL_OK(aclrtMemcpy(back, sizeof(back), buf, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
 	assert_int_equal(rt_first_not(back, sizeof(back), 0x77), sizeof(back));
 	assert_int_equal(pthread_join(t, NULL), 0);

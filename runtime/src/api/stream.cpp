@@ -78,6 +78,17 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
     });
 }
 
+aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+    return RunApi("aclrtStreamQuery", [&] {
+        NPU_ACL_CHECK(status != nullptr, "status is NULL");
+        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(ResolveStream(stream, ctx, &ref));
+        *status = ref->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        return Error::Ok();
+    });
+}
+
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
     return RunApi("aclrtSetStreamFailureMode", [&] {
         NPU_ACL_CHECK(mode == ACL_CONTINUE_ON_FAILURE || mode == ACL_STOP_ON_FAILURE,

@@ -57,6 +57,8 @@ class Stream {
     Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0);
     // Whether descriptor seq has completed (never blocks).
     bool Done(uint64_t seq) { return halQueueCompleted(queue_) >= seq; }
+    // Whether everything queued so far has completed (never blocks).
+    bool Idle() { return halQueueCompleted(queue_) >= halQueueSubmitted(queue_); }
 
     // Staging memory (AllocPinnedStaging) used by descriptors up to seq:
     // freed once they completed, lazily.
