@@ -69,6 +69,8 @@ static void *no_context_thread(void *arg)
 	assert_int_equal(aclrtCreateStream(&s), ACL_ERROR_RT_CONTEXT_NULL);
 	assert_int_equal(aclrtSynchronizeStream(NULL), ACL_ERROR_RT_CONTEXT_NULL);
 	assert_int_equal(aclrtStreamQuery(NULL, &(aclrtStreamStatus){ 0 }), ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtSynchronizeDeviceWithTimeout(10), ACL_ERROR_RT_CONTEXT_NULL);
 	assert_int_equal(aclrtSynchronizeDevice(), ACL_ERROR_RT_CONTEXT_NULL);
 	return NULL;
 }
@@ -358,13 +360,14 @@ static void *release_word_later(void *arg)
 
 /*
  * aclrtFreeWithDevSync returns only when the device is idle: a stream held
- * by a ValueWait that another thread releases 50 ms later has finished
+ * by a ValueWait that another thread releases 300 ms later has finished
  * (its event completed, its memset visible) when the free returns.
- * NULL is rejected; a second free of the same pointer is 107000.
+ * NULL is rejected; a second free of the same pointer is 107000. On the
+ * way: aclrtStreamQuery and the *WithTimeout waits on the held stream.
  */
 static void test_free_with_dev_sync_waits_for_the_device(void **state)
 {
-	struct release_word r = { NULL, 50 };
+	struct release_word r = { NULL, 300 };
 	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
 	uint8_t back[4096];
 	void *buf = NULL, *victim = NULL;
@@ -391,6 +394,25 @@ static void test_free_with_dev_sync_waits_for_the_device(void **state)
 		ACL_OK(aclrtStreamQuery(s, &ss));
 		assert_int_equal(ss, ACL_STREAM_STATUS_NOT_READY);
 		assert_int_equal(aclrtStreamQuery(s, NULL), ACL_ERROR_INVALID_PARAM);
+	}
+	/* The *WithTimeout waits: bad timeouts, then an expiry on the held stream. */
+	{
+		struct timespec t0, t1;
+		long ms;
+
+		assert_int_equal(aclrtSynchronizeStreamWithTimeout(s, -2), ACL_ERROR_RT_PARAM_INVALID);
+		assert_int_equal(aclrtSynchronizeStreamWithTimeout(s, 0), ACL_ERROR_RT_PARAM_INVALID);
+		assert_int_equal(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_RT_PARAM_INVALID);
+		assert_int_equal(aclrtSynchronizeDeviceWithTimeout(0), ACL_ERROR_RT_PARAM_INVALID);
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		assert_int_equal(aclrtSynchronizeStreamWithTimeout(s, 30),
+				 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+		assert_int_equal(aclrtSynchronizeDeviceWithTimeout(30),
+				 ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		ms = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+		assert_true(ms >= 55);
+		ACL_OK(aclrtSynchronizeStreamWithTimeout(NULL, 1000));	/* the default stream: idle */
 	}
 	assert_int_equal(pthread_create(&t, NULL, release_word_later, &r), 0);
 	ACL_OK(aclrtFreeWithDevSync(victim));

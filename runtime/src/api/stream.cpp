@@ -109,3 +109,34 @@ aclError aclrtSynchronizeDevice(void) {
         return ctx->streams().SynchronizeAll();
     });
 }
+
+namespace {
+
+// The timeout argument of the *WithTimeout calls in nanoseconds (0: none).
+// Upstream rejects < -1 before anything else and 0 after the handle checks.
+uint64_t TimeoutNs(int32_t timeout_ms) {
+    return timeout_ms == -1 ? 0 : static_cast<uint64_t>(timeout_ms) * 1000000ULL;
+}
+
+}  // namespace
+
+aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+    return RunApi("aclrtSynchronizeStreamWithTimeout", [&] {
+        NPU_RT_CHECK(timeout >= -1, "timeout %d ms: -1 (forever) or more than 0", timeout);
+        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(ResolveStream(stream, ctx, &ref));
+        NPU_RT_CHECK(timeout != 0, "timeout 0 ms: -1 (forever) or more than 0");
+        return ref->Synchronize(TimeoutNs(timeout));
+    });
+}
+
+aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+    return RunApi("aclrtSynchronizeDeviceWithTimeout", [&] {
+        NPU_RT_CHECK(timeout >= -1, "timeout %d ms: -1 (forever) or more than 0", timeout);
+        std::shared_ptr<Context> ctx;
+        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        NPU_RT_CHECK(timeout != 0, "timeout 0 ms: -1 (forever) or more than 0");
+        return ctx->streams().SynchronizeAll(TimeoutNs(timeout));
+    });
+}

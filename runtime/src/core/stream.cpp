@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 
 #include "core/fork.h"
 #include "core/context.h"
@@ -249,7 +250,8 @@ Stream *ContextStreams::Internal(Error *err) {
     return s;
 }
 
-Error ContextStreams::SynchronizeAll() {
+Error ContextStreams::SynchronizeAll(uint64_t timeout_ns) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
     std::vector<void *> handles;
     {
         std::lock_guard<std::mutex> lock(mu_);
@@ -260,7 +262,18 @@ Error ContextStreams::SynchronizeAll() {
         StreamRef ref;
         if (!AcquireStream(h, &ref).ok())
             continue;  // destroyed meanwhile: nothing left to wait for
-        Error e = ref->Synchronize();
+        uint64_t left = 0;
+        if (timeout_ns != 0) {
+            auto now = std::chrono::steady_clock::now();
+            left = now < deadline ? static_cast<uint64_t>(
+                                        std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                            deadline - now)
+                                            .count())
+                                  : 1;  // past it: one more look, then the timeout
+        }
+        Error e = ref->Synchronize(left);
+        if (e.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
+            return e;
         if (!e.ok() && first.ok())
             first = e;
     }

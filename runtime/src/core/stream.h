@@ -142,8 +142,10 @@ class ContextStreams {
     // A private stream for the synchronous calls that need descriptors
     // (2-D copies, batches), created on first use.
     Stream *Internal(Error *err);
-    // aclrtSynchronizeDevice: every stream of the context.
-    Error SynchronizeAll();
+    // aclrtSynchronizeDevice: every stream of the context. timeout_ns 0: no
+    // limit; else ACL_ERROR_RT_STREAM_SYNC_TIMEOUT once that much has passed
+    // in all.
+    Error SynchronizeAll(uint64_t timeout_ns = 0);
 
     // The context's slab of event slots, created on first use.
     Error Slab(std::shared_ptr<EventSlab> *out);
