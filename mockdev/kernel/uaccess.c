@@ -278,8 +278,14 @@ static void fault_install(void)
 /* Entries into the driver on this thread that have checked the handler. */
 static __thread unsigned int fault_scope __attribute__((tls_model("initial-exec")));
 
+#ifdef __SANITIZE_THREAD__
+unsigned long mock_tsan_order;	/* see asm/barrier.h */
+#endif
+
 void mock_fault_scope_begin(void)
 {
+	/* An entry into the driver sees what was published before it. */
+	mock_tsan_publish();
 	if (!fault_scope++)
 		fault_install();
 }

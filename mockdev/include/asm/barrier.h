@@ -20,9 +20,25 @@
 #define smp_mb__before_atomic()	smp_mb()
 #define smp_mb__after_atomic()	smp_mb()
 
+/*
+ * ThreadSanitizer builds only. What a store-release publishes in memory a
+ * client shares (a CQ tail) reaches another process, which answers with a
+ * system call that npud serves on another thread: an order TSan cannot see,
+ * so device memory an engine wrote and the call's thread then reads looked
+ * like a race. Each release store, and each entry into the driver
+ * (mock_fault_scope_begin), also updates this one word, which shows TSan
+ * the order that the shared memory and the system call give.
+ */
+#ifdef __SANITIZE_THREAD__
+extern unsigned long mock_tsan_order;
+#define mock_tsan_publish() __atomic_fetch_add(&mock_tsan_order, 1, __ATOMIC_ACQ_REL)
+#else
+#define mock_tsan_publish() do { } while (0)
+#endif
+
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v)	\
-	do { __atomic_store_n((p), (v), __ATOMIC_RELEASE); } while (0)
+	do { mock_tsan_publish(); __atomic_store_n((p), (v), __ATOMIC_RELEASE); } while (0)
 #define smp_store_mb(var, value) \
 	do { __atomic_store_n(&(var), (value), __ATOMIC_SEQ_CST); } while (0)
 
