@@ -401,12 +401,17 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	ring->mm_ok = false;
 	mutex_unlock(&ring->submit_lock);
 	atomic64_inc(&s->nr_inline);
-	/* Parked rings of the device look at their conditions again. */
 	if (wrote)
-		npu_sched_note_write(s);
+		atomic64_inc(&s->write_gen);
 
 	spin_lock(&s->lock);
 	s->inline_free |= BIT(slot);
+	/*
+	 * Parked rings of the device look at their conditions again (write_gen
+	 * moved): an engine must be awake to do it.
+	 */
+	if (wrote && !list_empty(&s->parked) && s->nr_sleeping)
+		wake_up(&s->wq);
 	/*
 	 * No engine is polling this ring for us: unless it goes to the
 	 * engines now, the next submission needs a doorbell (the SQPOLL
