@@ -283,6 +283,20 @@ int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, vo
 }
 
 /*
+ * A doorbell's count: the SQEs published since the previous doorbell, at
+ * most @to_submit. As io_uring: a tail far ahead means at most a full SQ.
+ */
+static u32 npu_sched_ack_locked(struct npu_sched *s, struct npu_ring *ring, u32 to_submit)
+{
+	s32 avail = npu_ring_sq_tail(ring) - ring->sq_acked;
+	u32 n = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
+
+	lockdep_assert_held(&s->lock);
+	ring->sq_acked += n;
+	return n;
+}
+
+/*
  * A run of @ring (RUNNING) ended with @stop: put it where it belongs now,
  * and wake whoever waits for it. @abort: the run carried out abort
  * @abort_req.
@@ -376,7 +390,6 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	enum npu_engine_stop stop;
 	bool wrote = false;
 	unsigned int slot;
-	s32 avail;
 
 	if (!current->mm || current->mm != ring->mm)
 		return false;
@@ -388,9 +401,7 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	}
 	slot = __ffs(s->inline_free);
 	s->inline_free &= ~BIT(slot);
-	avail = npu_ring_sq_tail(ring) - ring->sq_acked;
-	*submitted = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
-	ring->sq_acked += *submitted;
+	*submitted = npu_sched_ack_locked(s, ring, to_submit);
 	list_del_init(&ring->sched_link);
 	WRITE_ONCE(ring->sstate, NPU_RING_RUNNING);
 	spin_unlock(&s->lock);
@@ -575,13 +586,8 @@ u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell)
 	u32 n = 0;
 
 	spin_lock(&s->lock);
-	if (doorbell) {
-		s32 avail = npu_ring_sq_tail(ring) - ring->sq_acked;
-
-		/* As io_uring: a tail far ahead means at most a full SQ. */
-		n = avail > 0 ? min3(to_submit, (u32)avail, ring->sq_entries) : 0;
-		ring->sq_acked += n;
-	}
+	if (doorbell)
+		n = npu_sched_ack_locked(s, ring, to_submit);
 	/* A ring being detached is never queued again. */
 	switch (ring->detaching ? NPU_RING_DEAD : ring->sstate) {
 	case NPU_RING_ASLEEP:
