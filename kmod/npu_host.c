@@ -59,8 +59,7 @@ static void npu_host_reg_free(struct kref *ref)
 
 	vunmap(reg->kaddr);
 	unpin_user_pages_dirty_lock(reg->pages, reg->nr_pages, true);
-	atomic64_sub(reg->nr_pages, &reg->ndev->nr_pinned_pages);
-	npu_limits_uncharge(reg->proc, NPU_LIMIT_PIN_BYTES, (u64)reg->nr_pages << PAGE_SHIFT);
+	npu_host_pin_uncharge(reg->ndev, reg->proc, reg->nr_pages);
 	npu_limits_proc_put(reg->proc);
 	kvfree(reg->pages);
 	kfree(reg);
@@ -149,22 +148,41 @@ static int npu_host_check_args(const struct npu_host_register *args)
 	return 0;
 }
 
-/* Reserve nr pages of the process's and the device's pin budgets: 0 or -ENOMEM. */
-static int npu_host_charge(struct npu_ctx *ctx, unsigned long nr)
+/**
+ * npu_host_pin_charge() - reserve pinned host memory
+ * @ndev: the device whose budget (host_pin_mb) is charged
+ * @proc: the process whose budget (NPU_LIMIT_PIN_BYTES) is charged
+ * @nr: pages
+ *
+ * Registrations and physical host memory (npu_phys.c) share both budgets.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int npu_host_pin_charge(struct npu_device *ndev, struct npu_proc *proc, unsigned long nr)
 {
 	u64 cap = (u64)host_pin_mb << (20 - PAGE_SHIFT);
-	struct npu_device *ndev = ctx->ndev;
 	int ret;
 
-	ret = npu_limits_charge(ctx->proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
+	ret = npu_limits_charge(proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
 	if (ret)
 		return ret;
 	if (atomic64_add_return(nr, &ndev->nr_pinned_pages) > cap) {
-		atomic64_sub(nr, &ndev->nr_pinned_pages);
-		npu_limits_uncharge(ctx->proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
+		npu_host_pin_uncharge(ndev, proc, nr);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/**
+ * npu_host_pin_uncharge() - give back what npu_host_pin_charge() reserved
+ * @ndev: the device
+ * @proc: the process
+ * @nr: pages
+ */
+void npu_host_pin_uncharge(struct npu_device *ndev, struct npu_proc *proc, unsigned long nr)
+{
+	atomic64_sub(nr, &ndev->nr_pinned_pages);
+	npu_limits_uncharge(proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
 }
 
 /**
@@ -197,7 +215,7 @@ int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args)
 	if (busy)
 		return -EEXIST;
 
-	ret = npu_host_charge(ctx, nr);
+	ret = npu_host_pin_charge(ctx->ndev, ctx->proc, nr);
 	if (ret)
 		return ret;
 	ret = -ENOMEM;
@@ -246,8 +264,7 @@ err_free_pages:
 err_free_reg:
 	kfree(reg);
 err_uncharge:
-	atomic64_sub(nr, &ctx->ndev->nr_pinned_pages);
-	npu_limits_uncharge(ctx->proc, NPU_LIMIT_PIN_BYTES, (u64)nr << PAGE_SHIFT);
+	npu_host_pin_uncharge(ctx->ndev, ctx->proc, nr);
 	return ret;
 }
 

@@ -9,7 +9,9 @@
 #include <npu/npu_uapi.h>
 
 struct npu_ctx;
+struct npu_device;
 struct npu_host_reg;
+struct npu_proc;
 
 /* The host registrations of one context. */
 struct npu_host_set {
@@ -22,6 +24,8 @@ void npu_host_init(struct npu_ctx *ctx);
 int npu_host_register(struct npu_ctx *ctx, struct npu_host_register *args);
 int npu_host_unregister(struct npu_ctx *ctx, u64 addr);
 void npu_host_release_all(struct npu_ctx *ctx);
+int npu_host_pin_charge(struct npu_device *ndev, struct npu_proc *proc, unsigned long nr);
+void npu_host_pin_uncharge(struct npu_device *ndev, struct npu_proc *proc, unsigned long nr);
 
 /*
  * Kernel address of user range [uaddr, uaddr + len) of ctx's process when

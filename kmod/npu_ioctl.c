@@ -54,6 +54,7 @@ union npu_ioctl_args {
 	struct npu_phys_free phys_free;
 	struct npu_phys_retain phys_retain;
 	struct npu_phys_info phys_info;
+	struct npu_phys_peer phys_peer;
 	struct npu_vmm_reserve vmm_reserve;
 	struct npu_vmm_release vmm_release;
 	struct npu_vmm_map vmm_map;
@@ -352,6 +353,11 @@ static int npu_ioctl_phys_info(struct npu_ctx *ctx, void *data)
 	return npu_vmm_phys_info(ctx, data);
 }
 
+static int npu_ioctl_phys_peer(struct npu_ctx *ctx, void *data)
+{
+	return npu_vmm_phys_peer(ctx, data);
+}
+
 static int npu_ioctl_vmm_reserve(struct npu_ctx *ctx, void *data)
 {
 	struct npu_vmm_reserve *args = data;
@@ -473,6 +479,7 @@ static const struct npu_ioctl_desc npu_ioctls[] = {
 	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_FREE, npu_ioctl_phys_free, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_RETAIN, npu_ioctl_phys_retain, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_INFO, npu_ioctl_phys_info, NPU_IOCTL_F_CTX),
+	NPU_IOCTL_DEF(NPU_IOCTL_PHYS_PEER, npu_ioctl_phys_peer, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_VMM_RESERVE, npu_ioctl_vmm_reserve, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_VMM_RELEASE, npu_ioctl_vmm_release, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_VMM_MAP, npu_ioctl_vmm_map, NPU_IOCTL_F_CTX),

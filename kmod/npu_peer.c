@@ -64,6 +64,36 @@ static struct npu_ctx *npu_peer_lookup(u32 peer_device, u32 peer_ctx)
 }
 
 /**
+ * npu_peer_ctx_of_process() - a set-up context of @ctx's process on another device
+ * @ctx: the asking context
+ * @peer_device: device index of the other context
+ * @peer_ctx: its context id (npu_ctx_setup.ctx_id)
+ *
+ * Return: the context, referenced (drop with npu_ctx_put()); ERR_PTR of
+ * -ENOENT if there is none (or it has no address space yet), -EPERM if
+ * another process opened it.
+ */
+struct npu_ctx *npu_peer_ctx_of_process(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx)
+{
+	struct npu_ctx *peer = npu_peer_lookup(peer_device, peer_ctx);
+	int ret;
+
+	if (IS_ERR(peer))
+		return peer;
+	ret = -EPERM;
+	if (peer->tgid != ctx->tgid)
+		goto out_put;
+	ret = -ENOENT;
+	if (!npu_ctx_is_setup(peer))
+		goto out_put;
+	return peer;
+
+out_put:
+	npu_ctx_put(peer);
+	return ERR_PTR(ret);
+}
+
+/**
  * npu_peer_enable() - let @ctx's rings name device VAs of a peer context
  * @ctx: the owner
  * @peer_device: device index of the peer
@@ -81,15 +111,9 @@ int npu_peer_enable(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx)
 
 	if (peer_device == ctx->ndev->index)
 		return -EINVAL;
-	peer = npu_peer_lookup(peer_device, peer_ctx);
+	peer = npu_peer_ctx_of_process(ctx, peer_device, peer_ctx);
 	if (IS_ERR(peer))
 		return PTR_ERR(peer);
-	ret = -EPERM;
-	if (peer->tgid != ctx->tgid)
-		goto out_put;
-	ret = -ENOENT;
-	if (!npu_ctx_is_setup(peer))
-		goto out_put;
 	ret = -ENOMEM;
 	link = kzalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)

@@ -12,6 +12,7 @@ struct npu_ctx;
 int npu_peer_enable(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx);
 int npu_peer_disable(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx);
 void npu_peer_release_all(struct npu_ctx *ctx);
+struct npu_ctx *npu_peer_ctx_of_process(struct npu_ctx *ctx, u32 peer_device, u32 peer_ctx);
 
 /*
  * A context of the same process on another device, peer-enabled by ctx,

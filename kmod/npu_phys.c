@@ -2,7 +2,8 @@
 /*
  * Physical device memory.
  *
- * An npu_phys owns frames of one device. It is what an allocation, an IPC
+ * An npu_phys owns frames of one device (or, for CANN's host physical
+ * memory, a zeroed host buffer charged like pinned host memory). It is what an allocation, an IPC
  * import and a VMM mapping point at, and what a physical handle or an
  * export holds: each of them takes a reference, and the frames go back to
  * the page-frame allocator only when the last reference is dropped. An
@@ -13,6 +14,7 @@
 #include <npu/npu_uapi.h>
 #include "npu_drv.h"
 #include "npu_hbm.h"
+#include "npu_host.h"
 #include "npu_limits.h"
 #include "npu_phys.h"
 
@@ -20,6 +22,14 @@ static void npu_phys_release(struct kref *ref)
 {
 	struct npu_phys *phys = container_of(ref, struct npu_phys, ref);
 
+	if (phys->host) {
+		vfree(phys->host);
+		atomic64_dec(&phys->ndev->nr_allocations);
+		npu_host_pin_uncharge(phys->ndev, phys->proc, phys->size >> PAGE_SHIFT);
+		npu_limits_proc_put(phys->proc);
+		kfree(phys);
+		return;
+	}
 	npu_hbm_release(&phys->ndev->hbm, phys->extents, phys->nr_extents,
 			READ_ONCE(phys->owner));
 	npu_pfa_free(&phys->ndev->pfa, phys->extents, phys->nr_extents);
@@ -179,6 +189,60 @@ err_uncharge:
 }
 
 /**
+ * npu_phys_create_host() - allocate physical host memory
+ * @ndev: the device of the allocating file
+ * @proc: the process of the allocating file
+ * @size: bytes, > 0, a multiple of the page size
+ * @page_order: NPU_ORDER_* the memory reports
+ * @flags: NPU_MEM_*, NPU_MEM_HOST included
+ * @out: the memory, zeroed, holding one reference
+ *
+ * The memory is pinned host memory: it is charged to the same budgets as
+ * host registrations, the process's NPU_LIMIT_PIN_BYTES and the device's
+ * host_pin_mb, until the last reference goes.
+ *
+ * Return: 0 or -ENOMEM (a budget or the host exhausted).
+ */
+int npu_phys_create_host(struct npu_device *ndev, struct npu_proc *proc, u64 size,
+			 u32 page_order, u32 flags, struct npu_phys **out)
+{
+	unsigned long nr = size >> PAGE_SHIFT;
+	struct npu_phys *phys;
+	int ret;
+
+	/* Also keeps the page count of any size in an unsigned long. */
+	if (!size || size > ndev->hbm_size)
+		return -ENOMEM;
+	ret = npu_host_pin_charge(ndev, proc, nr);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	phys = kzalloc(sizeof(*phys), GFP_KERNEL);
+	if (!phys)
+		goto err_uncharge;
+	phys->host = vzalloc(size);
+	if (!phys->host)
+		goto err_free_phys;
+	kref_init(&phys->ref);
+	phys->ndev = ndev;
+	phys->flags = flags;
+	/* Zeroed here and never given back to a frame pool: nobody's data. */
+	phys->owner = NPU_HBM_OWNER_SHARED;
+	phys->size = size;
+	phys->page_order = page_order;
+	phys->proc = npu_limits_proc_get(proc);
+	atomic64_inc(&ndev->nr_allocations);
+	*out = phys;
+	return 0;
+
+err_free_phys:
+	kfree(phys);
+err_uncharge:
+	npu_host_pin_uncharge(ndev, proc, nr);
+	return ret;
+}
+
+/**
  * npu_phys_addr() - kernel address of byte @off of physical memory
  * @phys: the memory, referenced by the caller
  * @off: byte offset, < phys->size
@@ -197,6 +261,10 @@ void *npu_phys_addr(struct npu_phys *phys, u64 off, u64 *contig)
 	char *addr;
 	u32 pfn;
 
+	if (phys->host) {
+		*contig = phys->size - off;
+		return (char *)phys->host + off;
+	}
 	/* The extents are sorted by index and cover the memory. */
 	while (hi - lo > 1) {
 		unsigned int mid = lo + (hi - lo) / 2;

@@ -27,10 +27,14 @@ struct npu_phys {
 	u64 owner;
 	unsigned int nr_extents;
 	struct npu_extent *extents;	/* sorted by index, immutable */
+	/* NPU_MEM_HOST: size bytes of host memory instead of frames (no extents). */
+	void *host;
 };
 
 int npu_phys_create(struct npu_device *ndev, struct npu_proc *proc, u64 owner, u64 size,
 		    u32 policy, u32 flags, struct npu_phys **out);
+int npu_phys_create_host(struct npu_device *ndev, struct npu_proc *proc, u64 size,
+			 u32 page_order, u32 flags, struct npu_phys **out);
 void npu_phys_mark_shared(struct npu_phys *phys);
 
 /**

@@ -19,6 +19,7 @@
 #include "npu_ctx.h"
 #include "npu_drv.h"
 #include "npu_mem.h"
+#include "npu_peer.h"
 #include "npu_phys.h"
 #include "npu_share.h"
 #include "npu_vmm.h"
@@ -96,7 +97,8 @@ int npu_vmm_handle_add(struct npu_ctx *ctx, struct npu_phys *phys,
  *
  * Return: 0; -EINVAL for a bad class, flag or a size that is not a multiple
  * of the granularity; -EOPNOTSUPP for 1 GiB pages on a device too small for
- * them; -ENOMEM.
+ * them; -ENOMEM (device memory, or for NPU_MEM_HOST the pinned budget or
+ * the device's bound on host physical memory).
  */
 int npu_vmm_phys_alloc(struct npu_ctx *ctx, struct npu_phys_alloc *args)
 {
@@ -105,17 +107,26 @@ int npu_vmm_phys_alloc(struct npu_ctx *ctx, struct npu_phys_alloc *args)
 		[NPU_CLASS_HUGE] = NPU_POLICY_HUGE_ONLY,
 		[NPU_CLASS_HUGE1G] = NPU_POLICY_HUGE1G_ONLY,
 	};
+	static const u32 order[NPU_CLASS_COUNT] = {
+		[NPU_CLASS_NORMAL] = NPU_ORDER_NORMAL,
+		[NPU_CLASS_HUGE] = NPU_ORDER_HUGE,
+		[NPU_CLASS_HUGE1G] = NPU_ORDER_HUGE1G,
+	};
 	struct npu_phys *phys;
 	int ret;
 
-	if (args->page_class >= NPU_CLASS_COUNT || args->flags & ~NPU_MEM_P2P)
+	if (args->page_class >= NPU_CLASS_COUNT || args->flags & ~(NPU_MEM_P2P | NPU_MEM_HOST))
 		return -EINVAL;
 	if (!args->size || !IS_ALIGNED(args->size, npu_vmm_granularity(args->page_class)))
 		return -EINVAL;
 	if (args->page_class == NPU_CLASS_HUGE1G && ctx->ndev->hbm_size < SZ_1G)
 		return -EOPNOTSUPP;
-	ret = npu_phys_create(ctx->ndev, ctx->proc, ctx->owner, args->size,
-			      policy[args->page_class], args->flags, &phys);
+	if (args->flags & NPU_MEM_HOST)
+		ret = npu_phys_create_host(ctx->ndev, ctx->proc, args->size,
+					   order[args->page_class], args->flags, &phys);
+	else
+		ret = npu_phys_create(ctx->ndev, ctx->proc, ctx->owner, args->size,
+				      policy[args->page_class], args->flags, &phys);
 	if (ret)
 		return ret;
 	phys->page_class = args->page_class;
@@ -194,6 +205,44 @@ int npu_vmm_phys_retain(struct npu_ctx *ctx, u64 va, u32 *handle)
 		h->imported = imported;
 	mutex_unlock(&ctx->lock);
 	return 0;
+}
+
+/**
+ * npu_vmm_phys_peer() - NPU_IOCTL_PHYS_PEER
+ * @ctx: a set-up context
+ * @args: the arguments; handle is filled on success
+ *
+ * Return: 0; -EINVAL for @ctx's own device; -ENOENT if there is no such
+ * context or handle; -EPERM if another process opened the context;
+ * -ENOSPC past the process's limit of physical handles; -ENOMEM.
+ */
+int npu_vmm_phys_peer(struct npu_ctx *ctx, struct npu_phys_peer *args)
+{
+	struct npu_phys_handle *h;
+	struct npu_phys *phys = NULL;
+	struct npu_ctx *peer;
+	int ret;
+
+	if (args->peer_device == ctx->ndev->index)
+		return -EINVAL;
+	peer = npu_peer_ctx_of_process(ctx, args->peer_device, args->peer_ctx);
+	if (IS_ERR(peer))
+		return PTR_ERR(peer);
+	mutex_lock(&peer->lock);
+	h = idr_find(&peer->phys, args->peer_handle);
+	/* An import stays the importing device's: only local memory crosses. */
+	if (h && !h->imported)
+		phys = npu_phys_get(h->phys);
+	mutex_unlock(&peer->lock);
+	npu_ctx_put(peer);
+	if (!phys)
+		return -ENOENT;
+	/* Two contexts may write it now: scrub the frames when they are freed. */
+	npu_phys_mark_shared(phys);
+	ret = npu_vmm_handle_add(ctx, phys, NULL, &args->handle);
+	if (ret)
+		npu_phys_put(phys);
+	return ret;
 }
 
 /**
@@ -357,8 +406,16 @@ int npu_vmm_map(struct npu_ctx *ctx, const struct npu_vmm_map *args)
 	mem->phys = npu_phys_get(h->phys);
 	mem->size = args->size;
 	mem->resv = resv;
-	/* The device the handle is for may use it; NOACCESS: nobody yet. */
-	mem->access = args->flags & NPU_MAP_NOACCESS ? 0 : BIT(ctx->ndev->index);
+	/*
+	 * The device the handle is for may use it, and the device of the
+	 * frames (another one for a PHYS_PEER handle); NOACCESS: nobody yet.
+	 */
+	if (args->flags & NPU_MAP_NOACCESS)
+		mem->access = 0;
+	else if (h->imported || h->phys->host)
+		mem->access = BIT(ctx->ndev->index);
+	else
+		mem->access = BIT(ctx->ndev->index) | BIT(h->phys->ndev->index);
 	resv->bound = bound;
 	resv->device = h->phys->ndev->index;
 	resv->nr_maps++;

@@ -13,6 +13,7 @@ struct npu_ctx;
 struct npu_phys;
 struct npu_phys_alloc;
 struct npu_phys_info;
+struct npu_phys_peer;
 struct npu_export;
 struct npu_share_link;
 struct npu_vmm_access;
@@ -47,6 +48,7 @@ int npu_vmm_phys_alloc(struct npu_ctx *ctx, struct npu_phys_alloc *args);
 int npu_vmm_phys_free(struct npu_ctx *ctx, u32 handle);
 int npu_vmm_phys_retain(struct npu_ctx *ctx, u64 va, u32 *handle);
 int npu_vmm_phys_info(struct npu_ctx *ctx, struct npu_phys_info *args);
+int npu_vmm_phys_peer(struct npu_ctx *ctx, struct npu_phys_peer *args);
 int npu_vmm_handle_add(struct npu_ctx *ctx, struct npu_phys *phys,
 		       struct npu_share_link *link, u32 *handle);
 int npu_vmm_reserve(struct npu_ctx *ctx, struct npu_vmm_reserve *args);

@@ -24,7 +24,7 @@ CMDS = [
     "IPC_EXPORT", "IPC_SET_PID", "IPC_IMPORT", "IPC_UNIMPORT", "IPC_DESTROY", "PHYS_ALLOC",
     "PHYS_FREE", "PHYS_RETAIN", "PHYS_INFO", "VMM_RESERVE", "VMM_RELEASE", "VMM_MAP",
     "VMM_UNMAP", "VMM_SET_ACCESS", "VMM_GET_ACCESS", "SHARE_EXPORT", "SHARE_SET_PID",
-    "SHARE_IMPORT", "SMI_PROCS", "SMI_SHARES",
+    "SHARE_IMPORT", "SMI_PROCS", "SMI_SHARES", "PHYS_PEER",
 ]
 SIZES = {
     "GET_VERSION": 40, "DEVICE_INFO": 120, "CTX_SETUP": 32, "MEM_ALLOC": 48, "MEM_FREE": 16,
@@ -35,7 +35,7 @@ SIZES = {
     "PHYS_ALLOC": 24, "PHYS_FREE": 8, "PHYS_RETAIN": 16, "PHYS_INFO": 32, "VMM_RESERVE": 24,
     "VMM_RELEASE": 16, "VMM_MAP": 32, "VMM_UNMAP": 16, "VMM_SET_ACCESS": 32,
     "VMM_GET_ACCESS": 32, "SHARE_EXPORT": 16, "SHARE_SET_PID": 88, "SHARE_IMPORT": 32,
-    "SMI_PROCS": 24, "SMI_SHARES": 24,
+    "SMI_PROCS": 24, "SMI_SHARES": 24, "PHYS_PEER": 16,
 }
 MIB = 1 << 20
 
@@ -43,6 +43,7 @@ MIB = 1 << 20
 NPU_OP_NOP, NPU_OP_COPY, NPU_OP_MEMSET, NPU_OP_COPY2D, NPU_OP_VALUE_WRITE, NPU_OP_VALUE_WAIT = range(6)
 H2D, D2H, D2D, H2H = range(4)
 NO_WHITELIST = 1
+MEM_P2P, MEM_HOST = 1, 4
 
 
 def op(code, payload=b""):
@@ -104,8 +105,8 @@ def mem_alloc(size, policy=0, flags=0, file=0):
     return ioctl("MEM_ALLOC", struct.pack("<QII", size, policy, flags), file=file)
 
 
-def phys_alloc(size=2 * MIB, cls=0, file=0):
-    return ioctl("PHYS_ALLOC", struct.pack("<QII", size, cls, 0), file=file)
+def phys_alloc(size=2 * MIB, cls=0, file=0, flags=0):
+    return ioctl("PHYS_ALLOC", struct.pack("<QII", size, cls, flags), file=file)
 
 
 def ipc_export(flags=NO_WHITELIST):
@@ -147,6 +148,14 @@ def seeds():
         ioctl("IPC_IMPORT", file=1)
     s["phys"] = hdr + phys_alloc() + ioctl("PHYS_INFO") + ioctl("PHYS_FREE") + \
         phys_alloc(1 << 30, cls=2)
+    s["phys_host"] = hdr + phys_alloc(4 * MIB, flags=MEM_HOST | MEM_P2P) + \
+        ioctl("VMM_RESERVE", struct.pack("<QQ", 4 * MIB, 0)) + \
+        ioctl("VMM_MAP", struct.pack("<QQQII", 0, 4 * MIB, 0, 0, 0)) + \
+        ioctl("PHYS_INFO") + ioctl("PHYS_FREE")
+    s["phys_peer"] = hdr2 + phys_alloc(file=1) + ioctl("PHYS_PEER", sel=b"\x01\x00") + \
+        ioctl("VMM_RESERVE", struct.pack("<QQ", 2 * MIB, 0)) + \
+        ioctl("VMM_MAP", struct.pack("<QQQII", 0, 2 * MIB, 0, 0, 0), sel=b"\x01") + \
+        ioctl("PHYS_FREE", file=1)
     s["share"] = hdr2 + phys_alloc() + ioctl("SHARE_EXPORT", struct.pack("<II", 0, 0)) + \
         ioctl("SHARE_SET_PID", struct.pack("<64sQQI", b"", 0, 0, 1)) + \
         ioctl("SHARE_IMPORT", file=1)

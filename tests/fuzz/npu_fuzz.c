@@ -381,6 +381,7 @@ union fz_args {
 	struct npu_phys_free phys_free;
 	struct npu_phys_retain phys_retain;
 	struct npu_phys_info phys_info;
+	struct npu_phys_peer phys_peer;
 	struct npu_vmm_reserve vmm_reserve;
 	struct npu_vmm_release vmm_release;
 	struct npu_vmm_map vmm_map;
@@ -406,7 +407,7 @@ static const unsigned int fz_cmds[] = {
 	NPU_IOCTL_VMM_RELEASE,	  NPU_IOCTL_VMM_MAP,	   NPU_IOCTL_VMM_UNMAP,
 	NPU_IOCTL_VMM_SET_ACCESS, NPU_IOCTL_VMM_GET_ACCESS, NPU_IOCTL_SHARE_EXPORT,
 	NPU_IOCTL_SHARE_SET_PID,  NPU_IOCTL_SHARE_IMPORT,  NPU_IOCTL_SMI_PROCS,
-	NPU_IOCTL_SMI_SHARES,
+	NPU_IOCTL_SMI_SHARES,	  NPU_IOCTL_PHYS_PEER,
 };
 #define FZ_NCMDS (sizeof(fz_cmds) / sizeof(fz_cmds[0]))
 
@@ -547,6 +548,16 @@ static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd, uni
 						    a->peer.peer_ctx);
 		}
 		break;
+	case NPU_IOCTL_PHYS_PEER:
+		if (sel < 0xe0) {
+			a->phys_peer.peer_device = st->file[!fi].dev;
+			a->phys_peer.peer_ctx = pick_u32(sel, st->ctx, FZ_KNOWN(st, nr_ctx),
+							 a->phys_peer.peer_ctx);
+			a->phys_peer.peer_handle = pick_u32(in_u8(in), st->phys,
+							    FZ_KNOWN(st, nr_phys),
+							    a->phys_peer.peer_handle);
+		}
+		break;
 	case NPU_IOCTL_IPC_SET_PID:
 	case NPU_IOCTL_SHARE_SET_PID:
 		if (sel < 0xe0 && cmd == NPU_IOCTL_IPC_SET_PID && FZ_KNOWN(st, nr_key))
@@ -613,6 +624,9 @@ static void fz_record(struct fz_state *st, unsigned int fi, unsigned int cmd,
 		break;
 	case NPU_IOCTL_PHYS_RETAIN:
 		FZ_REMEMBER(st, phys, nr_phys, a->phys_retain.handle);
+		break;
+	case NPU_IOCTL_PHYS_PEER:
+		FZ_REMEMBER(st, phys, nr_phys, a->phys_peer.handle);
 		break;
 	case NPU_IOCTL_SHARE_IMPORT:
 		FZ_REMEMBER(st, phys, nr_phys, a->share_import.handle);

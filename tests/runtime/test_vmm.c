@@ -1,8 +1,10 @@
 /*
  * VMM and IPC within one process, on every backend (the in-process device
  * included): the canonical physical-memory sequence, copies across handles
- * mapped back to back, deferred frees, and an allocation imported by key
- * into the process that exported it.
+ * mapped back to back, deferred frees, physical host memory, physical
+ * memory and reservations with no device set, another device's memory
+ * mapped into a reservation, what properties report back, and an
+ * allocation imported by key into the process that exported it.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,6 +22,29 @@ static void prop_device(aclrtPhysicalMemProp *prop, aclrtMemAttr attr)
 	prop->memAttr = attr;
 	prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 	prop->location.id = 0;
+}
+
+static void prop_at(aclrtPhysicalMemProp *prop, aclrtMemAttr attr, aclrtMemLocationType type,
+		    uint32_t id)
+{
+	prop_device(prop, attr);
+	prop->location.type = type;
+	prop->location.id = id;
+}
+
+/* The memory behind va holds src (n bytes): copied in, then read back. */
+static void check_round_trip(void *va, size_t n, uint32_t seed)
+{
+	unsigned char *src = malloc(n), *dst = calloc(1, n);
+
+	assert_non_null(src);
+	assert_non_null(dst);
+	rt_fill_pattern(src, n, seed);
+	ACL_OK(aclrtMemcpy(va, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	ACL_OK(aclrtMemcpy(dst, n, va, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_memory_equal(dst, src, n);
+	free(src);
+	free(dst);
 }
 
 static int setup(void **state)
@@ -107,6 +132,161 @@ static void test_copies_span_handles_mapped_back_to_back(void **state)
 	free(dst);
 }
 
+static void test_physical_host_memory(void **state)
+{
+	aclrtPhysicalMemProp prop, back;
+	aclrtDrvMemHandle h, r;
+	aclrtMemAccessDesc desc = { 0 };
+	aclrtPtrAttributes attr;
+	void *va;
+
+	(void)state;
+	prop_at(&prop, ACL_MEM_HUGE, ACL_MEM_LOCATION_TYPE_HOST, 0);
+	prop.reserve = 0x5eed;
+	ACL_OK(aclrtMallocPhysical(&h, 4 * MiB, &prop, 0));
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+	assert_int_equal(back.location.id, 0);
+	assert_int_equal(back.memAttr, ACL_MEM_HUGE);
+	assert_int_equal(back.handleType, ACL_MEM_HANDLE_TYPE_NONE);
+	assert_int_equal(back.allocationType, ACL_MEM_ALLOCATION_TYPE_PINNED);
+	assert_int_equal(back.reserve, 0x5eed);
+	/* DDR attributes are what a host location is for. */
+	prop_at(&prop, ACL_DDR_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST, 0);
+	ACL_OK(aclrtMallocPhysical(&r, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(r, &back));
+	assert_int_equal(back.memAttr, ACL_MEM_NORMAL);
+	assert_int_equal(back.reserve, 0);
+	ACL_OK(aclrtFreePhysical(r));
+
+	ACL_OK(aclrtReserveMemAddress(&va, 4 * MiB, 0, NULL, 0));
+	ACL_OK(aclrtMapMem(va, 4 * MiB, 0, h, 0));
+	desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+	desc.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	ACL_OK(aclrtMemSetAccess(va, 4 * MiB, &desc, 1));
+	/* New host memory reads back as zeros, then holds what is written. */
+	{
+		unsigned char zero[4096] = { 0 }, got[4096];
+
+		memset(got, 0xa5, sizeof(got));
+		ACL_OK(aclrtMemcpy(got, sizeof(got), (char *)va + 3 * MiB, sizeof(got),
+				   ACL_MEMCPY_DEVICE_TO_HOST));
+		assert_memory_equal(got, zero, sizeof(got));
+	}
+	check_round_trip(va, 4 * MiB, 21);
+	ACL_OK(aclrtPointerGetAttributes(va, &attr));
+	assert_int_equal(attr.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	/* Retained through the address: the same host memory, reserve kept. */
+	ACL_OK(aclrtMemRetainAllocationHandle((char *)va + MiB, &r));
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(r, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+	assert_int_equal(back.reserve, 0x5eed);
+	ACL_OK(aclrtFreePhysical(r));
+	ACL_OK(aclrtFreePhysical(h));
+	/* Freed while mapped: the memory stays until the unmap. */
+	check_round_trip(va, 2 * MiB, 22);
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtReleaseMemAddress(va));
+
+	/* Host NUMA memory is refused with a reason; DEVICE attributes stay checked. */
+	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST_NUMA, 0);
+	assert_int_equal(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "NUMA"));
+	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST, 0);
+	assert_int_equal(aclrtMallocPhysical(&h, MiB, &prop, 0), ACL_ERROR_RT_PARAM_INVALID);
+}
+
+/* The calls that take explicit device ids need no device set (spec, contexts). */
+static void test_physical_memory_without_a_device_set(void **state)
+{
+	aclrtPhysicalMemProp prop, back;
+	aclrtDrvMemHandle h, hh;
+	aclrtPtrAttributes attr;
+	void *va;
+
+	(void)state;
+	ACL_OK(aclrtResetDevice(0));	/* the group's: now nothing is set */
+	prop_device(&prop, ACL_MEM_HUGE);
+	prop.reserve = 7;
+	ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST, 0);
+	ACL_OK(aclrtMallocPhysical(&hh, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtReserveMemAddress(&va, 4 * MiB, 0, NULL, 0));
+	ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h, 0));
+	ACL_OK(aclrtMapMem((char *)va + 2 * MiB, 2 * MiB, 0, hh, 0));
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	assert_int_equal(back.location.id, 0);
+	assert_int_equal(back.reserve, 7);
+	ACL_OK(aclrtPointerGetAttributes((char *)va + 4096, &attr));
+	assert_int_equal(attr.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	/* A copy still needs a context. */
+	{
+		char b[16] = { 0 };
+
+		assert_int_equal(aclrtMemcpy(va, 16, b, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+				 ACL_ERROR_RT_CONTEXT_NULL);
+	}
+	/* Setting the device later finds the same memory. */
+	ACL_OK(aclrtSetDevice(0));
+	check_round_trip(va, 4 * MiB, 23);
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtUnmapMem((char *)va + 2 * MiB));
+	ACL_OK(aclrtReleaseMemAddress(va));
+	ACL_OK(aclrtFreePhysical(h));
+	ACL_OK(aclrtFreePhysical(hh));
+	/* An invalid device id is still that error. */
+	prop_at(&prop, ACL_MEM_HUGE, ACL_MEM_LOCATION_TYPE_DEVICE, 99);
+	assert_int_equal(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+}
+
+/*
+ * One reservation, made on device 0, holds device 1's memory (spec
+ * aclrtMapMem: the handle's device need not be current); what it may not
+ * do is hold two devices' memory at once.
+ */
+static void test_reservation_maps_another_devices_memory(void **state)
+{
+	aclrtPhysicalMemProp prop, back;
+	aclrtDrvMemHandle h1, h0, r;
+	aclrtMemAccessDesc desc = { 0 };
+	uint32_t n = 0;
+	void *va;
+
+	(void)state;
+	ACL_OK(aclrtGetDeviceCount(&n));
+	if (n < 2)
+		skip();
+	prop_at(&prop, ACL_MEM_HUGE, ACL_MEM_LOCATION_TYPE_DEVICE, 1);
+	ACL_OK(aclrtMallocPhysical(&h1, 4 * MiB, &prop, 0));
+	prop_device(&prop, ACL_MEM_HUGE);
+	ACL_OK(aclrtMallocPhysical(&h0, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtReserveMemAddress(&va, 8 * MiB, 0, NULL, 0));	/* on device 0, current */
+	ACL_OK(aclrtMapMem(va, 4 * MiB, 0, h1, 0));
+	desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+	desc.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	desc.location.id = 1;
+	ACL_OK(aclrtMemSetAccess(va, 4 * MiB, &desc, 1));
+	check_round_trip(va, 4 * MiB, 24);
+	/* Device 1's memory, seen through the address. */
+	ACL_OK(aclrtMemRetainAllocationHandle((char *)va + MiB, &r));
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(r, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	assert_int_equal(back.location.id, 1);
+	ACL_OK(aclrtFreePhysical(r));
+	/* Device 0's memory beside it would make two devices in one reservation. */
+	assert_int_equal(aclrtMapMem((char *)va + 4 * MiB, 2 * MiB, 0, h0, 0),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "two devices"));
+	/* Freed by its device's handle, the memory lives on while mapped. */
+	ACL_OK(aclrtFreePhysical(h1));
+	check_round_trip((char *)va + 2 * MiB, 2 * MiB, 25);
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtReleaseMemAddress(va));
+	ACL_OK(aclrtFreePhysical(h0));
+}
+
 static void test_reserve_at_an_expected_address(void **state)
 {
 	void *a, *b;
@@ -165,6 +345,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copies_span_handles_mapped_back_to_back),
+		cmocka_unit_test(test_physical_host_memory),
+		cmocka_unit_test(test_physical_memory_without_a_device_set),
+		cmocka_unit_test(test_reservation_maps_another_devices_memory),
 		cmocka_unit_test(test_reserve_at_an_expected_address),
 		cmocka_unit_test(test_ipc_import_into_the_exporting_process),
 	};

@@ -455,6 +455,113 @@ static void test_peer_close_while_linked(void **state)
 	t_close(f1);
 }
 
+static long phys_alloc(struct file *f, uint64_t size, uint32_t page_class, uint32_t flags,
+		       uint32_t *handle)
+{
+	struct npu_phys_alloc a = { .size = size, .page_class = page_class, .flags = flags };
+	long ret = t_ioctl(f, NPU_IOCTL_PHYS_ALLOC, &a);
+
+	*handle = a.handle;
+	return ret;
+}
+
+static long phys_peer(struct file *f, uint32_t dev, uint32_t ctx, uint32_t handle,
+		      uint32_t *out)
+{
+	struct npu_phys_peer p = { .peer_device = dev, .peer_ctx = ctx, .peer_handle = handle };
+	long ret = t_ioctl(f, NPU_IOCTL_PHYS_PEER, &p);
+
+	*out = p.handle;
+	return ret;
+}
+
+static long phys_free(struct file *f, uint32_t handle)
+{
+	struct npu_phys_free pf = { .handle = handle };
+
+	return t_ioctl(f, NPU_IOCTL_PHYS_FREE, &pf);
+}
+
+/* A handle of one device for another device's memory, only within a process. */
+static void test_phys_peer(void **state)
+{
+	uint32_t id0, id1, h1, hp, bad;
+	struct file *f0 = open_dev(0, &id0), *f1 = open_dev(1, &id1), *fc;
+	struct npu_ctx_setup s = { .va_base = T_VA_BASE + T_VA_SIZE, .va_size = T_VA_SIZE };
+	struct npu_phys_info pi = { 0 };
+	struct npu_phys_peer pp = { 0 };
+	struct t_child c;
+
+	(void)state;
+	assert_int_equal(phys_alloc(f1, 2 * T_MIB, NPU_CLASS_HUGE, 0, &h1), 0);
+	assert_int_equal(phys_peer(f0, 1, id1, h1, &hp), 0);
+	pi.handle = hp;
+	assert_int_equal(t_ioctl(f0, NPU_IOCTL_PHYS_INFO, &pi), 0);
+	assert_int_equal(pi.device, 1);
+	assert_int_equal(pi.size, 2 * T_MIB);
+	assert_int_equal(pi.imported, 0);
+	assert_int_equal(pi.refs, 1);
+	/* Its own device, a handle or context that does not exist. */
+	assert_int_equal(phys_peer(f0, 0, id0, h1, &bad), -EINVAL);
+	assert_int_equal(phys_peer(f0, 1, id1, h1 + 100, &bad), -ENOENT);
+	assert_int_equal(phys_peer(f0, 1, id1 + 100, h1, &bad), -ENOENT);
+	assert_int_equal(phys_peer(f0, 7, id1, h1, &bad), -ENOENT);
+	assert_int_equal(phys_peer(f0, 1, 0x80000000u, h1, &bad), -ENOENT);
+	/* Another process can name the context and the handle, and gets nothing. */
+	t_child_start(&c);
+	assert_int_equal(mockdev_file_open(misc(0), c.task, &fc), 0);
+	s.va_base = T_VA_BASE;
+	assert_int_equal(t_child_ioctl(&c, fc, NPU_IOCTL_CTX_SETUP, &s), 0);
+	pp.peer_device = 1;
+	pp.peer_ctx = id1;
+	pp.peer_handle = h1;
+	assert_int_equal(t_child_ioctl(&c, fc, NPU_IOCTL_PHYS_PEER, &pp), -EPERM);
+	assert_int_equal(mockdev_file_release(fc, c.task), 0);
+	t_child_stop(&c);
+	/* The memory outlives the device's file while the peer handle holds it. */
+	t_close(f1);
+	assert_int_equal(t_ioctl(f0, NPU_IOCTL_PHYS_INFO, &pi), 0);
+	assert_int_equal(pi.device, 1);
+	assert_int_equal(atomic64_read(&npu_drv_device(1)->nr_allocations), 1);
+	assert_int_equal(phys_free(f0, hp), 0);
+	assert_int_equal(atomic64_read(&npu_drv_device(1)->nr_allocations), 0);
+	t_close(f0);
+}
+
+/* Physical host memory: charged to the device's pin budget, and given back. */
+static void test_phys_host(void **state)
+{
+	struct file *f0 = open_dev(0, NULL);
+	struct npu_phys_info pi = { 0 };
+	uint32_t h, h2;
+
+	(void)state;
+	assert_int_equal(phys_alloc(f0, 4 * T_MIB, NPU_CLASS_NORMAL, NPU_MEM_HOST | NPU_MEM_P2P,
+				    &h), 0);
+	pi.handle = h;
+	assert_int_equal(t_ioctl(f0, NPU_IOCTL_PHYS_INFO, &pi), 0);
+	assert_int_equal(pi.flags, NPU_MEM_HOST | NPU_MEM_P2P);
+	assert_int_equal(pi.page_class, NPU_CLASS_NORMAL);
+	assert_int_equal(dev_pinned(0), 4 * T_MIB / PAGE);
+	/* host_pin_mb=4: the budget is used up, for registrations too. */
+	assert_int_equal(phys_alloc(f0, 2 * T_MIB, NPU_CLASS_HUGE, NPU_MEM_HOST, &h2), -ENOMEM);
+	{
+		void *buf = anon(PAGE);
+
+		assert_int_equal(reg(f0, buf, PAGE, -1, 0), -ENOMEM);
+		munmap(buf, PAGE);
+	}
+	/* Unknown flags and sizes beyond any budget are refused. */
+	assert_int_equal(phys_alloc(f0, 2 * T_MIB, NPU_CLASS_HUGE, 1U << 7, &h2), -EINVAL);
+	assert_int_equal(phys_alloc(f0, 512 * T_MIB, NPU_CLASS_HUGE, NPU_MEM_HOST, &h2), -ENOMEM);
+	assert_int_equal(phys_free(f0, h), 0);
+	assert_int_equal(dev_pinned(0), 0);
+	assert_int_equal(phys_alloc(f0, 2 * T_MIB, NPU_CLASS_HUGE, NPU_MEM_HOST, &h2), 0);
+	/* Closing the file gives back what it still holds (the teardown counts). */
+	t_close(f0);
+	assert_int_equal(dev_pinned(0), 0);
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -468,6 +575,8 @@ int main(void)
 		T(test_remote_memfd_register),
 		T(test_peer_enable_disable),
 		T(test_peer_other_process),
+		T(test_phys_peer),
+		T(test_phys_host),
 		T(test_peer_close_while_linked),
 	};
 

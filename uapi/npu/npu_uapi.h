@@ -31,10 +31,11 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 3 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 4 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
-				 *    limits in struct npu_smi_proc */
+				 *    limits in struct npu_smi_proc;
+				 * 4: PHYS_PEER, NPU_MEM_HOST physical memory */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -115,6 +116,8 @@ struct npu_ctx_setup {
 #define NPU_MEM_P2P		(1U << 0) /* usable for device-to-device transfers */
 #define NPU_MEM_READONLY	(1U << 1) /* host-side writes (H2D, memset) are refused */
 #define NPU_MEM_FLAGS_ALL	(NPU_MEM_P2P | NPU_MEM_READONLY)
+/* Physical memory only (npu_phys_alloc.flags): host memory, not device frames. */
+#define NPU_MEM_HOST		(1U << 2)
 
 /*
  * NPU_IOCTL_MEM_ALLOC: allocate device memory and map it in the aperture.
@@ -550,11 +553,14 @@ struct npu_ipc_destroy {
  * handle holding one reference. size must be a multiple of the
  * granularity: 2 MiB for NORMAL and HUGE, 1 GiB for HUGE1G (-EINVAL);
  * NORMAL is backed by 4 KiB frames, HUGE by 2 MiB and HUGE1G by 1 GiB ones.
+ * With NPU_MEM_HOST the memory is zeroed host memory instead, charged to
+ * the process's NPU_LIMIT_PIN_BYTES (-ENOMEM past it); mapped into a
+ * reservation, this file's device reads and writes it through the VA.
  */
 struct npu_phys_alloc {
 	__u64 size;		/* in */
 	__u32 page_class;	/* in: NPU_CLASS_* */
-	__u32 flags;		/* in: NPU_MEM_P2P only */
+	__u32 flags;		/* in: NPU_MEM_P2P, NPU_MEM_HOST */
 	__u32 handle;		/* out */
 	__u32 pad;
 };
@@ -585,10 +591,27 @@ struct npu_phys_info {
 	__u32 handle;		/* in */
 	__u32 page_class;	/* out: NPU_CLASS_* */
 	__u64 size;		/* out */
-	__u32 flags;		/* out: NPU_MEM_* */
-	__u32 device;		/* out: device index of the frames */
+	__u32 flags;		/* out: NPU_MEM_* (NPU_MEM_HOST: host memory) */
+	__u32 device;		/* out: device index of the frames (HOST: of the allocating file) */
 	__u32 imported;		/* out: 1 if from SHARE_IMPORT */
 	__u32 refs;		/* out: references of the handle */
+};
+
+/*
+ * NPU_IOCTL_PHYS_PEER: a handle of this file, with one reference, for the
+ * physical memory behind handle peer_handle of context peer_ctx
+ * (npu_ctx_setup.ctx_id) on device peer_device, which the same process
+ * (TGID) must have opened (-EPERM otherwise; -ENOENT if there is no such
+ * context or handle; -EINVAL for this file's own device). It lets one
+ * reservation map the memory of another device of the process (CANN's
+ * aclrtMapMem takes any device's handle). Mapped through such a handle,
+ * the memory is readable and writable from both devices.
+ */
+struct npu_phys_peer {
+	__u32 peer_device;	/* in */
+	__u32 peer_ctx;		/* in */
+	__u32 peer_handle;	/* in */
+	__u32 handle;		/* out */
 };
 
 /* Bits of npu_vmm_reserve.flags. */
@@ -790,12 +813,12 @@ struct npu_smi_query {
 #define NPU_IOCTL_SHARE_IMPORT	_IOWR(NPU_IOCTL_MAGIC, 0x29, struct npu_share_import)
 #define NPU_IOCTL_SMI_PROCS	_IOWR(NPU_IOCTL_MAGIC, 0x2a, struct npu_smi_query)
 #define NPU_IOCTL_SMI_SHARES	_IOWR(NPU_IOCTL_MAGIC, 0x2b, struct npu_smi_query)
+#define NPU_IOCTL_PHYS_PEER	_IOWR(NPU_IOCTL_MAGIC, 0x2c, struct npu_phys_peer)
 /*
- * 0x0b..0x17: host memory registration, peers and ring statistics (streams issue).
- * 0x18..0x2f: IPC keys, physical memory (VMM), shareable handles, npu-smi queries
- *             (sharing issue).
+ * 0x0b..0x17: host memory registration, peers and ring statistics.
+ * 0x18..0x2f: IPC keys, physical memory (VMM), shareable handles, npu-smi queries.
  * 0x30..0x3f: reserved.
- * 0x80:       NPU_URING_CMD_ENTER, the io_uring command form of RING_ENTER (VM issue).
+ * 0x80:       NPU_URING_CMD_ENTER, the io_uring command form of RING_ENTER.
  */
 /* 0x80..0xff: experimental commands. */
 
@@ -833,6 +856,7 @@ struct npu_smi_query {
 	X(struct npu_phys_free, 8)			\
 	X(struct npu_phys_retain, 16)			\
 	X(struct npu_phys_info, 32)			\
+	X(struct npu_phys_peer, 16)			\
 	X(struct npu_vmm_reserve, 24)			\
 	X(struct npu_vmm_release, 16)			\
 	X(struct npu_vmm_map, 32)			\

@@ -187,12 +187,14 @@ int halIpcImport(halDevice *dev, const char key[NPU_IPC_KEY_LEN], struct npu_ipc
 int halIpcUnimport(halDevice *dev, uint64_t va);
 int halIpcDestroy(halDevice *dev, const char key[NPU_IPC_KEY_LEN]);
 
-/* Physical memory: page_class NPU_CLASS_*, flags NPU_MEM_P2P or 0. */
+/* Physical memory: page_class NPU_CLASS_*, flags NPU_MEM_P2P and NPU_MEM_HOST. */
 int halPhysAlloc(halDevice *dev, uint64_t size, uint32_t page_class, uint32_t flags,
 		 uint32_t *handle);
 int halPhysFree(halDevice *dev, uint32_t handle);
 int halPhysRetain(halDevice *dev, uint64_t va, uint32_t *handle);
 int halPhysInfo(halDevice *dev, uint32_t handle, struct npu_phys_info *out);
+/* A handle of dev for the memory behind handle peer_handle of peer (same process). */
+int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t *handle);
 
 /* Reservations and mappings; want_va 0 lets the driver choose. */
 int halVmmReserve(halDevice *dev, uint64_t size, uint64_t want_va, uint32_t flags, uint64_t *va);

@@ -121,35 +121,53 @@ Error MapCommon(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle hand
     NPU_ACL_CHECK(handle != nullptr, "handle is NULL");
     NPU_ACL_CHECK(size != 0, "size is 0");
     NPU_ACL_CHECK(flags == 0, "flags 0x%llx must be 0", static_cast<unsigned long long>(flags));
-    std::shared_ptr<DeviceSession> s;
+    std::shared_ptr<DeviceSession> hs;
     uint32_t id = 0;
-    NPU_RETURN_IF_ERROR(HandleSession(handle, &s, &id));
+    NPU_RETURN_IF_ERROR(HandleSession(handle, &hs, &id));
     NPU_RT_CHECK(offset == 0, "offset %zu must be 0", offset);
-    NPU_RT_CHECK(s->InAperture(virPtr, size),
-                 "virPtr %p + %zu bytes is not in a reservation of device %d", virPtr, size,
-                 s->user_id());
-    int err = halVmmMap(s->hal(), reinterpret_cast<uintptr_t>(virPtr), size, id, npu_flags);
+    // The reservation may belong to another device than the memory (spec
+    // aclrtMapMem: the handle's device need not be current).
+    std::shared_ptr<DeviceSession> vs = DeviceManager::Get().FindSession(virPtr, size);
+    NPU_RT_CHECK(vs != nullptr, "virPtr %p + %zu bytes is not in a reservation of any device",
+                 virPtr, size);
+    uint32_t map_id = id;
+    if (vs != hs) {
+        int err = halPhysPeer(vs->hal(), hs->hal(), id, &map_id);
+        if (err != 0) {
+            return ShareError(err, true,
+                              "cannot map handle %p of device %d into a reservation of device "
+                              "%d: an imported handle maps only on the device it was imported "
+                              "to",
+                              handle, hs->user_id(), vs->user_id());
+        }
+    }
+    int err = halVmmMap(vs->hal(), reinterpret_cast<uintptr_t>(virPtr), size, map_id, npu_flags);
+    // The mapping holds the memory: the handle made for it is not needed.
+    if (map_id != id)
+        halPhysFree(vs->hal(), map_id);
     if (err != 0) {
         return ShareError(err, true,
                           "cannot map handle %p (%zu bytes) at %p: size must be the handle's, "
                           "virPtr aligned to its granularity, inside one reservation, not "
                           "mapped yet, and the reservation must not mix local and imported "
-                          "handles",
+                          "handles or two devices' memory",
                           handle, size, virPtr);
     }
     return Error::Ok();
 }
 
-// The session a new VMM object goes to: the current device, else any set one.
+// The session a new VMM object goes to: the current device, else any open one.
 Error VmmSession(std::shared_ptr<DeviceSession> *s) {
     if (std::shared_ptr<Context> ctx = ThreadState::CurrentContext()) {
         *s = ctx->session_ptr();
         return Error::Ok();
     }
     *s = DeviceManager::Get().AnySession();
-    if (!*s)
-        return Error::Format(ACL_ERROR_RT_CONTEXT_NULL, "no device is set in this process");
-    return Error::Ok();
+    if (*s)
+        return Error::Ok();
+    // No device is open: these calls need no context (spec, threads and
+    // contexts), so device 0 serves them.
+    return DeviceManager::Get().OpenSession(0, s);
 }
 
 Error ExportHandle(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *share) {
@@ -241,6 +259,31 @@ Error ReadShareV2(const void *sh, int32_t type, uint64_t *share) {
     return Error::Ok();
 }
 
+// The memAttr aclrtMemGetAllocationPropertiesFromHandle reports: lossy, as
+// upstream's (spec, handle introspection): device memory as ACL_HBM_MEM_*,
+// host memory as ACL_MEM_*.
+aclrtMemAttr PropMemAttr(const struct npu_phys_info &pi) {
+    bool p2p = (pi.flags & NPU_MEM_P2P) != 0;
+    if (pi.flags & NPU_MEM_HOST) {
+        switch (pi.page_class) {
+            case NPU_CLASS_HUGE:
+                return p2p ? ACL_MEM_P2P_HUGE : ACL_MEM_HUGE;
+            case NPU_CLASS_HUGE1G:
+                return p2p ? ACL_MEM_P2P_HUGE1G : ACL_MEM_HUGE1G;
+            default:
+                return p2p ? ACL_MEM_P2P_NORMAL : ACL_MEM_NORMAL;
+        }
+    }
+    switch (pi.page_class) {
+        case NPU_CLASS_HUGE:
+            return p2p ? ACL_HBM_MEM_P2P_HUGE : ACL_HBM_MEM_HUGE;
+        case NPU_CLASS_HUGE1G:
+            return p2p ? ACL_HBM_MEM_P2P_HUGE1G : ACL_HBM_MEM_HUGE1G;
+        default:
+            return p2p ? ACL_HBM_MEM_P2P_NORMAL : ACL_HBM_MEM_NORMAL;
+    }
+}
+
 }  // namespace
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
@@ -289,47 +332,57 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
         if (loc == ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
             std::shared_ptr<Context> ctx;
             NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-        }
-        if (loc != ACL_MEM_LOCATION_TYPE_DEVICE) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "physical host memory (location type %d) is not supported by "
-                                 "this driver",
-                                 loc);
+                                 "physical memory on a host NUMA node is not supported by this "
+                                 "driver; use location type ACL_MEM_LOCATION_TYPE_HOST");
         }
-        int32_t dev = static_cast<int32_t>(prop->location.id);
-        uint32_t phys = 0;
-        NPU_RETURN_IF_ERROR(DeviceManager::Get().ToPhysical(dev, &phys));
-        std::shared_ptr<DeviceSession> s = DeviceManager::Get().SessionOf(dev);
-        if (!s) {
-            return Error::Format(ACL_ERROR_RT_CONTEXT_NULL,
-                                 "device %d is not set in this process (aclrtSetDevice)", dev);
+        std::shared_ptr<DeviceSession> s;
+        uint32_t npu_flags = mc.p2p ? NPU_MEM_P2P : 0;
+        if (loc == ACL_MEM_LOCATION_TYPE_DEVICE) {
+            // The device need not be current, nor set at all.
+            NPU_RETURN_IF_ERROR(
+                DeviceManager::Get().OpenSession(static_cast<int32_t>(prop->location.id), &s));
+        } else {
+            // Host memory: the current device's driver holds it.
+            NPU_RETURN_IF_ERROR(VmmSession(&s));
+            npu_flags |= NPU_MEM_HOST;
         }
+        int32_t dev = s->user_id();
+        const char *where = loc == ACL_MEM_LOCATION_TYPE_DEVICE ? "device" : "host";
         if (mc.page_class == NPU_CLASS_HUGE1G && !s->has_huge1g()) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                  "device %d has no 1 GiB pages", dev);
         }
         uint32_t id = 0;
-        int err = halPhysAlloc(s->hal(), size, mc.page_class, mc.p2p ? NPU_MEM_P2P : 0, &id);
+        int err = halPhysAlloc(s->hal(), size, mc.page_class, npu_flags, &id);
         if (err == -ENOSPC) {
             return ShareError(err, false,
                               "the process reached its limit of physical handles on device %d "
                               "(npu-smi shows use and limits)",
                               dev);
         }
-        if (err == -ENOMEM) {
+        if (err == -ENOMEM && loc == ACL_MEM_LOCATION_TYPE_DEVICE) {
             return ShareError(err, false,
                               "device %d cannot provide %zu bytes of physical memory: the "
                               "device is full or the process reached its device memory limit",
                               dev, size);
         }
+        if (err == -ENOMEM) {
+            return ShareError(err, false,
+                              "cannot provide %zu bytes of physical host memory through device "
+                              "%d: the process reached its pinned host memory limit, or the "
+                              "device's host physical memory (at most its HBM size) is in use",
+                              size, dev);
+        }
         if (err != 0) {
             return ShareError(err, false,
-                              "cannot allocate %zu bytes of physical memory on device %d (size "
-                              "must be a multiple of the granularity, %llu bytes)",
-                              size, dev,
+                              "cannot allocate %zu bytes of physical %s memory on device %d "
+                              "(size must be a multiple of the granularity, %llu bytes)",
+                              size, where, dev,
                               static_cast<unsigned long long>(
                                   mc.page_class == NPU_CLASS_HUGE1G ? kGranularity1G : kGranularity));
         }
+        s->SetPhysReserve(id, prop->reserve);
         *handle = EncodePhysHandle(dev, id);
         return Error::Ok();
     });
@@ -344,6 +397,9 @@ aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
         int err = halPhysFree(s->hal(), id);
         if (err != 0)
             return ShareError(err, true, "handle %p is unknown or already freed", handle);
+        struct npu_phys_info pi = {};
+        if (s->PhysReserve(id) != 0 && halPhysInfo(s->hal(), id, &pi) == -ENOENT)
+            s->ForgetPhysReserve(id);  // that was the last reference
         return Error::Ok();
     });
 }
@@ -510,26 +566,22 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
         int err = halPhysInfo(s->hal(), id, &pi);
         if (err != 0)
             return ShareError(err, true, "handle %p is unknown or already freed", handle);
-        bool p2p = (pi.flags & NPU_MEM_P2P) != 0;
-        aclrtMemAttr attr;
-        switch (pi.page_class) {
-            case NPU_CLASS_HUGE:
-                attr = p2p ? ACL_HBM_MEM_P2P_HUGE : ACL_HBM_MEM_HUGE;
-                break;
-            case NPU_CLASS_HUGE1G:
-                attr = p2p ? ACL_HBM_MEM_P2P_HUGE1G : ACL_HBM_MEM_HUGE1G;
-                break;
-            default:
-                attr = p2p ? ACL_HBM_MEM_P2P_NORMAL : ACL_HBM_MEM_NORMAL;
-                break;
-        }
         *prop = aclrtPhysicalMemProp{};
         prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
         prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-        prop->memAttr = attr;
-        prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-        prop->location.id = static_cast<uint32_t>(s->user_id());
-        prop->reserve = 0;
+        prop->memAttr = PropMemAttr(pi);
+        if (pi.flags & NPU_MEM_HOST) {
+            prop->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+            prop->location.id = 0;
+        } else {
+            // The memory's device: another one than the handle's for memory
+            // of another device mapped here (aclrtMemRetainAllocationHandle).
+            int32_t owner = s->user_id();
+            DeviceManager::Get().ToUser(pi.device, &owner);
+            prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+            prop->location.id = static_cast<uint32_t>(owner);
+        }
+        prop->reserve = s->PhysReserve(id);
         return Error::Ok();
     });
 }

@@ -96,15 +96,40 @@ Error DeviceManager::ToPhysical(int32_t user_id, uint32_t *phys_id) {
     return Error::Ok();
 }
 
+bool DeviceManager::ToUser(uint32_t phys_id, int32_t *user_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!EnsureDiscoveredLocked().ok())
+        return false;
+    auto it = std::find(visible_.begin(), visible_.end(), phys_id);
+    if (it == visible_.end())
+        return false;
+    *user_id = static_cast<int32_t>(it - visible_.begin());
+    return true;
+}
+
+Error DeviceManager::EnsureSessionLocked(int32_t user_id) {
+    DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
+    if (slot.session)
+        return Error::Ok();
+    return DeviceSession::Open(visible_[static_cast<size_t>(user_id)], user_id, &slot.session);
+}
+
+void DeviceManager::TearDownLocked(DeviceSlot *slot, std::vector<std::shared_ptr<void>> *dying) {
+    slot->refcount = 0;
+    // The context first: its streams drain before the session closes.
+    if (slot->default_context)
+        dying->push_back(std::move(slot->default_context));
+    if (slot->session)
+        dying->push_back(std::move(slot->session));
+}
+
 Error DeviceManager::SetDevice(int32_t user_id) {
     std::lock_guard<std::mutex> lock(mu_);
     NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
     DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
     if (!slot.default_context) {
-        std::shared_ptr<DeviceSession> session;
-        NPU_RETURN_IF_ERROR(
-            DeviceSession::Open(visible_[static_cast<size_t>(user_id)], user_id, &session));
-        slot.default_context = std::make_shared<Context>(std::move(session));
+        NPU_RETURN_IF_ERROR(EnsureSessionLocked(user_id));
+        slot.default_context = std::make_shared<Context>(slot.session);
     }
     ++slot.refcount;
     ThreadState::SetCurrentContext(slot.default_context);
@@ -112,7 +137,7 @@ Error DeviceManager::SetDevice(int32_t user_id) {
 }
 
 Error DeviceManager::ResetDevice(int32_t user_id) {
-    std::shared_ptr<Context> dying;  // released after the lock is dropped
+    std::vector<std::shared_ptr<void>> dying;  // released after the lock is dropped
     std::lock_guard<std::mutex> lock(mu_);
     NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
     DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
@@ -121,12 +146,12 @@ Error DeviceManager::ResetDevice(int32_t user_id) {
                              "device %d is not set (or already reset)", user_id);
     }
     if (--slot.refcount == 0)
-        dying = std::move(slot.default_context);
+        TearDownLocked(&slot, &dying);
     return Error::Ok();
 }
 
 Error DeviceManager::ResetDeviceForce(int32_t user_id) {
-    std::shared_ptr<Context> dying;
+    std::vector<std::shared_ptr<void>> dying;
     std::lock_guard<std::mutex> lock(mu_);
     NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
     DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
@@ -134,19 +159,15 @@ Error DeviceManager::ResetDeviceForce(int32_t user_id) {
         return Error::Format(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
                              "device %d is not set (or already reset)", user_id);
     }
-    slot.refcount = 0;
-    dying = std::move(slot.default_context);
+    TearDownLocked(&slot, &dying);
     return Error::Ok();
 }
 
 void DeviceManager::ResetAll() {
-    std::vector<std::shared_ptr<Context>> dying;
+    std::vector<std::shared_ptr<void>> dying;
     std::lock_guard<std::mutex> lock(mu_);
-    for (DeviceSlot &slot : slots_) {
-        slot.refcount = 0;
-        if (slot.default_context)
-            dying.push_back(std::move(slot.default_context));
-    }
+    for (DeviceSlot &slot : slots_)
+        TearDownLocked(&slot, &dying);
 }
 
 int DeviceManager::RefCount(int32_t user_id) {
@@ -160,15 +181,22 @@ std::shared_ptr<DeviceSession> DeviceManager::SessionOf(int32_t user_id) {
     std::lock_guard<std::mutex> lock(mu_);
     if (user_id < 0 || static_cast<size_t>(user_id) >= slots_.size())
         return nullptr;
-    const DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
-    return slot.default_context ? slot.default_context->session_ptr() : nullptr;
+    return slots_[static_cast<size_t>(user_id)].session;
+}
+
+Error DeviceManager::OpenSession(int32_t user_id, std::shared_ptr<DeviceSession> *out) {
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    NPU_RETURN_IF_ERROR(EnsureSessionLocked(user_id));
+    *out = slots_[static_cast<size_t>(user_id)].session;
+    return Error::Ok();
 }
 
 std::shared_ptr<DeviceSession> DeviceManager::AnySession() {
     std::lock_guard<std::mutex> lock(mu_);
     for (const DeviceSlot &slot : slots_) {
-        if (slot.default_context)
-            return slot.default_context->session_ptr();
+        if (slot.session)
+            return slot.session;
     }
     return nullptr;
 }
@@ -176,9 +204,8 @@ std::shared_ptr<DeviceSession> DeviceManager::AnySession() {
 std::shared_ptr<DeviceSession> DeviceManager::FindSession(const void *addr, size_t len) {
     std::lock_guard<std::mutex> lock(mu_);
     for (const DeviceSlot &slot : slots_) {
-        if (slot.default_context && slot.default_context->session().InAperture(addr, len)) {
-            return slot.default_context->session_ptr();
-        }
+        if (slot.session && slot.session->InAperture(addr, len))
+            return slot.session;
     }
     return nullptr;
 }

@@ -1,7 +1,11 @@
 // DeviceManager: the process-wide table of devices. It maps user device ids
 // to physical ones (ASCEND_RT_VISIBLE_DEVICES), counts aclrtSetDevice
-// references per device, owns each set device's default context, and finds
-// the device session whose aperture contains an address.
+// references per device, owns each device's session and each set device's
+// default context, and finds the session whose aperture contains an address.
+// A session may be open without a context: the VMM calls
+// (aclrtMallocPhysical, aclrtReserveMemAddress) need none (spec: they take
+// explicit device ids or none). A reset that tears the default context
+// down closes the session with it, as it always did.
 #ifndef NPU_RT_CORE_DEVICE_MANAGER_H
 #define NPU_RT_CORE_DEVICE_MANAGER_H
 
@@ -28,6 +32,8 @@ class DeviceManager {
     // Physical id of user device user_id; ACL_ERROR_RT_INVALID_DEVICEID
     // when it is out of range.
     Error ToPhysical(int32_t user_id, uint32_t *phys_id);
+    // User id of physical device phys_id; false when it is not visible.
+    bool ToUser(uint32_t phys_id, int32_t *user_id);
 
     // aclrtSetDevice: one more reference on user_id, opening the device and
     // creating its default context on the first; the context becomes the
@@ -44,9 +50,12 @@ class DeviceManager {
     // References from aclrtSetDevice on user_id (0 when invalid or unset).
     int RefCount(int32_t user_id);
 
-    // The session of user device user_id while it is set, else nullptr.
+    // The session of user device user_id while it is open, else nullptr.
     std::shared_ptr<DeviceSession> SessionOf(int32_t user_id);
-    // The session of the lowest set device, else nullptr.
+    // The session of user device user_id, opened without a context (and
+    // without an aclrtSetDevice reference) if it is not open yet.
+    Error OpenSession(int32_t user_id, std::shared_ptr<DeviceSession> *out);
+    // The session of the lowest device that is open, else nullptr.
     std::shared_ptr<DeviceSession> AnySession();
 
     // The open session whose aperture contains [addr, addr + len), if any.
@@ -58,12 +67,17 @@ class DeviceManager {
 
     struct DeviceSlot {
         int refcount = 0;
-        std::shared_ptr<Context> default_context;
+        std::shared_ptr<DeviceSession> session;  // open while set, or opened by OpenSession
+        std::shared_ptr<Context> default_context;  // uses session
     };
 
     // Fills visible_ on first use. Caller holds mu_.
     Error EnsureDiscoveredLocked();
     Error CheckUserIdLocked(int32_t user_id);
+    // Opens the slot's session if needed. Caller holds mu_; user_id checked.
+    Error EnsureSessionLocked(int32_t user_id);
+    // Moves what a reset tears down into dying. Caller holds mu_.
+    static void TearDownLocked(DeviceSlot *slot, std::vector<std::shared_ptr<void>> *dying);
 
     std::mutex mu_;
     // Protected by mu_: the discovery result, and one slot per visible device.

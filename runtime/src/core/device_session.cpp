@@ -41,4 +41,23 @@ bool DeviceSession::InAperture(const void *addr, size_t len) const {
     return halIsDeviceAddress(hal_, addr, len == 0 ? 1 : len) != 0;
 }
 
+void DeviceSession::SetPhysReserve(uint32_t id, uint64_t reserve) {
+    std::lock_guard<std::mutex> lock(phys_mu_);
+    if (reserve != 0)
+        phys_reserve_[id] = reserve;
+    else
+        phys_reserve_.erase(id);
+}
+
+uint64_t DeviceSession::PhysReserve(uint32_t id) const {
+    std::lock_guard<std::mutex> lock(phys_mu_);
+    auto it = phys_reserve_.find(id);
+    return it == phys_reserve_.end() ? 0 : it->second;
+}
+
+void DeviceSession::ForgetPhysReserve(uint32_t id) {
+    std::lock_guard<std::mutex> lock(phys_mu_);
+    phys_reserve_.erase(id);
+}
+
 }  // namespace npu::rt

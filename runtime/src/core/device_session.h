@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "core/allocation_registry.h"
 #include "core/error.h"
@@ -33,6 +35,13 @@ class DeviceSession {
 
     AllocationRegistry &allocations() { return allocations_; }
 
+    // aclrtPhysicalMemProp.reserve of the physical handle id made by
+    // aclrtMallocPhysical, which aclrtMemGetAllocationPropertiesFromHandle
+    // reports back; 0 for any other handle.
+    void SetPhysReserve(uint32_t id, uint64_t reserve);
+    uint64_t PhysReserve(uint32_t id) const;
+    void ForgetPhysReserve(uint32_t id);
+
   private:
     DeviceSession(halDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g)
         : hal_(hal), phys_id_(phys_id), user_id_(user_id), has_huge1g_(has_huge1g) {}
@@ -42,6 +51,8 @@ class DeviceSession {
     const int32_t user_id_;
     const bool has_huge1g_;
     AllocationRegistry allocations_;
+    mutable std::mutex phys_mu_;  // protects phys_reserve_
+    std::unordered_map<uint32_t, uint64_t> phys_reserve_;  // non-zero values only
 };
 
 }  // namespace npu::rt

@@ -66,6 +66,21 @@ int halPeerDisable(halDevice *dev, halDevice *peer)
 	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
 }
 
+int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t *handle)
+{
+	if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
+		return -EINVAL;
+	struct npu_phys_peer pp = {};
+	pp.peer_device = DeviceIndex(peer);
+	pp.peer_ctx = DeviceCtxId(peer);
+	pp.peer_handle = peer_handle;
+	int ret = DeviceIoctl(dev, NPU_IOCTL_PHYS_PEER, &pp);
+	if (ret < 0)
+		return ret;
+	*handle = pp.handle;
+	return 0;
+}
+
 int halPeerCapable(halDevice *dev, halDevice *peer)
 {
 	// One backend per process, so two devices it opened belong to the
