@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The npu driver: module parameters, device instances and their files.
  *
@@ -273,7 +273,7 @@ static void __exit npu_exit(void)
 module_init(npu_init);
 module_exit(npu_exit);
 
-MODULE_LICENSE("GPL");
+MODULE_LICENSE("Dual MIT/GPL");
 MODULE_AUTHOR("The npu memory stack authors");
 MODULE_DESCRIPTION("Emulated NPU: device memory, address spaces and copy engines");
 MODULE_VERSION("1.0");

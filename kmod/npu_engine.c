@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The copy engine: what an engine kthread (npu_sched.c) does with a ring it
  * owns.

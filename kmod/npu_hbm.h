@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Backing store of a device's HBM frames, populated lazily in 2 MiB chunks,
  * scrubbed before another owner gets them and given back when idle.

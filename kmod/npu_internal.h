@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Every kernel facility the npu driver uses, in one place (the pattern of
  * mm/vma_internal.h). The driver's .c files include only this header, their

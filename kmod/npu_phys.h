@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Physical device memory: a reference-counted set of frames that any
  * number of mappings, handles and exports may share.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Sharing device memory between processes: IPC keys, shareable handles of
  * physical memory, their whitelists and importers.

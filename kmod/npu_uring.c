@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * NPU_IOCTL_RING_ENTER as an io_uring command, so that a process can ring
  * its doorbells and wait for completions through IORING_OP_URING_CMD, as

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Virtual memory management of a context: physical handles, reservations
  * of device VA ranges, mappings of handles into them and access flags.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Build a sample the way a CANN application is built: install the project
 # to a prefix, configure the sample's own CMakeLists.txt against it with
 # -DASCEND_HOME, build it, and run it with the library from the prefix.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build the stack and walk a CANN-style program through the basic memory
 # scenarios (allocate, H2D, D2D, D2H, verify, memset, memory info) and a
 # second one through asynchronous copies on streams with pinned host memory

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Build and run the libFuzzer harness of the driver (tests/fuzz/npu_fuzz.c:
 # ioctls, ring submissions, ring-header scribbles and failure injection on
 # the driver under the mock kernel, with ASan+UBSan and leak/WARN checks

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The whole test run, as CI does it on a fresh clone: packages, the build
 # with -Werror and its tests, the CANN-style sample built out of tree
 # against an install prefix, the ASan+UBSan build and its tests, the

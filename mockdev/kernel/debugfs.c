@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Mock kernel: debugfs as an in-memory tree, and seq_file (single_open).
  * mock_debugfs_read() opens and reads a file the way cat would.

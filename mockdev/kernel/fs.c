@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Mock kernel: what the VFS and insmod do for the driver. Misc devices,
  * struct file and the file operations as the host (mockdev/host.h) calls

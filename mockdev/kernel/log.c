@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Mock kernel: the kernel log. Lines go to stderr (pr_warn and worse by
  * default, everything with mock_log_verbose(true)); WARN and pr_warn or

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Mock kernel: tasks, mm references, schedule()/wake_up_process() and
  * kthreads.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* The relay window of mockdev_file_ioctl_relayed (uaccess.c, fs.c). */
 #ifndef MOCKDEV_KERNEL_UACCESS_H
 #define MOCKDEV_KERNEL_UACCESS_H

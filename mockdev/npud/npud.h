@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * npud: the mock-kernel build of the npu driver served to other processes,
  * as FUSE files (npud_fuse.c) or CUSE character devices (npud_cuse.c).

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Clients: one struct npud_client per open of a device, holding the
  * driver's struct file and the task of the process that opened it. This

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * npud --cuse: one CUSE character device per driver device, /dev/npuN,
  * each with its own session and thread. Ioctls are restricted (flags 0):

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * npud --fuse DIR: a FUSE file system with one regular file per device,
  * DIR/npu0 .. DIR/npu{N-1}, that takes restricted ioctls. Nothing else

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * npud: run the npu driver (built against the mock kernel) in this process
  * and serve it to others, as FUSE files or CUSE devices.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Session threads and shutdown. Every thread of npud blocks the shutdown
  * signals; the main thread collects them with sigtimedwait(). Each FUSE or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # The CANN environment script of this install: source it (bash), as CANN's
 # own, from the root or through bin/setenv.bash:

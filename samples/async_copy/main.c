@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * async_copy: asynchronous copies on streams with pinned host memory,
  * written the way a CANN application is, against acl/acl.h only.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * What the two processes of the sample agree on: a rendezvous directory
  * where each drops small files for the other (a real program would use a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The exporting process: shares an aclrtMalloc buffer under an IPC key
  * whitelisted for the importer, and physical memory (VMM) through a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The importing process: sends its TGID for the whitelists, imports the
  * exporter's key and shareable handle, checks the data and writes its own.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Run the exporter and the importer side by side on the device NPU_DEVICE
 # selects (it must be shared by processes: /dev/npu0 or an npud file).
 set -euo pipefail

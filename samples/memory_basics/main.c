@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * memory_basics: the basic device-memory scenarios of the ACL runtime API,
  * written the way a CANN application is, against acl/acl.h only.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # Shell helpers shared by scripts/test.sh and scripts/demo.sh. Source it
 # from a bash script that runs with `set -euo pipefail`.

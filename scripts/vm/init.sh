@@ -1,4 +1,5 @@
 #!/bin/busybox sh
+# SPDX-License-Identifier: MIT
 # /init of the VM test guest (copied in by scripts/vm/run.sh; runs under busybox ash).
 #
 # Loads npu.ko and runs every listed program against /dev/npu0, checks the driver's

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * A process killed with SIGKILL in the middle of copies into and out of
  * pinned host memory (aclrtMallocHost, which the runtime registers with the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Runs the driver's kernel module and its CUSE device inside a qemu guest (TCG) booting
 # the installed Debian kernel, with the runtime test programs (and optionally any other
 # programs) running against /dev/npu0 on each. The host cannot load modules and has no

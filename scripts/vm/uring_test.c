@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The driver's io_uring doorbell (NPU_URING_CMD_ENTER) seen from a raw
  * io_uring, without the runtime: built and run by scripts/vm/run.sh in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Asynchronous copies on streams:
  *   async_small_copies_per_s   64-byte D2D aclrtMemcpyAsync on one stream:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Measurements that bench_*.c modules add to npu-bench's output. Each
  * module has one entry point, called by main() after the core measurements

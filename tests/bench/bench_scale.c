@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Scale benchmarks: what one operation costs with many live allocations.
  *

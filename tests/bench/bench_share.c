@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Sharing benchmarks: the median cost of an IPC import plus close, and of
  * mapping plus unmapping 2 MiB of physical memory.

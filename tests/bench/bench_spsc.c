@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The ceiling for one stream, measured on this machine in this run:
  *   spsc_ring_floor_per_s  two plain threads pass 64-byte descriptors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Tenancy benchmarks: what keeping data from crossing contexts costs.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Smoke check of npu-bench: run it with --json --quick and make sure the
 # output is one JSON object carrying every key the benchmark promises, with
 # a positive number for each measurement. Timing values are never judged.

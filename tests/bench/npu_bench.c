@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * npu-bench: how fast the memory path is on whatever backend NPU_DEVICE
  * selects, against baselines measured in the same run on the same machine.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Write the seed corpus of the driver fuzzer (tests/fuzz/npu_fuzz.c).
 
     tests/fuzz/make_corpus.py [DIR]     # default: tests/fuzz/corpus next to this script

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * libFuzzer harness of the driver: the kmod/ sources under the mock kernel, driven
  * through its file operations exactly as the in-process device does.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Replays fuzz inputs through the harness without libFuzzer, so that the
  * corpus (the regress-* inputs above all) runs in every build's ctest,

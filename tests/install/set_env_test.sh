@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # The installed set_env.sh and bin/setenv.bash, sourced the way CANN users
-# and scripts do: under set -u, twice, through the link; then a CMake
-# consumer found with no more than what the script exported.
+# and scripts do: under set -u, twice, through the link; the licence texts;
+# then a CMake consumer found with no more than what the script exported.
 #   PREFIX=<install prefix> DIR=<scratch dir> SRC=tests/install bash set_env_test.sh
 set -u
 fail() {
@@ -25,6 +26,9 @@ done
 [[ $LD_LIBRARY_PATH == "$root/lib64" ]] || fail "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
 [[ $CMAKE_PREFIX_PATH == "$root/lib64/cmake:$root" ]] || fail "CMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH"
 grep -qx "Version=[0-9.]*" "$root/share/info/runtime/version.info" || fail "no version.info"
+for f in LICENSE MIT GPL-2.0; do
+	[[ -s $root/share/doc/ascendcl/$f ]] || fail "no licence text share/doc/ascendcl/$f"
+done
 NPU_DEVICE=inproc npu-smi -L >/dev/null || fail "npu-smi from PATH"
 cmake -S "$SRC/consumer" -B "$DIR/set-env-consumer" >/dev/null || fail "find_package via set_env.sh"
 cmake --build "$DIR/set-env-consumer" >/dev/null || fail "building the consumer"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Devices, the library state and memory accounting: aclInit/aclFinalize
  * (spec §7.1, §7.2), the aclrtSetDevice/ResetDevice/ResetDeviceForce

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Every bad-input row of spec §7, §9.1, §9.2, §9.5, §11.3, §11.5, §14.2 and
  * §14.3: each row is {call, expected code}, and each failing call must leave

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Events (spec §8.4 - §8.9): status before and after a record, record and
  * synchronize, a stream waiting on another stream's event, events across

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The HAL queue API (hal.h "Queues"): sequence numbers, in-order
  * completion, batches larger than the ring, per-descriptor errors,

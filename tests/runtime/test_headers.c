@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The CANN headers compile as C (this file is built with -pedantic) and
  * carry upstream's values and layouts (spec §3 - §5).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Pinned host memory (spec §9.3, §9.4, §9.6) and host registration
  * (spec §10): pool allocations and frees, the WithCfg attributes, register

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Synchronous copies and fills through the runtime (spec §11.3, §11.5):
  * round trips H2D -> D2D -> D2H at sizes from 1 byte to 256 MiB and at

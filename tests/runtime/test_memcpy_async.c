@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Copies and fills on streams (spec §6.4, §11.2, §11.4, §11.6, §12): data
  * in every direction, the synchrony rules (pinned and registered host

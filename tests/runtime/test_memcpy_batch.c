@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Batch copies (spec §13): aclrtMemcpyBatch, aclrtMemcpyBatchAsync and the
  * V2 forms. A batch mixing H2D and D2H under two attributes, data checked;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Two devices (spec §7.9, §11.1, §6.1): aclrtDeviceCanAccessPeer,
  * aclrtDeviceEnablePeerAccess and aclrtDeviceDisablePeerAccess with every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * aclrtPointerGetAttributes for every kind of pointer (spec §6.2, §14.1):
  * device allocations (4 KiB and 2 MiB pages, interior addresses, a second

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Streams (spec §8.1 - §8.3, §6.1, §6.6): creation and destruction, the
  * default stream, ordering within a stream, concurrency across streams,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Stream value operations (spec §18): each wait condition holds its stream
  * until the word satisfies it, GEQ is wrap-around safe, a ValueWait on one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Version and platform queries that need neither aclInit nor a device:
  * aclrtGetVersion, aclsysGetVersionStr/Num against version.info files of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * VMM and IPC within one process, on every backend (the in-process device
  * included): the canonical physical-memory sequence, copies across handles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * notify_wait NPUD ARGS...: run NPUD ARGS... as systemd runs a Type=notify
  * service, with NOTIFY_SOCKET naming a datagram socket of ours; it must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the system tests: they talk to the FUSE device file
  * directly (raw ioctls) to observe the driver's accounting from outside

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * For system tests whose child processes use the ACL API (test_share,
  * test_tenancy): a child's check that exits with the line number, and the

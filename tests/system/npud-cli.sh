@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Command-line behaviour of npud that needs no mount.
 #   npud-cli.sh usage NPUD   bad options: exit 2 and a usage line
 #   npud-cli.sh cuse NPUD    without /dev/cuse: clean failure with a clear

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Start or stop an npud --fuse instance for the tests (a ctest fixture).
 #   npud-fuse.sh start DIR PIDFILE NPUD [NPUD-ARGS...]
 #   npud-fuse.sh stop  DIR PIDFILE

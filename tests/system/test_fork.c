@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fork(): a device file belongs to the process that opened it, and a
  * forked child starts afresh.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Client-shared memory is hostile, and the daemon is root: it must reach a
  * client's ring or pinned memory only as a file that client still holds,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * A process killed with SIGKILL while it holds device memory leaves the
  * FUSE device with all its HBM free again, and npud keeps serving.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * SIGKILL anywhere: processes are killed at random points of every kind of
  * device work, and afterwards nothing is left behind and nobody else was

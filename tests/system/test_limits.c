@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Per-process limits: one process cannot take all of a device's (or npud's)
  * rings, handles, keys, pinned pages or HBM; past its limit a call fails

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * No client can hang the driver's server or the other clients. A client
  * thread blocks in RING_ENTER (NPU_ENTER_GETEVENTS, no timeout) on a ring

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * npud survives whatever a client does: unknown and malformed commands,
  * random bytes in valid commands, a ring whose memory goes away, a client

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Sharing device memory between processes on the FUSE device: IPC keys
  * with and without whitelists, close orders, shareable handles of VMM

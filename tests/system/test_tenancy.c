@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Tenancy: no data crosses processes through device memory, freed HBM
  * gives its host memory back, and whitelists survive pid reuse.

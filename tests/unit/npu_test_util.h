@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Helpers of the driver unit tests: a device file driven through the mock
  * kernel's host interface (as npud and the in-process device do), and a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * A file belongs to the process that opened it: another process's ioctl
  * gets -EBADF, and the context dies with its opener (the mmu notifier's

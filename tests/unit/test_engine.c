@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The copy engines (kmod/npu_sched.c, npu_engine.c) through rings, under
  * the mock kernel: in-order completion within a ring; rings progressing

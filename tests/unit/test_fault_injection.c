@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Every error path of the driver frees what it took: a full lifecycle of
  * device files (contexts, every allocation policy, rings, every descriptor

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Unit tests of the HBM backing store (kmod/npu_hbm.c) with the page-frame
  * allocator: frames never carry one owner's data to another, the same owner

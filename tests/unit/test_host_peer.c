@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Host memory registration (npu_host.c) and peer links (npu_peer.c) on the
  * mock kernel: every rejection with its errno, the pin budget, the engine

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The driver's ioctl interface, driven through the mock kernel's host
  * interface exactly as npud and the in-process device drive it: every

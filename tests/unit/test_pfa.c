@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Unit tests of the buddy page-frame allocator (kmod/npu_pfa.c).
  */

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Per-process limits (npu_limits.c): the accounting object is shared by
  * every file of a process, counts are all-or-nothing, every error path

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Rings whose shared memory is hostile, under the mock kernel: an sq_tail
  * one past a full SQ, 0xffffffff, or rewritten in a loop while the engines

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Rings of a hostile application, cases the driver fuzzer (tests/fuzz)
  * found: an abort cancels at most one SQ of descriptors however far ahead

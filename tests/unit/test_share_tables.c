@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * Unit tests of sharing in the driver under the mock kernel: IPC keys and
  * whitelists, physical memory and VMM mappings, shareable handles, the

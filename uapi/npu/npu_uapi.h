@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * The whole contract between userspace and the npu driver: ioctl commands,
  * their argument structs, and the layout of the submission/completion rings.

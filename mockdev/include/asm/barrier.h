@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: memory barriers as C11 fences and acquire/release accesses.
  * The kernel's rules carry over: smp_mb is a full fence, smp_rmb/smp_wmb

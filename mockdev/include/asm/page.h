@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: x86-64 page geometry. */
 #ifndef MOCK_ASM_PAGE_H
 #define MOCK_ASM_PAGE_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: atomics over the GCC __atomic builtins, with the kernel's
  * ordering rules (Documentation/atomic_t.txt): plain read/set and the

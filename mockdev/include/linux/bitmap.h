@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: bitmaps of unsigned long words. */
 #ifndef MOCK_LINUX_BITMAP_H
 #define MOCK_LINUX_BITMAP_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: bit searching and counting, and the atomic/non-atomic bit
  * operations on unsigned long arrays.

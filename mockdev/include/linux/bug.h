@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: WARN prints a backtrace-less report and counts it (tests
  * assert mock_log_warnings() == 0); BUG aborts the process, like an oops

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: compile-time assertions, with the kernel's spellings. */
 #ifndef MOCK_LINUX_BUILD_BUG_H
 #define MOCK_LINUX_BUILD_BUG_H

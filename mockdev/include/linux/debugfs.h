@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: debugfs in memory. Entries form a tree under a root that
  * tests read with mock_debugfs_read("npu/npu0/stats", ...) (mockdev/mock.h).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: udelay/ndelay spin on the clock; the sleeps nanosleep. */
 #ifndef MOCK_LINUX_DELAY_H
 #define MOCK_LINUX_DELAY_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: just enough of struct device for misc devices and dev_*(). */
 #ifndef MOCK_LINUX_DEVICE_H
 #define MOCK_LINUX_DEVICE_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: errors encoded in pointers (the top 4095 addresses). */
 #ifndef MOCK_LINUX_ERR_H
 #define MOCK_LINUX_ERR_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: linux/errno.h. The uapi values are the userspace errno
  * numbers; the kernel-internal ones below never reach userspace (the host

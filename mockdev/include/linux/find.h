@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: searching bitmaps. Each returns size when nothing is found. */
 #ifndef MOCK_LINUX_FIND_H
 #define MOCK_LINUX_FIND_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: the VFS objects a character device driver sees. The host
  * layer (mockdev/host.h) creates struct file and calls file_operations the

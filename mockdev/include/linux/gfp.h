@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: allocation flags. The mock never reclaims, so the flags
  * only matter for __GFP_ZERO and (for the log) __GFP_NOWARN.

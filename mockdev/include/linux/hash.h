@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: the kernel's multiplicative hashes (golden ratio). */
 #ifndef MOCK_LINUX_HASH_H
 #define MOCK_LINUX_HASH_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: fixed-size hash tables of hlists. */
 #ifndef MOCK_LINUX_HASHTABLE_H
 #define MOCK_LINUX_HASHTABLE_H

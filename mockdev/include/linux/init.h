@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 #ifndef MOCK_LINUX_INIT_H
 #define MOCK_LINUX_INIT_H
 

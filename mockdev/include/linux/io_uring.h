@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: io_uring command passthrough types only. The mock has no
  * io_uring; file_operations.uring_cmd is never called here.

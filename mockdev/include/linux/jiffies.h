@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: jiffies from CLOCK_MONOTONIC. HZ is 250 like the Debian
  * kernel, and jiffies start 5 minutes before the 32-bit wrap as in the

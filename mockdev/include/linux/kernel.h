@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: linux/kernel.h, the grab bag (ARRAY_SIZE, container_of,
  * alignment and rounding helpers, limits). Outside kernel builds this is

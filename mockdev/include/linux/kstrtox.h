@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: string to number, with the kernel's strictness. */
 #ifndef MOCK_LINUX_KSTRTOX_H
 #define MOCK_LINUX_KSTRTOX_H

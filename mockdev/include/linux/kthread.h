@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: kthreads over pthreads. kthread_create() makes a thread
  * that waits for wake_up_process() before running threadfn (so

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: ktime_t is nanoseconds of CLOCK_MONOTONIC. */
 #ifndef MOCK_LINUX_KTIME_H
 #define MOCK_LINUX_KTIME_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: doubly linked lists (struct list_head) and hash lists
  * (struct hlist_head), with the kernel's names and semantics. Deleted

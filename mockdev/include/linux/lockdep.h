@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: the lockdep assertions that can be checked cheaply. Every
  * mock lock records its owner thread, so lockdep_assert_held() warns when

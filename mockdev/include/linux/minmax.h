@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: min/max with the kernel's type check, so that a mixed-type
  * min() warns here exactly as it does in the real 6.1 build.

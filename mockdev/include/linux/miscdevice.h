@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: misc devices. misc_register() puts the device in the host's
  * table (mockdev_misc_find()); opening it gives file->private_data = the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: mmu notifiers, the release callback only. ->release runs
  * once the address space is torn down (the kernel's exit_mmap(): its

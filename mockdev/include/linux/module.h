@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: the module is linked in. module_init/module_exit define the
  * fixed-name hooks that mockdev_module_load()/unload() call; the modinfo

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: sleeping mutex over a pthread mutex. */
 #ifndef MOCK_LINUX_MUTEX_H
 #define MOCK_LINUX_MUTEX_H

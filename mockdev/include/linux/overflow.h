@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: overflow-checked arithmetic, with the 6.1 type checks
  * (a, b and *d must have the same type, or the build warns).

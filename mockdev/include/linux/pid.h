@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: struct pid, the identity of a process that survives pid
  * reuse. Each task holds one reference on its thread group's struct pid;

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: the one pid namespace, the host's. */
 #ifndef MOCK_LINUX_PID_NAMESPACE_H
 #define MOCK_LINUX_PID_NAMESPACE_H

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: printk. The level prefix (KERN_*) is parsed like the
  * kernel's; pr_warn and worse are counted (mock_log_warnings()).

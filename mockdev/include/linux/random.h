@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: random numbers from getrandom(2). */
 #ifndef __KERNEL__
 #include_next <linux/random.h>

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: red-black trees with the kernel's interface. The caller
  * does the search and links the new node (rb_link_node), then

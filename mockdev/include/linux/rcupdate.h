@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: RCU as one global reader/writer lock. Readers take it
  * shared; synchronize_rcu() takes it exclusively once, which waits for every

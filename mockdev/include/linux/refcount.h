@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: refcount_t. Like the kernel's, it saturates instead of
  * wrapping and WARNs on increment from zero (a use after free) and on

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Mock kernel: reader/writer semaphores over a pthread rwlock. */
 #ifndef MOCK_LINUX_RWSEM_H
 #define MOCK_LINUX_RWSEM_H

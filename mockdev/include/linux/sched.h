@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: tasks. A task is a client process (or a kthread) as the
  * driver sees it. `current` is per thread: the host layer sets it around

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: seq_file, the single_open() flavour: show() runs once per
  * open into a growable buffer, read() serves from it.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: kmalloc and friends over malloc, counted (mock_counters
  * .kmalloc) and subject to failure injection (mock_fail_alloc_nth()).

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: spinlocks. A pthread mutex, not a pthread spinlock: on the
  * 2-CPU CI machine a lock holder can be preempted, and spinning on it

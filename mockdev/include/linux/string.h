@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: linux/string.h over the C library, plus the kernel-only
  * helpers. memcpy() of 256 KiB or more goes through the mock's

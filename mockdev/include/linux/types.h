@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: linux/types.h. The uapi part (__u8.. __u64, __le32, ...)
  * comes from the system header, so the driver's uapi header sees exactly

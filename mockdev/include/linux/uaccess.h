@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: user copies. They go to current->mm: direct, fault-guarded
  * loads and stores for the calling process itself, process_vm_readv/writev

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: vmalloc over anonymous mmap(MAP_NORESERVE), so a large area
  * costs host memory only for the pages that are touched, with a guard page

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Test controls of the mock kernel: leak counters and failure injection.
  * Unit tests use these to prove that every error path frees what it took.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The umbrella header of the ACL API (CANN compatibility): programs write
  * #include "acl/acl.h" with -I <prefix>/include.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Base header of the ACL API (CANN compatibility): types, visibility macros
  * and every error code. The include root must be the parent of acl/.

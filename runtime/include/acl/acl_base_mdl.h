@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Model-related base types (CANN compatibility stub). The memory runtime has
  * no models; acl_base.h includes this header because upstream's does.

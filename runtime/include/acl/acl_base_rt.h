@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Basic runtime types and the ACL_* error constants (CANN compatibility).
  * Included through acl/acl_base.h; reproduces upstream's names and values.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Operator API (CANN compatibility stub): not part of the memory runtime. */
 #ifndef INC_EXTERNAL_ACL_ACL_OP_H_
 #define INC_EXTERNAL_ACL_ACL_OP_H_

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The runtime API of ACL (CANN compatibility, interface version 1.17.0):
  * devices, contexts, streams, events and memory. Names, values, layouts and

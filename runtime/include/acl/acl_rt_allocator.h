@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * External allocator registration (CANN compatibility). The allocator
  * handle types live in acl_base_rt.h; the registration APIs are not part of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Graph-engine error codes (CANN compatibility). The memory runtime never
  * returns them; acl_base.h includes this header as upstream does, so only the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * Runtime error codes (CANN compatibility): plain int literals, as upstream.
  * 1xxxxx caller or environment errors, 2xxxxx resource shortage or

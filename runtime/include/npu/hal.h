@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * The adapter layer (HAL): C functions that turn runtime requests into
  * driver ioctls and ring submissions. The HAL is the only code that knows

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The C boundary: every exported acl* function runs its body through
 // RunApi, which turns the body's Error into the aclError the caller gets,
 // records the message of a failure for aclGetRecentErrMsg (prefixed with

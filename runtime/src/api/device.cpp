@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclrtSetDevice, aclrtResetDevice, aclrtResetDeviceForce, aclrtGetDevice,
 // aclrtGetDeviceCount (spec §6.1, §7.4 - §7.7).
 #include "acl/acl.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Events (spec §8.4 - §8.9).
 #include "acl/acl.h"
 #include "api/api_boundary.h"

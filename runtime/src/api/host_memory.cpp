@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pinned host memory and host registration: aclrtMallocHost[WithCfg],
 // aclrtFreeHost[WithDevSync] (spec §9.3, §9.4, §9.6) and aclrtHostRegister,
 // aclrtHostRegisterV2, aclrtHostGetDevicePointer, aclrtHostUnregister

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclrtGetMemInfo, aclrtMemGetAddressRange and aclGetRecentErrMsg
 // (spec §7.3, §14.2, §14.3).
 #include "acl/acl.h"

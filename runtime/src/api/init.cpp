@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclInit, aclFinalize, aclFinalizeReference (spec §7.1, §7.2).
 #include "acl/acl.h"
 #include "api/api_boundary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // IPC memory (spec §17) and aclrtDeviceGetBareTgid (§7.8): export a whole
 // allocation under a random key, let whitelisted processes import it.
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclrtMemcpy and aclrtMemset, the synchronous copies (spec §11.1, §11.3,
 // §11.5).
 #include "acl/acl.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Copies and fills on streams: aclrtMemcpyAsync (spec §11.4),
 // aclrtMemsetAsync (§11.6), aclrtMemcpy2d and aclrtMemcpy2dAsync (§12).
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Batch copies (spec §13): aclrtMemcpyBatch[V2], aclrtMemcpyBatchAsync[V2].
 #include <cstdint>
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The aclrtMalloc family and aclrtFree (spec §9.1, §9.2, §9.5).
 #include <cstdint>
 #include <optional>

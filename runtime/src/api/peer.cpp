@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclrtDeviceCanAccessPeer, aclrtDeviceEnablePeerAccess and
 // aclrtDeviceDisablePeerAccess (spec §7.9).
 #include "acl/acl.h"

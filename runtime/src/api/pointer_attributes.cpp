@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclrtPointerGetAttributes (spec §6.2, §14.1).
 #include <cstring>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streams (spec §8.1 - §8.3, §8.10) and aclrtSynchronizeDevice (§7.7).
 #include "acl/acl.h"
 #include "api/api_boundary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers of the stream-taking APIs: resolve the aclrtStream argument and
 // check that it belongs to the caller's current context.
 #ifndef NPU_RT_API_STREAM_ARGS_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every API that the headers declare but this runtime does not implement
 // yet. Each one returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT and records
 // "<name>: not supported by this runtime yet (...)". The list is the single

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stream memory operations: aclrtValueWrite and aclrtValueWait (spec §18).
 #include "acl/acl.h"
 #include "api/api_boundary.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Version and platform queries that need neither aclInit nor a device:
 // aclrtGetVersion, aclsysGetVersionStr, aclsysGetVersionNum, aclrtGetRunMode
 // and aclrtGetSocName. The version files are those of a CANN root (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Virtual memory management (spec §15) and shareable handles of physical
 // memory (§16): physical handles, VA reservations, mappings, access.
 #include <cerrno>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/allocation_registry.h"
 
 namespace npu::rt {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // AllocationRegistry: the live allocations of one address range owner
 // (a device session now; host memory later), keyed by base address, so that
 // any address can be mapped back to the allocation that contains it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The aclInit configuration file: read it and check that it is JSON.
 // The runtime does not use any setting yet; it only rejects what upstream
 // rejects (an unreadable file, malformed JSON, nesting deeper than 10).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Context: what a thread works in. For now every context is a device's
 // default (primary) context, shared by all threads that set that device;
 // it keeps the device session open while it lives, and owns its streams

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DeviceManager: the process-wide table of devices. It maps user device ids
 // to physical ones (ASCEND_RT_VISIBLE_DEVICES), counts aclrtSetDevice
 // references per device, owns each device's session and each set device's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Linear device memory: allocate in the current context's device, free from
 // any device, and find the allocation that contains an address.
 #ifndef NPU_RT_CORE_DEVICE_MEMORY_H

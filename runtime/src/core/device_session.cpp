@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/device_session.h"
 
 #include "core/host_pool.h"

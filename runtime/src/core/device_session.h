@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DeviceSession: this process's open of one physical device: the HAL device
 // (a driver context with its VA aperture and copy ring) and the allocations
 // made in it. Closing the session (destroying the last reference) closes the

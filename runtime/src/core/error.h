@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Errors are values: an aclError code plus the message that explains it.
 // Core functions return Error; the API boundary (api/api_boundary.h) turns
 // it into the aclError the caller sees and records the message.

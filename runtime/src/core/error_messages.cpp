@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/error_messages.h"
 
 #include <deque>

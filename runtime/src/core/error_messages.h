@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-thread store behind aclGetRecentErrMsg: messages of failed calls
 // of this thread, taken (and cleared) newest first.
 #ifndef NPU_RT_CORE_ERROR_MESSAGES_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Event: a marker recorded on a stream, and EventSlab: the device words
 // that events are made of.
 //

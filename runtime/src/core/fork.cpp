@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/fork.h"
 
 #include <pthread.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // fork(): a child forked from a process using the runtime starts afresh.
 // The pthread_atfork child handler (core/fork.cpp) closes the parent's
 // device files without a single ioctl (halForkChild), then gives every

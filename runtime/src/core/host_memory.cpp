@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HostMemory on top of the pinned pool (core/host_pool.h).
 #include "core/host_memory.h"
 

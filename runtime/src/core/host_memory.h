@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HostMemory: the process's pinned host memory, from the pinned pool
 // (aclrtMallocHost*) and from aclrtHostRegister*. The copy paths ask it
 // whether a host range can go to the engines directly (pinned) or needs the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/host_pool.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HostPool: the process's pinned host memory. Two kinds of ranges:
 //
 //  - Pool allocations (aclrtMallocHost*, and the runtime's own staging):

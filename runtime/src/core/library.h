@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Library: the aclInit/aclFinalize state of the process (spec §7.1, §7.2).
 #ifndef NPU_RT_CORE_LIBRARY_H
 #define NPU_RT_CORE_LIBRARY_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/malloc_policy.h"
 
 #include "acl/acl_rt.h"

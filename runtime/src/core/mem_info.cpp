@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/mem_info.h"
 
 #include "npu/hal.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // aclrtGetMemInfo classes (spec §4.3, §14.2) answered from the driver's
 // per-page-class counters.
 #ifndef NPU_RT_CORE_MEM_INFO_H

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/memcpy_plan.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Synchronous copies and fills: where each operand lives decides the
 // direction and which device's engine moves the bytes (spec §11.2: for the
 // synchronous calls the addresses, not the kind, decide). Every byte moves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/peer_access.h"
 
 #include <cerrno>

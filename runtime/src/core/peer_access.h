@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Peer access between devices (spec §7.9). aclrtDeviceEnablePeerAccess
 // records, device-wide and in one direction, that user device dev may reach
 // device peer; the driver link (halPeerEnable: the rings of dev's driver

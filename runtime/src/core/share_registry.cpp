@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/share_registry.h"
 
 #include <cerrno>

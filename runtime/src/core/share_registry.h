@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ShareRegistry: what this process knows about its IPC keys and shareable
 // handles. The driver owns the truth (who may import, what is mapped); the
 // runtime remembers only what the API needs locally: which session

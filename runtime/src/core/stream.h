@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stream: an in-order queue of device work, one halQueue (one ring) each.
 // ContextStreams: the streams of one context, with its default stream (the
 // NULL stream, created on first use) and the event slab.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/stream_copy.h"
 
 #include <vector>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Copies and fills queued on a stream: where each operand lives (spec §6.2),
 // the kind correction of spec §11.2, and the route a copy takes: one
 // descriptor on the stream's ring when the ring can name both operands,

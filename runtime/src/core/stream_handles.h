@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // HandleTable: the opaque handles behind aclrtStream and aclrtEvent.
 //
 // A handle is not a pointer: it encodes a slot index, the slot's generation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ThreadState: the calling thread's current context. The thread does not
 // own it: when the device is reset the context dies and the thread has no
 // current context any more (ACL_ERROR_RT_CONTEXT_NULL).

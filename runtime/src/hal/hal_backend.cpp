@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Backend selection and the two ways of reaching a driver file: a file
  * descriptor (kmod, CUSE, FUSE) or the mock-kernel build of the driver

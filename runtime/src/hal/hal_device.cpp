@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * halDevice: one driver context of this process on one device, with its
  * device-VA aperture and the ring that synchronous copies go through.

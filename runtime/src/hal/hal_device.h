@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * What the other HAL files need from a halDevice (hal_device.cpp owns the
  * struct). Nothing here is exported.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The one place where driver errnos become upstream error codes.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * fork(): what a forked child must not keep of its parent's HAL.
  *

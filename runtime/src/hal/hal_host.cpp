@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Host memory registration and peer links: one ioctl each on the device's
  * driver file. The driver does every check (alignment, overlap, the pin

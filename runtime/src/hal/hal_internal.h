@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Internals of the HAL: how a device file is reached (the backend), shared
  * by the backend selection and the device code. Nothing here is exported.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * halQueue: one ring of a device, fed by one stream.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The sharing commands of the HAL: IPC keys, physical memory, VMM
  * reservations and mappings, shareable handles and the npu-smi queries.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * What the sharing half of the HAL needs from the device half: the driver
  * file behind a halDevice. Internal to the HAL.

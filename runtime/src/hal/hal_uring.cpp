@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * The io_uring doorbell: RING_ENTER as an IORING_OP_URING_CMD command
  * (NPU_URING_CMD_ENTER) on the device file, for the kernel module on a

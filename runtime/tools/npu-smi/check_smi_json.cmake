@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Check npu-smi --json output against what npu_smi_peer holds:
 #   cmake -DJSON=<file> -DTGID=<peer tgid> -DTAG=<first 8 characters of its key>
 #         -P check_smi_json.cmake

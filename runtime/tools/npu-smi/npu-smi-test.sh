@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # npu-smi on the FUSE device shows real values: a peer process's allocation,
 # its import and its exported key with the importer.
 set -euo pipefail

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * npu-smi: what the driver says about each device's memory, who uses it,
  * and which keys and shareable handles are exported to whom. Works on

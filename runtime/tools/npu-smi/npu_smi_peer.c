@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Helper of the npu-smi test: exports a 4 MiB allocation of device 1 under
  * a key without whitelist, imports it once itself, prints "ready <tgid>"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Built against an installed libascendcl, through find_package (CMake) or
  * pkg-config: allocate device memory, copy into it and back, check it.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /* Shared bits of the mock kernel's own tests. */
 #ifndef MOCK_TEST_H
 #define MOCK_TEST_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /* The mock's allocators: counters, failure injection, lazy vmalloc. */
 #include <stdio.h>
 #include <stdlib.h>

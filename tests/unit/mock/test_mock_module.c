@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The host side: module load with parameters, misc devices, file
  * operations with the caller's task as current, the relay window of a

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * The mock's red-black tree against a reference model (a sorted array),
  * with random inserts and erases, checking the red-black invariants and

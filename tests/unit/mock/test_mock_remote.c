@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * A remote task (npud's view of a client): copies through
  * process_vm_readv/writev and pinning of the client's shared memfd,

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /* Wait queues, schedule and kthreads across real threads. */
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * User copies in the process itself: guarded against bad pointers, exact
  * partial counts, the relay window, failure injection, local pinning.

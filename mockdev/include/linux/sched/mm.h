@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: mm reference counting, as in the kernel: mmgrab/mmdrop keep
  * the struct alive, mmget/mmput keep the address space usable.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: a task has a signal pending only when the host said so
  * (mockdev_task_signal()); waits in TASK_INTERRUPTIBLE/TASK_KILLABLE then
