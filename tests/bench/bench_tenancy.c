@@ -87,9 +87,6 @@ static double bench_release(halDevice *x, int runs)
 	return err ? -(double)halErrorToAcl(err) : bench_median(t, runs);
 }
 
-/* The in-process driver's debugfs (mockdev/mock.h; libascendcl has it). */
-long mock_debugfs_read(const char *path, char *buf, size_t len);
-
 /* The number after "@key " in debugfs file @path; -1 if there is none. */
 static double debugfs_value(const char *path, const char *key)
 {
@@ -97,7 +94,7 @@ static double debugfs_value(const char *path, const char *key)
 	char buf[1024], *p;
 	size_t n = strlen(key);
 
-	if (mock_debugfs_read(path, buf, sizeof(buf)) < 0)
+	if (halInprocDebugfsRead(path, buf, sizeof(buf)) < 0)
 		return -1;
 	for (p = buf; (p = strstr(p, key)); p += n)
 		if ((p == buf || p[-1] == '\n') && p[n] == ' ' && sscanf(p + n, " %llu", &v) == 1)

@@ -34,6 +34,13 @@ typedef struct halDevice halDevice;
 const char *halBackendName(void);
 /* True when the backend is the in-process device. */
 int halBackendIsInproc(void);
+/*
+ * Reads a debugfs file of the in-process driver, path relative to the
+ * debugfs root (e.g. "npu/npu0/counters", as under /sys/kernel/debug for
+ * npu.ko): its statistics, for tests and benchmarks. Returns the bytes
+ * read or -errno (-ENOENT before the in-process device is loaded).
+ */
+long halInprocDebugfsRead(const char *path, char *buf, size_t len);
 
 /*
  * fork(): the HAL's files belong to the process that opened them. The

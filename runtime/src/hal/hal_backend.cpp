@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "mockdev/host.h"
+#include "mockdev/mock.h"
 
 #pragma GCC visibility push(default)
 #include "npu/hal.h"
@@ -399,3 +400,10 @@ int Backend::Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const
 }
 
 } // namespace npu::hal
+
+extern "C" long halInprocDebugfsRead(const char *path, char *buf, size_t len)
+{
+	if (path == nullptr || buf == nullptr)
+		return -EINVAL;
+	return mock_debugfs_read(path, buf, len);
+}
