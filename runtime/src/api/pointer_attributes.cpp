@@ -5,9 +5,9 @@
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "core/device_manager.h"
+#include "core/device_memory.h"
 #include "core/host_memory.h"
 #include "core/thread_state.h"
-#include "npu/hal.h"
 
 using npu::rt::DeviceManager;
 using npu::rt::DeviceSession;
@@ -30,22 +30,10 @@ void Fill(aclrtPtrAttributes *attributes, aclrtMemLocationType type, uint32_t id
 // An address in a device aperture: the driver knows whether (and how) it is
 // mapped: allocations, IPC imports and VMM mappings alike.
 Error DeviceAttributes(DeviceSession &session, const void *ptr, aclrtPtrAttributes *attributes) {
-    struct npu_mem_query q = {};
-    int err = halMemQuery(session.hal(), reinterpret_cast<uint64_t>(ptr), &q);
-    if (err != 0) {
-        return Error::FromHal(err, "cannot query address %p of device %d", ptr, session.user_id());
-    }
-    // The driver answers for any address: NONE (a hole of the aperture, e.g.
-    // freed memory) and RESERVED (a VMM reservation with nothing mapped
-    // there) are addresses it cannot classify (spec §6.2, §14.1).
-    if (q.kind == NPU_MAPPING_NONE || q.kind == NPU_MAPPING_RESERVED || q.page_size == 0) {
-        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                             "%p is an address of device %d that nothing is mapped at%s", ptr,
-                             session.user_id(),
-                             q.kind == NPU_MAPPING_RESERVED ? " (reserved, not mapped)" : "");
-    }
+    uint32_t page_size = 0;
+    NPU_RETURN_IF_ERROR(npu::rt::DeviceMappingPageSize(session, ptr, &page_size));
     Fill(attributes, ACL_MEM_LOCATION_TYPE_DEVICE, static_cast<uint32_t>(session.user_id()),
-         q.page_size);
+         page_size);
     return Error::Ok();
 }
 

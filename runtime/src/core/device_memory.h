@@ -5,6 +5,7 @@
 #define NPU_RT_CORE_DEVICE_MEMORY_H
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/context.h"
 #include "core/error.h"
@@ -26,6 +27,12 @@ Error FreeDeviceMemory(void *ptr);
 // a device allocation or import, the VMM mapping at ptr (not the whole
 // reservation; 107000 where nothing is mapped), or aclrtMallocHost memory.
 Error DeviceAddressRange(const void *ptr, void **base, size_t *size);
+
+// What the driver has mapped at ptr, an address in session's aperture
+// (aclrtPointerGetAttributes): an allocation, IPC import or VMM mapping
+// gives its page size; a hole or a reservation with nothing mapped there is
+// ACL_ERROR_RT_PARAM_INVALID.
+Error DeviceMappingPageSize(DeviceSession &session, const void *ptr, uint32_t *page_size);
 
 }  // namespace npu::rt
 
