@@ -28,6 +28,20 @@ struct Allocation {
     int32_t user_device = -1;  // user device id (kDevice)
     MemoryKind kind = MemoryKind::kDevice;
 
+    // A record of what the driver mapped at base for kind on user_device.
+    static Allocation Of(MemoryKind kind, int32_t user_device, uint64_t base, uint64_t requested,
+                         uint64_t reserved, uint64_t mapped, uint32_t page_size) {
+        Allocation a;
+        a.base = base;
+        a.requested = requested;
+        a.reserved = reserved;
+        a.mapped = mapped;
+        a.page_size = page_size;
+        a.user_device = user_device;
+        a.kind = kind;
+        return a;
+    }
+
     bool Contains(uint64_t addr, uint64_t len) const {
         return addr >= base && addr - base <= mapped && len <= mapped - (addr - base);
     }

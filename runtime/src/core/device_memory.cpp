@@ -32,15 +32,9 @@ Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequ
         return Error::FromHal(err, "allocating %" PRIu64 " bytes on device %d failed", req.size,
                               session.user_id());
     }
-    Allocation a;
-    a.base = result.va;
-    a.requested = requested;
-    a.reserved = req.size;
-    a.mapped = result.mapped_size;
-    a.page_size = result.page_size;
+    Allocation a = Allocation::Of(MemoryKind::kDevice, session.user_id(), result.va, requested,
+                                  req.size, result.mapped_size, result.page_size);
     a.npu_flags = req.flags;
-    a.user_device = session.user_id();
-    a.kind = MemoryKind::kDevice;
     session.allocations().Insert(a);
     *out = reinterpret_cast<void *>(static_cast<uintptr_t>(result.va));
     return Error::Ok();

@@ -88,15 +88,8 @@ Error ImportKey(Context &ctx, const std::string &key, void **dev_ptr) {
         return ShareError(err, false, "key %.8s... cannot be imported on device %d%s",
                           key.c_str(), s.user_id(), ImportNotFoundHint(err));
     }
-    Allocation a;
-    a.base = imp.va;
-    a.requested = imp.size;
-    a.reserved = imp.size;
-    a.mapped = imp.size;
-    a.page_size = imp.page_size;
-    a.user_device = s.user_id();
-    a.kind = MemoryKind::kIpcImport;
-    s.allocations().Insert(a);
+    s.allocations().Insert(Allocation::Of(MemoryKind::kIpcImport, s.user_id(), imp.va, imp.size,
+                                          imp.size, imp.size, imp.page_size));
     IpcImport rec;
     rec.session = ctx.session_ptr();
     rec.va = imp.va;

@@ -17,25 +17,16 @@ namespace {
 // The memAttr aclrtMemGetAllocationPropertiesFromHandle reports: lossy, as
 // upstream's (device memory as ACL_HBM_MEM_*, host memory as ACL_MEM_*).
 aclrtMemAttr PropMemAttr(const struct npu_phys_info &pi) {
-    bool p2p = (pi.flags & NPU_MEM_P2P) != 0;
-    if (pi.flags & NPU_MEM_HOST) {
-        switch (pi.page_class) {
-            case NPU_CLASS_HUGE:
-                return p2p ? ACL_MEM_P2P_HUGE : ACL_MEM_HUGE;
-            case NPU_CLASS_HUGE1G:
-                return p2p ? ACL_MEM_P2P_HUGE1G : ACL_MEM_HUGE1G;
-            default:
-                return p2p ? ACL_MEM_P2P_NORMAL : ACL_MEM_NORMAL;
-        }
-    }
-    switch (pi.page_class) {
-        case NPU_CLASS_HUGE:
-            return p2p ? ACL_HBM_MEM_P2P_HUGE : ACL_HBM_MEM_HUGE;
-        case NPU_CLASS_HUGE1G:
-            return p2p ? ACL_HBM_MEM_P2P_HUGE1G : ACL_HBM_MEM_HUGE1G;
-        default:
-            return p2p ? ACL_HBM_MEM_P2P_NORMAL : ACL_HBM_MEM_NORMAL;
-    }
+    // [host][p2p][page class: NORMAL, HUGE, HUGE1G]
+    static constexpr aclrtMemAttr kAttr[2][2][3] = {
+        {{ACL_HBM_MEM_NORMAL, ACL_HBM_MEM_HUGE, ACL_HBM_MEM_HUGE1G},
+         {ACL_HBM_MEM_P2P_NORMAL, ACL_HBM_MEM_P2P_HUGE, ACL_HBM_MEM_P2P_HUGE1G}},
+        {{ACL_MEM_NORMAL, ACL_MEM_HUGE, ACL_MEM_HUGE1G},
+         {ACL_MEM_P2P_NORMAL, ACL_MEM_P2P_HUGE, ACL_MEM_P2P_HUGE1G}},
+    };
+    static_assert(NPU_CLASS_NORMAL == 0 && NPU_CLASS_HUGE == 1 && NPU_CLASS_HUGE1G == 2);
+    uint32_t cls = pi.page_class < NPU_CLASS_COUNT ? pi.page_class : NPU_CLASS_NORMAL;
+    return kAttr[(pi.flags & NPU_MEM_HOST) != 0][(pi.flags & NPU_MEM_P2P) != 0][cls];
 }
 
 // The session a new VMM object goes to: the current device, else any open
@@ -243,15 +234,9 @@ Error Reserve(size_t size, size_t alignment, void *expect, bool huge_va, void **
                           size, expect, s->user_id());
     }
     const uint64_t granularity = MemClass().granularity();
-    Allocation a;
-    a.base = va;
-    a.requested = size;
-    a.reserved = (size + granularity - 1) & ~(granularity - 1);
-    a.mapped = a.reserved;
-    a.page_size = static_cast<uint32_t>(granularity);
-    a.user_device = s->user_id();
-    a.kind = MemoryKind::kVmmReservation;
-    s->allocations().Insert(a);
+    const uint64_t rounded = (size + granularity - 1) & ~(granularity - 1);
+    s->allocations().Insert(Allocation::Of(MemoryKind::kVmmReservation, s->user_id(), va, size,
+                                           rounded, rounded, static_cast<uint32_t>(granularity)));
     *out = reinterpret_cast<void *>(static_cast<uintptr_t>(va));
     return Error::Ok();
 }
