@@ -408,18 +408,21 @@ static noinline void npu_engine_word_store(u64 *word, u64 value)
 	WRITE_ONCE(*word, value);
 }
 
+/* VALUE_WRITE stores sqe->value; TIMESTAMP, the engine's clock as it runs. */
 static int npu_engine_value_write(struct npu_ring *ring, const struct npu_sqe *sqe, bool *wrote)
 {
 	struct npu_opnd o;
 	u64 *word;
 	int ret;
 
+	if (sqe->opcode == NPU_OP_TIMESTAMP && sqe->value)
+		return -EINVAL;
 	ret = npu_engine_value_get(ring, sqe, true, &o, &word);
 	if (ret)
 		return ret;
 	/* What this ring wrote before is visible before the value. */
 	smp_wmb();
-	npu_engine_word_store(word, sqe->value);
+	npu_engine_word_store(word, sqe->opcode == NPU_OP_TIMESTAMP ? ktime_get_ns() : sqe->value);
 	npu_engine_wrote(ring, &o, wrote);
 	npu_opnd_put(&o);
 	return 0;
@@ -512,6 +515,7 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 	case NPU_OP_COPY2D:
 		return npu_engine_copy2d(ring, bounce, sqe, wrote);
 	case NPU_OP_VALUE_WRITE:
+	case NPU_OP_TIMESTAMP:
 		return npu_engine_value_write(ring, sqe, wrote);
 	}
 	return -EINVAL;

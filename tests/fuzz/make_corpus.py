@@ -41,7 +41,8 @@ SIZES = {
 MIB = 1 << 20
 
 # uapi values
-NPU_OP_NOP, NPU_OP_COPY, NPU_OP_MEMSET, NPU_OP_COPY2D, NPU_OP_VALUE_WRITE, NPU_OP_VALUE_WAIT = range(6)
+(NPU_OP_NOP, NPU_OP_COPY, NPU_OP_MEMSET, NPU_OP_COPY2D, NPU_OP_VALUE_WRITE, NPU_OP_VALUE_WAIT,
+ NPU_OP_TIMESTAMP) = range(7)
 H2D, D2H, D2D, H2H = range(4)
 NO_WHITELIST = 1
 MEM_P2P, MEM_HOST = 1, 4
@@ -187,6 +188,8 @@ def seeds():
     s["sqe_value"] = ring + sqe(NPU_OP_VALUE_WRITE, 0, (DEV, 0), (7, 0), 8, value=7) + \
         sqe(NPU_OP_VALUE_WAIT, 0, (DEV, 0), (7, 0), 8, value=7, cond=1) + \
         sqe(NPU_OP_VALUE_WAIT, 0, (DEV, 0), (7, 0), 8, value=9, cond=0) + enter(3, 2)
+    s["sqe_timestamp"] = ring + sqe(NPU_OP_TIMESTAMP, 0, (DEV, 8), (7, 0), 8) + \
+        sqe(NPU_OP_TIMESTAMP, 0, (DEV, 4), (7, 0), 0, value=1) + enter(2, 2)
     s["sqe_bad"] = ring + sqe(NPU_OP_COPY, H2D, (6, 0), (6, 0), 4096) + \
         sqe(7, 0, (7, 0), (7, 0), 0) + enter(2, 2)
     s["sqe_host_registered"] = hdr + alloc(16) + ring_new() + \

@@ -2,7 +2,8 @@
 /*
  * Events (spec §8.4 - §8.9): status before and after a record, record and
  * synchronize, a stream waiting on another stream's event, events across
- * threads, re-recording, destroyed handles and the bad-input rows.
+ * threads, re-recording, timestamps the engine writes (elapsed time,
+ * aclrtEventGetTimestamp), reset, destroyed handles and the bad-input rows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +233,129 @@ static void *no_context_thread(void *arg)
 	return NULL;
 }
 
+/* CLOCK_MONOTONIC in microseconds: the clock the engines stamp records with. */
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/*
+ * The timestamps are the engine's clock when each record executes: a
+ * stream held by a ValueWait for 50 ms between two records shows it.
+ */
+static void test_elapsed_time_measures_device_work(void **state)
+{
+	aclrtStream s = NULL;
+	aclrtEvent start = NULL, end = NULL;
+	uint64_t t_start = 0, t_end = 0, before, released, after;
+	void *word = NULL;
+	float ms = -1, back = 0;
+
+	(void)state;
+	ACL_OK(aclrtMalloc(&word, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemset(word, 8, 0, 8));
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateEvent(&start));
+	ACL_OK(aclrtCreateEvent(&end));
+	before = now_us();
+	ACL_OK(aclrtRecordEvent(start, s));
+	ACL_OK(aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_GEQ, s));
+	ACL_OK(aclrtRecordEvent(end, s));
+	/* Not executed yet: no timestamp. */
+	assert_int_equal(aclrtEventGetTimestamp(end, &t_end), ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+	assert_int_equal(aclrtEventElapsedTime(&ms, start, end),
+			 ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+	usleep(50000);
+	released = now_us();
+	ACL_OK(aclrtValueWrite(word, 1, 0, NULL));
+	ACL_OK(aclrtSynchronizeEvent(end));
+	after = now_us();
+	ACL_OK(aclrtEventGetTimestamp(start, &t_start));
+	ACL_OK(aclrtEventGetTimestamp(end, &t_end));
+	/* Device time is the host's monotonic clock, taken when each record ran. */
+	assert_true(t_start >= before && t_start <= released);
+	assert_true(t_end >= released && t_end <= after);
+	ACL_OK(aclrtEventElapsedTime(&ms, start, end));
+	assert_true(ms >= (released - t_start) / 1000.0f - 1.0f);
+	assert_true(ms <= (after - before) / 1000.0f + 1.0f);
+	assert_true(ms >= 45.0f);
+	/* Reversed: negative, as upstream. */
+	ACL_OK(aclrtEventElapsedTime(&back, end, start));
+	assert_true(back == -ms);
+	/* Recorded again, on the default stream: a newer time. */
+	ACL_OK(aclrtRecordEvent(start, NULL));
+	ACL_OK(aclrtSynchronizeEvent(start));
+	{
+		uint64_t again = 0;
+
+		ACL_OK(aclrtEventGetTimestamp(start, &again));
+		assert_true(again >= t_end);
+	}
+	ACL_OK(aclrtDestroyEvent(start));
+	ACL_OK(aclrtDestroyEvent(end));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtFree(word));
+}
+
+static void test_timestamp_rows(void **state)
+{
+	aclrtEvent ev = NULL, sync_only = NULL, ex = NULL, dev_only = NULL;
+	uint64_t ts = 0;
+	float ms = 0;
+
+	(void)state;
+	ACL_OK(aclrtCreateEvent(&ev));
+	/* NULL rows: timestamp is checked before event. */
+	assert_int_equal(aclrtEventGetTimestamp(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "timestamp is NULL"));
+	assert_int_equal(aclrtEventGetTimestamp(NULL, &ts), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtEventElapsedTime(NULL, ev, ev), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtEventElapsedTime(&ms, NULL, ev), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtEventElapsedTime(&ms, ev, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtResetEvent(NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	/* Never recorded. */
+	assert_int_equal(aclrtEventGetTimestamp(ev, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
+	assert_int_equal(aclrtEventElapsedTime(&ms, ev, ev), ACL_ERROR_RT_INTERNAL_ERROR);
+	/* Without ACL_EVENT_TIME_LINE: recorded, but no timestamp. */
+	ACL_OK(aclrtCreateEventWithFlag(&sync_only, ACL_EVENT_SYNC));
+	ACL_OK(aclrtRecordEvent(sync_only, NULL));
+	ACL_OK(aclrtSynchronizeEvent(sync_only));
+	assert_int_equal(aclrtEventGetTimestamp(sync_only, &ts),
+			 ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "ACL_EVENT_TIME_LINE"));
+	/* The same event for both ends: 0 ms. */
+	ACL_OK(aclrtRecordEvent(ev, NULL));
+	ACL_OK(aclrtSynchronizeEvent(ev));
+	ACL_OK(aclrtEventElapsedTime(&ms, ev, ev));
+	assert_true(ms == 0.0f);
+
+	/* Reset: back to never recorded; waiting on it then passes at once. */
+	ACL_OK(aclrtResetEvent(ev, NULL));
+	assert_int_equal(aclrtEventGetTimestamp(ev, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
+	ACL_OK(aclrtStreamWaitEvent(NULL, ev));
+	ACL_OK(aclrtSynchronizeStream(NULL));
+	ACL_OK(aclrtResetEvent(sync_only, NULL));
+	/* Which events cannot be reset. */
+	ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+	assert_int_equal(aclrtResetEvent(ex, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ACL_OK(aclrtCreateEventWithFlag(&dev_only, ACL_EVENT_DEVICE_USE_ONLY));
+	assert_int_equal(aclrtResetEvent(dev_only, NULL), ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtDestroyEvent(dev_only));
+	ACL_OK(aclrtCreateEventWithFlag(&dev_only, ACL_EVENT_TIME_LINE));
+	assert_int_equal(aclrtResetEvent(dev_only, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* Destroyed handles. */
+	ACL_OK(aclrtDestroyEvent(ev));
+	assert_int_equal(aclrtEventGetTimestamp(ev, &ts), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtEventElapsedTime(&ms, ev, sync_only), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtResetEvent(ev, NULL), ACL_ERROR_RT_INVALID_HANDLE);
+	ACL_OK(aclrtDestroyEvent(sync_only));
+	ACL_OK(aclrtDestroyEvent(ex));
+	ACL_OK(aclrtDestroyEvent(dev_only));
+}
+
 static void test_bad_inputs(void **state)
 {
 	aclrtEvent ev = NULL;
@@ -280,6 +404,8 @@ int main(void)
 		cmocka_unit_test(test_stream_waits_for_event_of_another_stream),
 		cmocka_unit_test(test_event_across_threads),
 		cmocka_unit_test(test_many_events),
+		cmocka_unit_test(test_elapsed_time_measures_device_work),
+		cmocka_unit_test(test_timestamp_rows),
 		cmocka_unit_test(test_bad_inputs),
 	};
 

@@ -378,6 +378,12 @@ static void test_value_and_2d_descriptors_fail_alone(void **state)
 		{ "write with cond", { .opcode = NPU_OP_VALUE_WRITE, .dst = va, .cond = 1 }, -EINVAL },
 		{ "write with dir", { .opcode = NPU_OP_VALUE_WRITE, .dst = va, .dir = 1 }, -EINVAL },
 		{ "write past the end", { .opcode = NPU_OP_VALUE_WRITE, .dst = va + 8192 * 64 }, -EFAULT },
+		{ "timestamp with a value", { .opcode = NPU_OP_TIMESTAMP, .dst = va, .value = 1 }, -EINVAL },
+		{ "timestamp unaligned", { .opcode = NPU_OP_TIMESTAMP, .dst = va + 4 }, -EINVAL },
+		{ "timestamp len 4", { .opcode = NPU_OP_TIMESTAMP, .dst = va, .len = 4 }, -EINVAL },
+		{ "timestamp with src", { .opcode = NPU_OP_TIMESTAMP, .dst = va, .src = h }, -EINVAL },
+		{ "timestamp unmapped", { .opcode = NPU_OP_TIMESTAMP, .dst = va + 16 * T_MIB }, -EFAULT },
+		{ "opcode past the last", { .opcode = NPU_OP_COUNT, .dst = va }, -EINVAL },
 		{ "2d dpitch < width", { .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = va, .src = h,
 					 .len = 64, .value = 2, .dpitch = 63, .spitch = 64 }, -EINVAL },
 		{ "2d spitch < width", { .opcode = NPU_OP_COPY2D, .dir = NPU_DIR_H2D, .dst = va, .src = h,
@@ -415,6 +421,51 @@ static void test_value_and_2d_descriptors_fail_alone(void **state)
 	}
 	t_close(f);
 	t_ring_unmap(&r);
+}
+
+/* TIMESTAMP stores the engine's CLOCK_MONOTONIC in ns when it runs, in ring order. */
+static void test_timestamp_is_the_clock_when_it_runs(void **state)
+{
+	struct npu_sqe first = { .opcode = NPU_OP_TIMESTAMP, .len = 8, .user_data = 1 };
+	struct npu_sqe second = { .opcode = NPU_OP_TIMESTAMP, .user_data = 3 };
+	struct npu_sqe hold;
+	struct npu_cqe c;
+	struct t_ring r, io;	/* io: the host's reads and writes, beside the held ring */
+	struct timespec ts;
+	uint64_t va, before, released, t1, t2;
+	struct file *f;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	assert_int_equal(t_ring_create(f, &io, 8, 8), 0);
+	va = alloc(f, 4096);
+	host_write_u64(f, &io, va + 16, 0);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	before = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	first.dst = va;
+	second.dst = va + 8;
+	hold = value_wait(va + 16, 1, NPU_WAIT_EQ, 2);
+	t_ring_push(&r, &first);
+	t_ring_push(&r, &hold);
+	t_ring_push(&r, &second);
+	submit(f, &r, 3);
+	usleep(20000);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	released = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	host_write_u64(f, &io, va + 16, 1);
+	assert_int_equal(wait_cqes(f, &r, 3, 10000), 0);
+	for (int i = 0; i < 3; i++) {
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.res, 0);
+	}
+	t1 = host_read_u64(f, &io, va);
+	t2 = host_read_u64(f, &io, va + 8);
+	assert_true(t1 >= before && t1 <= released);
+	assert_true(t2 >= released);
+	t_close(f);
+	t_ring_unmap(&r);
+	t_ring_unmap(&io);
 }
 
 /* COPY2D: rows at their pitches, gaps untouched; H2D, D2D and D2H. */
@@ -694,6 +745,8 @@ int main(void)
 			test_parked_ring_released_by_host_write_while_third_ring_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_all_four_wait_conditions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_value_and_2d_descriptors_fail_alone, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_timestamp_is_the_clock_when_it_runs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_copy2d_moves_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_abort_and_destroy_cancel_a_parked_ring, setup,

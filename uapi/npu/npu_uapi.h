@@ -35,7 +35,8 @@
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
-				 * 4: PHYS_PEER, NPU_MEM_HOST physical memory */
+				 * 4: PHYS_PEER, NPU_MEM_HOST physical memory,
+				 *    NPU_OP_TIMESTAMP */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -237,7 +238,9 @@ struct npu_ring_hdr {
 #define NPU_OP_COPY2D		3 /* height rows of len bytes; pitches in dpitch/spitch */
 #define NPU_OP_VALUE_WRITE	4 /* store the __u64 value at device VA dst (8-aligned); len 0 or 8 */
 #define NPU_OP_VALUE_WAIT	5 /* hold this ring until cond(*(u64 *)dst, value); len 0 or 8 */
-#define NPU_OP_COUNT		6
+#define NPU_OP_TIMESTAMP	6 /* store the engine's clock (CLOCK_MONOTONIC, ns) as a __u64
+				   * at device VA dst (8-aligned) when it runs; len 0 or 8, value 0 */
+#define NPU_OP_COUNT		7
 
 /*
  * NPU_OP_VALUE_WAIT conditions (npu_sqe.cond), the values of CANN's

@@ -44,10 +44,24 @@ Error ResolveStream(aclrtStream stream, StreamRef *ref, std::shared_ptr<Context>
     return npu::rt::DefaultStream(**ctx, ref);
 }
 
+// External and IPC events have no timestamps here (spec: 207000).
+Error CheckTimedKind(const Event &ev, const char *what) {
+    if (ev.flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "%s is an external or IPC event, which has no timestamps", what);
+    }
+    return Error::Ok();
+}
+
 }  // namespace
 
 aclError aclrtCreateEvent(aclrtEvent *event) {
-    return RunApi("aclrtCreateEvent", [&] { return CreateEvent(event, ACL_EVENT_SYNC, false); });
+    // Upstream's default event: waitable, with progress and timestamps.
+    return RunApi("aclrtCreateEvent", [&] {
+        return CreateEvent(event, ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                      ACL_EVENT_TIME_LINE,
+                           false);
+    });
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
@@ -117,5 +131,65 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
     return RunApi("aclrtDestroyEvent", [&] {
         NPU_ACL_CHECK(event != nullptr, "event is NULL");
         return npu::rt::DestroyEvent(event);
+    });
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    return RunApi("aclrtResetEvent", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        const uint32_t flags = ev->flags();
+        NPU_RT_CHECK(!(flags & ACL_EVENT_DEVICE_USE_ONLY),
+                     "event %p is ACL_EVENT_DEVICE_USE_ONLY: the host cannot reset it", event);
+        if (flags & ACL_EVENT_IPC) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "event %p is an IPC event, which cannot be reset", event);
+        }
+        if (ev->ex() || !(flags & ACL_EVENT_SYNC)) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "event %p cannot be reset: only events that streams can wait on "
+                                 "(aclrtCreateEvent, or aclrtCreateEventWithFlag with "
+                                 "ACL_EVENT_SYNC) can",
+                                 event);
+        }
+        std::shared_ptr<Context> ctx;
+        StreamRef s;
+        NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
+        ev->Reset();
+        return Error::Ok();
+    });
+}
+
+aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    return RunApi("aclrtEventElapsedTime", [&] {
+        NPU_ACL_CHECK(ms != nullptr, "ms is NULL");
+        NPU_ACL_CHECK(startEvent != nullptr, "startEvent is NULL");
+        NPU_ACL_CHECK(endEvent != nullptr, "endEvent is NULL");
+        EventRef start, end;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(startEvent, &start));
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(endEvent, &end));
+        NPU_RETURN_IF_ERROR(CheckTimedKind(*start.get(), "startEvent"));
+        NPU_RETURN_IF_ERROR(CheckTimedKind(*end.get(), "endEvent"));
+        uint64_t t0 = 0, t1 = 0;
+        NPU_RETURN_IF_ERROR(start->Timestamp(&t0));
+        NPU_RETURN_IF_ERROR(end->Timestamp(&t1));
+        // Negative when end was recorded first, as upstream (no ordering check).
+        *ms = static_cast<float>(static_cast<double>(static_cast<int64_t>(t1 - t0)) / 1e6);
+        return Error::Ok();
+    });
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
+    return RunApi("aclrtEventGetTimestamp", [&] {
+        NPU_ACL_CHECK(timestamp != nullptr, "timestamp is NULL");
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        NPU_RETURN_IF_ERROR(CheckTimedKind(*ev.get(), "event"));
+        uint64_t ns = 0;
+        NPU_RETURN_IF_ERROR(ev->Timestamp(&ns));
+        *timestamp = ns / 1000;  // microseconds of the device's monotonic clock
+        return Error::Ok();
     });
 }

@@ -25,8 +25,6 @@ aclError NotSupportedYet(const char *api) {
     X(aclrtDestroyContext, (aclrtContext context)) \
     X(aclrtSetCurrentContext, (aclrtContext context)) \
     X(aclrtGetCurrentContext, (aclrtContext *context)) \
-    X(aclrtResetEvent, (aclrtEvent event, aclrtStream stream)) \
-    X(aclrtEventElapsedTime, (float *ms, aclrtEvent startEvent, aclrtEvent endEvent)) \
     X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
     X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag))
 // clang-format on

@@ -3,6 +3,8 @@
 
 #include <cerrno>
 
+#include "acl/acl.h"
+
 #include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
@@ -43,7 +45,7 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
                                  "device %d already has %u events (the limit)",
                                  session_->user_id(), kMaxSlots);
         }
-        const uint64_t bytes = kSlotsPerChunk * sizeof(uint64_t);
+        const uint64_t bytes = kSlotsPerChunk * kSlotBytes;
         struct npu_mem_alloc a = {};
         int err = halMemAlloc(session_->hal(), bytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
         if (err == -ENOSPC || err == -ENOMEM) {
@@ -73,7 +75,7 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
     const uint32_t s = free_.back();
     free_.pop_back();
     *slot = s;
-    *va = chunks_[s / kSlotsPerChunk] + (s % kSlotsPerChunk) * sizeof(uint64_t);
+    *va = chunks_[s / kSlotsPerChunk] + (s % kSlotsPerChunk) * kSlotBytes;
     *epoch = epochs_[s];
     return Error::Ok();
 }
@@ -83,6 +85,14 @@ void EventSlab::Free(uint32_t slot, uint64_t last_epoch) {
     if (last_epoch > epochs_[slot])
         epochs_[slot] = last_epoch;
     free_.push_back(slot);
+}
+
+Error EventSlab::ReadWord(uint64_t va, uint64_t *value) {
+    int err = halMemcpy(session_->hal(), value, reinterpret_cast<const void *>(va),
+                        sizeof(*value), NPU_DIR_D2H);
+    if (err != 0)
+        return Error::FromHal(err, "cannot read event memory of device %d", session_->user_id());
+    return Error::Ok();
 }
 
 Event::~Event() {
@@ -120,16 +130,25 @@ Error Event::Record(Stream &s) {
         last_.epoch = epoch;
         last_.ctx = s.context();
     }
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_VALUE_WRITE;
-    sqe.dst = last_.va;
-    sqe.value = last_.epoch + 1;
+    // The timestamp first: once the epoch is visible, so is the time.
+    struct npu_sqe sqes[2] = {};
+    const bool timed = (flags_ & ACL_EVENT_TIME_LINE) != 0;
+    uint32_t n = 0;
+    if (timed) {
+        sqes[n].opcode = NPU_OP_TIMESTAMP;
+        sqes[n++].dst = last_.va + sizeof(uint64_t);
+    }
+    sqes[n].opcode = NPU_OP_VALUE_WRITE;
+    sqes[n].dst = last_.va;
+    sqes[n++].value = last_.epoch + 1;
     uint64_t seq = 0;
-    NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+    NPU_RETURN_IF_ERROR(s.Submit(sqes, n, &seq));
     last_.epoch++;
     last_.recorded = true;
+    last_.timed = timed;
     last_.stream = s.handle();
     last_.seq = seq;
+    last_.slab = slab;
     return Error::Ok();
 }
 
@@ -176,6 +195,35 @@ Error Event::WaitOn(Stream &s) {
     sqe.value = snap.epoch;
     sqe.cond = NPU_WAIT_GEQ;
     return s.Submit(&sqe, 1, nullptr);
+}
+
+void Event::Reset() {
+    std::lock_guard<std::mutex> lock(mu_);
+    last_.recorded = false;
+    last_.timed = false;
+}
+
+Error Event::Timestamp(uint64_t *ns) {
+    const Snapshot snap = Take();
+    if (!snap.recorded) {
+        return Error::Format(ACL_ERROR_RT_INTERNAL_ERROR,
+                             "event %p was never recorded (or was reset since)", this);
+    }
+    if (!snap.timed) {
+        return Error::Format(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                             "the event has no timestamps: create it with aclrtCreateEvent or "
+                             "with ACL_EVENT_TIME_LINE");
+    }
+    // A destroyed stream finished its work first.
+    StreamRef rec;
+    const bool complete = !AcquireStream(snap.stream, &rec).ok() || rec->Done(snap.seq);
+    std::shared_ptr<EventSlab> slab = snap.slab.lock();
+    if (!complete || !slab) {
+        return Error::Format(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID,
+                             "the event's last record has not executed yet (synchronize the "
+                             "event or its stream first)");
+    }
+    return slab->ReadWord(snap.va + sizeof(uint64_t), ns);
 }
 
 void *InsertEvent(std::unique_ptr<Event> ev) {

@@ -2,10 +2,12 @@
 // Event: a marker recorded on a stream, and EventSlab: the device words
 // that events are made of.
 //
-// Each event owns an 8-byte slot of device memory in the slab of the
+// Each event owns a 16-byte slot of device memory in the slab of the
 // context it was last recorded in (bound at the first record, as upstream
-// binds device resources then). Recording queues a VALUE_WRITE of the
-// event's next epoch on the stream and remembers (stream, sequence number);
+// binds device resources then): the epoch word, then the timestamp word.
+// Recording queues, for an ACL_EVENT_TIME_LINE event, a TIMESTAMP of the
+// engine's clock into the second word, then a VALUE_WRITE of the event's
+// next epoch on the stream, and remembers (stream, sequence number);
 // a stream that waits on the event queues a VALUE_WAIT GEQ of that epoch, so
 // the wait is resolved by the engines without the host; synchronising or
 // querying the event looks at the recorded stream's completed sequence.
@@ -29,7 +31,8 @@ class Stream;
 
 class EventSlab {
   public:
-    static constexpr uint32_t kSlotsPerChunk = 512;  // 4 KiB of device memory
+    static constexpr uint32_t kSlotBytes = 16;       // the epoch, then the timestamp
+    static constexpr uint32_t kSlotsPerChunk = 256;  // 4 KiB of device memory
     static constexpr uint32_t kMaxSlots = 65536;     // events per device (spec §8.4)
 
     explicit EventSlab(std::shared_ptr<DeviceSession> session) : session_(std::move(session)) {}
@@ -42,6 +45,8 @@ class EventSlab {
     Error Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch);
     // Returns slot; last_epoch is the newest epoch its owner used.
     void Free(uint32_t slot, uint64_t last_epoch);
+    // Reads the 8-byte word at device address va of a slot.
+    Error ReadWord(uint64_t va, uint64_t *value);
 
   private:
     const std::shared_ptr<DeviceSession> session_;
@@ -63,6 +68,8 @@ class Event {
     Event &operator=(const Event &) = delete;
 
     uint32_t flags() const { return flags_; }
+    // Made by aclrtCreateEventExWithFlag.
+    bool ex() const { return complete_unrecorded_; }
 
     // aclrtRecordEvent: captures the work queued on s so far.
     Error Record(Stream &s);
@@ -73,6 +80,14 @@ class Event {
     // aclrtStreamWaitEvent: work queued on s from now on waits for the
     // captured work.
     Error WaitOn(Stream &s);
+    // aclrtResetEvent: the event is not recorded any more (waits already
+    // queued still wait for what they captured).
+    void Reset();
+    // aclrtEventGetTimestamp, aclrtEventElapsedTime: the engine's clock, in
+    // ns, when the last record executed. ACL_ERROR_RT_INTERNAL_ERROR if the
+    // event was never recorded, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID while
+    // the record has not run or for an event without ACL_EVENT_TIME_LINE.
+    Error Timestamp(uint64_t *ns);
 
   private:
     struct Snapshot {
@@ -82,6 +97,8 @@ class Event {
         uint64_t va = 0;
         uint64_t epoch = 0;
         Context *ctx = nullptr;
+        bool timed = false;  // the record wrote a timestamp at va + 8
+        std::weak_ptr<EventSlab> slab;
     };
     Snapshot Take();
     void ReleaseSlotLocked();
