@@ -382,6 +382,54 @@ static void test_messages_are_thread_local(void **state)
 	assert_null(aclGetRecentErrMsg());
 }
 
+/* In a thread of its own: no runtime error yet, then its own (no asserts off the main thread). */
+static void *last_error_in_thread(void *arg)
+{
+	aclError *seen = arg;
+
+	seen[0] = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+	seen[1] = aclrtSynchronizeStream((aclrtStream)0x20);
+	seen[2] = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+	(void)aclGetRecentErrMsg();
+	return NULL;
+}
+
+static void test_last_error_of_the_thread(void **state)
+{
+	aclError other[3] = { -1, -1, -1 };
+	void *p = NULL;
+	aclrtStream bad = (aclrtStream)0x10;
+
+	(void)state;
+	while (aclrtGetLastError(ACL_RT_THREAD_LEVEL) != ACL_SUCCESS)
+		;
+	assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+	/* ACL-layer rejections are not recorded. */
+	assert_int_equal(aclrtMalloc(NULL, 1, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+	/* A runtime-layer code is, and stays through successful calls. */
+	assert_int_equal(aclrtSynchronizeStream(bad), ACL_ERROR_RT_INVALID_HANDLE);
+	ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_INVALID_HANDLE);
+	/* The newest one wins; Get clears it. */
+	assert_int_equal(aclrtFree((char *)p + 8), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_SUCCESS);
+	/* Per thread. */
+	assert_int_equal(aclrtFree((char *)p + 8), ACL_ERROR_RT_PARAM_INVALID);
+	rt_run_in_thread(last_error_in_thread, other);
+	assert_int_equal(other[0], ACL_SUCCESS);
+	assert_int_equal(other[1], ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(other[2], ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(aclrtGetLastError(ACL_RT_THREAD_LEVEL), ACL_ERROR_RT_PARAM_INVALID);
+	/* Only the thread level exists. */
+	assert_int_equal(aclrtGetLastError((aclrtLastErrLevel)1), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtPeekAtLastError((aclrtLastErrLevel)-1), ACL_ERROR_INVALID_PARAM);
+	ACL_OK(aclrtFree(p));
+	(void)aclGetRecentErrMsg();
+}
+
 static void test_message_names_the_bad_value(void **state)
 {
 	(void)state;
@@ -481,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_every_error_row_gives_the_spec_code_and_a_message),
 		cmocka_unit_test(test_messages_are_newest_first_and_cleared),
 		cmocka_unit_test(test_messages_are_thread_local),
+		cmocka_unit_test(test_last_error_of_the_thread),
 		cmocka_unit_test(test_message_names_the_bad_value),
 		cmocka_unit_test(test_init_rejects_malformed_json),
 	};

@@ -17,6 +17,7 @@
 namespace npu::rt {
 
 inline void RecordFailure(const char *api, const Error &e) {
+    ErrorMessages::RecordCode(e.code());
     ErrorMessages::Record(std::string(api) + ": " + e.message() + " (error " +
                           std::to_string(e.code()) + ")");
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// aclrtGetMemInfo, aclrtMemGetAddressRange and aclGetRecentErrMsg
+// aclrtGetMemInfo, aclrtMemGetAddressRange, aclGetRecentErrMsg and the last
+// error of the thread (aclrtGetLastError, aclrtPeekAtLastError)
 // (spec §7.3, §14.2, §14.3).
 #include "acl/acl.h"
 #include "api/api_boundary.h"
@@ -43,4 +44,16 @@ const char *aclGetRecentErrMsg() {
     } catch (...) {
         return nullptr;
     }
+}
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+    if (npu::rt::EnumValue(level) != ACL_RT_THREAD_LEVEL)
+        return ACL_ERROR_INVALID_PARAM;
+    return npu::rt::ErrorMessages::LastCode(true);
+}
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    if (npu::rt::EnumValue(level) != ACL_RT_THREAD_LEVEL)
+        return ACL_ERROR_INVALID_PARAM;
+    return npu::rt::ErrorMessages::LastCode(false);
 }

@@ -9,6 +9,7 @@ namespace {
 struct ThreadMessages {
     std::deque<std::string> pending;  // oldest first
     std::string taken;                // what the last Take() returned
+    int32_t last_code = 0;            // newest runtime-layer code
 };
 
 // Thread-local, so it needs no lock.
@@ -35,6 +36,19 @@ const char *ErrorMessages::Take() {
     }
     tm.pending.clear();
     return tm.taken.c_str();
+}
+
+void ErrorMessages::RecordCode(int32_t code) {
+    // Runtime-layer codes are 107xxx, 207xxx and 507xxx.
+    if (code > 0 && code / 1000 % 100 == 7)
+        t_messages.last_code = code;
+}
+
+int32_t ErrorMessages::LastCode(bool clear) {
+    const int32_t code = t_messages.last_code;
+    if (clear)
+        t_messages.last_code = 0;
+    return code;
 }
 
 }  // namespace npu::rt

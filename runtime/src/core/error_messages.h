@@ -4,6 +4,7 @@
 #ifndef NPU_RT_CORE_ERROR_MESSAGES_H
 #define NPU_RT_CORE_ERROR_MESSAGES_H
 
+#include <cstdint>
 #include <string>
 
 namespace npu::rt {
@@ -20,6 +21,12 @@ class ErrorMessages {
     static const char *Take();
 
     static constexpr size_t kMaxMessages = 32;
+
+    // aclrtGetLastError / aclrtPeekAtLastError: the calling thread's newest
+    // runtime-layer code (1x7xxx, 2x7xxx, 5x7xxx; not the ACL layer's own
+    // rejections), 0 when there is none; Last(true) clears it.
+    static void RecordCode(int32_t code);
+    static int32_t LastCode(bool clear);
 };
 
 }  // namespace npu::rt
