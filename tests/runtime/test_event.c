@@ -356,6 +356,109 @@ static void test_timestamp_rows(void **state)
 	ACL_OK(aclrtDestroyEvent(dev_only));
 }
 
+/* The flag, timeout and status variants of record, synchronize, query and wait. */
+static void test_flag_and_timeout_variants(void **state)
+{
+	aclrtStream s = NULL, w = NULL;
+	aclrtEvent ev = NULL, tl = NULL, ex = NULL, dev_only = NULL;
+	aclrtEventStatus st;
+	aclrtEventWaitStatus ws;
+	uint32_t id = 0, id2 = 0, avail = 0, avail2 = 0;
+	void *word = NULL;
+	uint64_t t0;
+
+	(void)state;
+	ACL_OK(aclrtMalloc(&word, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemset(word, 8, 0, 8));
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateStream(&w));
+	ACL_OK(aclrtCreateEvent(&ev));
+
+	/* Record with a flag: DEFAULT records; EXTERNAL needs graph capture. */
+	assert_int_equal(aclrtRecordEventWithFlag(NULL, s, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtRecordEventWithFlag(ev, s, 2), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtRecordEventWithFlag(ev, s, ACL_EVENT_RECORD_EXTERNAL),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ACL_OK(aclrtValueWait(word, 1, ACL_STREAM_WAIT_VALUE_GEQ, s));
+	ACL_OK(aclrtRecordEventWithFlag(ev, s, ACL_EVENT_RECORD_DEFAULT));
+
+	/* Deprecated query: COMPLETE is 0 there. */
+	ACL_OK(aclrtQueryEvent(ev, &st));
+	assert_int_equal(st, ACL_EVENT_STATUS_NOT_READY);
+
+	/* Synchronize with a timeout: the record is held by the ValueWait. */
+	assert_int_equal(aclrtSynchronizeEventWithTimeout(NULL, -2), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtSynchronizeEventWithTimeout(NULL, 10), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtSynchronizeEventWithTimeout(ev, 0), ACL_ERROR_RT_PARAM_INVALID);
+	t0 = rt_now_ms();
+	assert_int_equal(aclrtSynchronizeEventWithTimeout(ev, 30), ACL_ERROR_RT_EVENT_SYNC_TIMEOUT);
+	assert_true(rt_now_ms() - t0 >= 25);
+
+	/* A wait on another stream is pending until the record has run. */
+	ACL_OK(aclrtQueryEventWaitStatus(ev, &ws));
+	assert_int_equal(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);	/* none queued yet */
+	ACL_OK(aclrtStreamWaitEventWithTimeout(w, ev, 5));
+	ACL_OK(aclrtStreamWaitEventWithFlag(w, ev, 0, ACL_EVENT_WAIT_DEFAULT));
+	usleep(10000);
+	ACL_OK(aclrtQueryEventWaitStatus(ev, &ws));
+	assert_int_equal(ws, ACL_EVENT_WAIT_STATUS_NOT_READY);
+	ACL_OK(aclrtValueWrite(word, 1, 0, NULL));
+	ACL_OK(aclrtSynchronizeEventWithTimeout(ev, -1));
+	ACL_OK(aclrtSynchronizeStream(w));
+	ACL_OK(aclrtQueryEventWaitStatus(ev, &ws));
+	assert_int_equal(ws, ACL_EVENT_WAIT_STATUS_COMPLETE);
+	ACL_OK(aclrtQueryEvent(ev, &st));
+	assert_int_equal(st, ACL_EVENT_STATUS_COMPLETE);
+
+	/* The wait variants' rows. */
+	assert_int_equal(aclrtStreamWaitEventWithTimeout(w, ev, -1), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtStreamWaitEventWithTimeout(w, NULL, 0), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtStreamWaitEventWithFlag(w, NULL, 0, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtStreamWaitEventWithFlag(w, ev, 0, 2), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtStreamWaitEventWithFlag(w, ev, 3, ACL_EVENT_WAIT_EXTERNAL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtStreamWaitEventWithFlag(w, ev, 0, ACL_EVENT_WAIT_EXTERNAL),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ACL_OK(aclrtCreateEventWithFlag(&tl, ACL_EVENT_TIME_LINE));
+	assert_int_equal(aclrtStreamWaitEventWithFlag(w, tl, 0, 0), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ACL_OK(aclrtCreateEventWithFlag(&dev_only, ACL_EVENT_DEVICE_USE_ONLY));
+	assert_int_equal(aclrtStreamWaitEventWithFlag(w, dev_only, 0, 0), ACL_ERROR_RT_PARAM_INVALID);
+
+	/* Query rows: Ex events are refused by the query variants. */
+	ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+	assert_int_equal(aclrtQueryEvent(NULL, &st), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtQueryEvent(ev, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtQueryEvent(ex, &st), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	assert_int_equal(aclrtQueryEventWaitStatus(NULL, &ws), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtQueryEventWaitStatus(ex, &ws), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+
+	/* Ids: distinct for waitable events; a timeline-only event has none. */
+	assert_int_equal(aclrtGetEventId(NULL, &id), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtGetEventId(ev, NULL), ACL_ERROR_INVALID_PARAM);
+	ACL_OK(aclrtGetEventId(ev, &id));
+	ACL_OK(aclrtGetEventId(ex, &id2));
+	assert_int_not_equal(id, id2);
+	assert_int_equal(aclrtGetEventId(tl, &id), ACL_ERROR_RT_INTERNAL_ERROR);
+
+	/* Available events: one fewer for each event that took a slot. */
+	assert_int_equal(aclrtGetEventAvailNum(NULL), ACL_ERROR_INVALID_PARAM);
+	ACL_OK(aclrtGetEventAvailNum(&avail));
+	assert_true(avail > 0 && avail <= 65536);
+	ACL_OK(aclrtRecordEvent(ex, NULL));
+	ACL_OK(aclrtGetEventAvailNum(&avail2));
+	assert_int_equal(avail2, avail - 1);
+	ACL_OK(aclrtDestroyEvent(ex));
+	ACL_OK(aclrtGetEventAvailNum(&avail2));
+	assert_int_equal(avail2, avail);
+
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyEvent(tl));
+	ACL_OK(aclrtDestroyEvent(dev_only));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtDestroyStream(w));
+	ACL_OK(aclrtFree(word));
+}
+
 static void test_bad_inputs(void **state)
 {
 	aclrtEvent ev = NULL;
@@ -406,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_many_events),
 		cmocka_unit_test(test_elapsed_time_measures_device_work),
 		cmocka_unit_test(test_timestamp_rows),
+		cmocka_unit_test(test_flag_and_timeout_variants),
 		cmocka_unit_test(test_bad_inputs),
 	};
 

@@ -44,6 +44,25 @@ Error ResolveStream(aclrtStream stream, StreamRef *ref, std::shared_ptr<Context>
     return npu::rt::DefaultStream(**ctx, ref);
 }
 
+// aclrtStreamWaitEvent after the ACL checks.
+Error StreamWait(aclrtStream stream, aclrtEvent event) {
+    std::shared_ptr<Context> ctx;
+    StreamRef s;
+    NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
+    EventRef ev;
+    NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+    if (!ctx) {
+        return Error(ACL_ERROR_RT_CONTEXT_NULL,
+                     "no current context in this thread (call aclrtSetDevice first)");
+    }
+    if (s->context() != ctx.get()) {
+        return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
+                             "stream %p belongs to device %d's context, not the current one",
+                             stream, s->session().user_id());
+    }
+    return ev->WaitOn(*s.get());
+}
+
 // External and IPC events have no timestamps here (spec: 207000).
 Error CheckTimedKind(const Event &ev, const char *what) {
     if (ev.flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)) {
@@ -109,23 +128,11 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     return RunApi("aclrtStreamWaitEvent", [&] {
         NPU_ACL_CHECK(event != nullptr, "event is NULL");
-        std::shared_ptr<Context> ctx;
-        StreamRef s;
-        NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
-        EventRef ev;
-        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
-        if (!ctx) {
-            return Error(ACL_ERROR_RT_CONTEXT_NULL,
-                         "no current context in this thread (call aclrtSetDevice first)");
-        }
-        if (s->context() != ctx.get()) {
-            return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
-                                 "stream %p belongs to device %d's context, not the current one",
-                                 stream, s->session().user_id());
-        }
-        return ev->WaitOn(*s.get());
+        return StreamWait(stream, event);
     });
 }
+
+
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
     return RunApi("aclrtDestroyEvent", [&] {
@@ -190,6 +197,147 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp) {
         uint64_t ns = 0;
         NPU_RETURN_IF_ERROR(ev->Timestamp(&ns));
         *timestamp = ns / 1000;  // microseconds of the device's monotonic clock
+        return Error::Ok();
+    });
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    return RunApi("aclrtRecordEventWithFlag", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        NPU_ACL_CHECK(flag == ACL_EVENT_RECORD_DEFAULT || flag == ACL_EVENT_RECORD_EXTERNAL,
+                      "flag %u is not ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL",
+                      flag);
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        std::shared_ptr<Context> ctx;
+        StreamRef s;
+        NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
+        if (flag == ACL_EVENT_RECORD_EXTERNAL) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "ACL_EVENT_RECORD_EXTERNAL records into a captured graph, and "
+                                 "graph capture is not supported by this runtime");
+        }
+        return ev->Record(*s.get());
+    });
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    return RunApi("aclrtSynchronizeEventWithTimeout", [&] {
+        NPU_RT_CHECK(timeout >= -1, "timeout %d ms: -1 (forever) or more than 0", timeout);
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        NPU_RT_CHECK(timeout != 0, "timeout 0 ms: -1 (forever) or more than 0");
+        if (ev->flags() & ACL_EVENT_EXTERNAL) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "event %p is ACL_EVENT_EXTERNAL (graph capture only)", event);
+        }
+        return ev->Synchronize(timeout == -1 ? 0 : static_cast<uint64_t>(timeout) * 1000000ULL);
+    });
+}
+
+aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
+    return RunApi("aclrtQueryEvent", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        NPU_ACL_CHECK(status != nullptr, "status is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        if (ev->ex() || (ev->flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "aclrtQueryEvent does not take Ex, external or IPC events; use "
+                                 "aclrtQueryEventStatus");
+        }
+        bool complete = false;
+        NPU_RETURN_IF_ERROR(ev->Query(&complete));
+        *status = complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+        return Error::Ok();
+    });
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status) {
+    return RunApi("aclrtQueryEventWaitStatus", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        NPU_ACL_CHECK(status != nullptr, "status is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        if (ev->ex() || (ev->flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "aclrtQueryEventWaitStatus does not take Ex, external or IPC "
+                                 "events");
+        }
+        *status = ev->WaitsDone() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+        return Error::Ok();
+    });
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+                                      uint32_t flag) {
+    return RunApi("aclrtStreamWaitEventWithFlag", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        NPU_ACL_CHECK(flag == ACL_EVENT_WAIT_DEFAULT || flag == ACL_EVENT_WAIT_EXTERNAL,
+                      "flag %u is not ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL", flag);
+        NPU_ACL_CHECK(flag == ACL_EVENT_WAIT_DEFAULT || timeout == 0,
+                      "timeout %u must be 0 with ACL_EVENT_WAIT_EXTERNAL", timeout);
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        NPU_RT_CHECK(!(ev->flags() & ACL_EVENT_DEVICE_USE_ONLY),
+                     "event %p is ACL_EVENT_DEVICE_USE_ONLY", event);
+        if (!(ev->flags() & ACL_EVENT_SYNC)) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "event %p cannot be waited on: create it with ACL_EVENT_SYNC "
+                                 "(or aclrtCreateEvent)",
+                                 event);
+        }
+        if (flag == ACL_EVENT_WAIT_EXTERNAL) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "ACL_EVENT_WAIT_EXTERNAL waits in a captured graph, and graph "
+                                 "capture is not supported by this runtime");
+        }
+        // The copy engines' waits have no timeout field: like such chips,
+        // the timeout is accepted and not enforced.
+        return StreamWait(stream, event);
+    });
+}
+
+aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+    return RunApi("aclrtStreamWaitEventWithTimeout", [&] {
+        NPU_RT_CHECK(timeout >= 0, "timeout %d s is negative", timeout);
+        NPU_RT_CHECK(event != nullptr, "event is NULL");
+        // Accepted and not enforced, as on chips whose wait has no timeout.
+        return StreamWait(stream, event);
+    });
+}
+
+aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
+    return RunApi("aclrtGetEventId", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        NPU_ACL_CHECK(eventId != nullptr, "eventId is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        if (ev->flags() & ACL_EVENT_IPC) {
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                 "an IPC event has no event id");
+        }
+        if (!(ev->flags() & ACL_EVENT_SYNC)) {
+            return Error::Format(ACL_ERROR_RT_INTERNAL_ERROR,
+                                 "event %p holds no event id: only events created with "
+                                 "ACL_EVENT_SYNC (or aclrtCreateEvent) have one",
+                                 event);
+        }
+        *eventId = ev->id();
+        return Error::Ok();
+    });
+}
+
+aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
+    return RunApi("aclrtGetEventAvailNum", [&] {
+        NPU_ACL_CHECK(eventCount != nullptr, "eventCount is NULL");
+        std::shared_ptr<Context> ctx;
+        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        // Events take a device slot when first recorded (core/event.h).
+        std::shared_ptr<npu::rt::EventSlab> slab;
+        NPU_RETURN_IF_ERROR(ctx->streams().Slab(&slab));
+        *eventCount = npu::rt::EventSlab::kMaxSlots - slab->InUse();
         return Error::Ok();
     });
 }

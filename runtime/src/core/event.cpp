@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/event.h"
 
+#include <atomic>
 #include <cerrno>
 
 #include "acl/acl.h"
@@ -80,6 +81,11 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
     return Error::Ok();
 }
 
+uint32_t EventSlab::InUse() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return static_cast<uint32_t>(epochs_.size() - free_.size());
+}
+
 void EventSlab::Free(uint32_t slot, uint64_t last_epoch) {
     std::lock_guard<std::mutex> lock(mu_);
     if (last_epoch > epochs_[slot])
@@ -94,6 +100,12 @@ Error EventSlab::ReadWord(uint64_t va, uint64_t *value) {
         return Error::FromHal(err, "cannot read event memory of device %d", session_->user_id());
     return Error::Ok();
 }
+
+Event::Event(uint32_t flags, bool complete_unrecorded)
+    : flags_(flags), complete_unrecorded_(complete_unrecorded), id_([] {
+          static std::atomic<uint32_t> next{0};
+          return next.fetch_add(1, std::memory_order_relaxed);
+      }()) {}
 
 Event::~Event() {
     std::lock_guard<std::mutex> lock(mu_);
@@ -152,14 +164,20 @@ Error Event::Record(Stream &s) {
     return Error::Ok();
 }
 
-Error Event::Synchronize() {
+Error Event::Synchronize(uint64_t timeout_ns) {
     const Snapshot snap = Take();
     if (!snap.recorded)
         return Error::Ok();
     StreamRef rec;
     if (!AcquireStream(snap.stream, &rec).ok())
         return Error::Ok();  // the stream is gone, and destroying it waited
-    return rec->WaitSeq(snap.seq);
+    Error e = rec->WaitSeq(snap.seq, timeout_ns);
+    if (e.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+        return Error::Format(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                             "the event's record did not execute within %llu ms",
+                             static_cast<unsigned long long>(timeout_ns / 1000000));
+    }
+    return e;
 }
 
 Error Event::Query(bool *complete) {
@@ -194,7 +212,22 @@ Error Event::WaitOn(Stream &s) {
     sqe.dst = snap.va;
     sqe.value = snap.epoch;
     sqe.cond = NPU_WAIT_GEQ;
-    return s.Submit(&sqe, 1, nullptr);
+    uint64_t seq = 0;
+    NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+    WaitsDone();  // drops the waits that ran, so the list stays short
+    std::lock_guard<std::mutex> lock(mu_);
+    waits_.emplace_back(s.handle(), seq);
+    return Error::Ok();
+}
+
+bool Event::WaitsDone() {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::erase_if(waits_, [](const std::pair<void *, uint64_t> &w) {
+        StreamRef rec;
+        // A destroyed stream finished (or cancelled) its waits first.
+        return !AcquireStream(w.first, &rec).ok() || rec->Done(w.second);
+    });
+    return waits_.empty();
 }
 
 void Event::Reset() {

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -45,6 +46,8 @@ class EventSlab {
     Error Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch);
     // Returns slot; last_epoch is the newest epoch its owner used.
     void Free(uint32_t slot, uint64_t last_epoch);
+    // Slots bound to events now.
+    uint32_t InUse();
     // Reads the 8-byte word at device address va of a slot.
     Error ReadWord(uint64_t va, uint64_t *value);
 
@@ -61,8 +64,7 @@ class Event {
   public:
     // complete_unrecorded: what aclrtQueryEventStatus says before the first
     // record (aclrtCreateEventExWithFlag events are complete).
-    Event(uint32_t flags, bool complete_unrecorded)
-        : flags_(flags), complete_unrecorded_(complete_unrecorded) {}
+    Event(uint32_t flags, bool complete_unrecorded);
     ~Event();
     Event(const Event &) = delete;
     Event &operator=(const Event &) = delete;
@@ -70,16 +72,22 @@ class Event {
     uint32_t flags() const { return flags_; }
     // Made by aclrtCreateEventExWithFlag.
     bool ex() const { return complete_unrecorded_; }
+    // aclrtGetEventId: a number given at creation, unique in the process.
+    uint32_t id() const { return id_; }
 
     // aclrtRecordEvent: captures the work queued on s so far.
     Error Record(Stream &s);
-    // aclrtSynchronizeEvent: waits for the captured work.
-    Error Synchronize();
+    // aclrtSynchronizeEvent[WithTimeout]: waits for the captured work
+    // (timeout_ns 0: forever; ACL_ERROR_RT_EVENT_SYNC_TIMEOUT past it).
+    Error Synchronize(uint64_t timeout_ns = 0);
     // aclrtQueryEventStatus: whether the captured work is done.
     Error Query(bool *complete);
     // aclrtStreamWaitEvent: work queued on s from now on waits for the
     // captured work.
     Error WaitOn(Stream &s);
+    // aclrtQueryEventWaitStatus: whether every wait that aclrtStreamWaitEvent
+    // queued on this event has executed.
+    bool WaitsDone();
     // aclrtResetEvent: the event is not recorded any more (waits already
     // queued still wait for what they captured).
     void Reset();
@@ -105,12 +113,16 @@ class Event {
 
     const uint32_t flags_;
     const bool complete_unrecorded_;
+    const uint32_t id_;
     std::mutex mu_;
     // Protected by mu_: the slot binding and what the last record captured.
     std::weak_ptr<EventSlab> slab_;
     Context *slab_ctx_ = nullptr;
     uint32_t slot_ = 0;
     Snapshot last_;
+    // Waits queued on streams (stream handle, sequence number) that had not
+    // executed when last looked at.
+    std::vector<std::pair<void *, uint64_t>> waits_;
 };
 
 // The user handles of events (same scheme as streams).
