@@ -333,12 +333,23 @@ static void test_timestamp_rows(void **state)
 	assert_true(ms == 0.0f);
 
 	/* Reset: back to never recorded; waiting on it then passes at once. */
-	ACL_OK(aclrtResetEvent(ev, NULL));
-	assert_int_equal(aclrtEventGetTimestamp(ev, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
-	ACL_OK(aclrtStreamWaitEvent(NULL, ev));
-	ACL_OK(aclrtSynchronizeStream(NULL));
 	ACL_OK(aclrtResetEvent(sync_only, NULL));
-	/* Which events cannot be reset. */
+	assert_int_equal(aclrtEventGetTimestamp(sync_only, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
+	ACL_OK(aclrtStreamWaitEvent(NULL, sync_only));
+	ACL_OK(aclrtSynchronizeStream(NULL));
+	{
+		aclrtEvent timed = NULL;
+
+		ACL_OK(aclrtCreateEventWithFlag(&timed, ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE));
+		ACL_OK(aclrtRecordEvent(timed, NULL));
+		ACL_OK(aclrtSynchronizeEvent(timed));
+		ACL_OK(aclrtEventGetTimestamp(timed, &ts));
+		ACL_OK(aclrtResetEvent(timed, NULL));
+		assert_int_equal(aclrtEventGetTimestamp(timed, &ts), ACL_ERROR_RT_INTERNAL_ERROR);
+		ACL_OK(aclrtDestroyEvent(timed));
+	}
+	/* Which events cannot be reset: aclrtCreateEvent's (no ACL_EVENT_SYNC), Ex ones. */
+	assert_int_equal(aclrtResetEvent(ev, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
 	assert_int_equal(aclrtResetEvent(ex, NULL), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	ACL_OK(aclrtCreateEventWithFlag(&dev_only, ACL_EVENT_DEVICE_USE_ONLY));

@@ -17,13 +17,27 @@ using npu::rt::ThreadState;
 
 namespace {
 
+// The bit upstream's aclrtCreateEvent sets and no caller may pass: the event
+// can be waited on, but not reset (it has no ACL_EVENT_SYNC).
+constexpr uint32_t kEventDefault = 0x4;
+// aclrtCreateEvent's flags (spec: like 0x0E, timeline + progress + internal).
+constexpr uint32_t kCreateEventFlags = ACL_EVENT_TIME_LINE | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
+                                       kEventDefault;
+
+// Whether streams can wait on the event (and it holds an event id).
+bool Waitable(const Event &ev) {
+    return (ev.flags() & (ACL_EVENT_SYNC | kEventDefault)) != 0;
+}
+
 constexpr uint32_t kKnownEventFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
                                       ACL_EVENT_TIME_LINE | ACL_EVENT_DEVICE_USE_ONLY |
                                       ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
 
+// flags as the caller passed them (aclrtCreateEvent passes kCreateEventFlags).
 Error CreateEvent(aclrtEvent *event, uint32_t flags, bool complete_unrecorded) {
     NPU_ACL_CHECK(event != nullptr, "event is NULL");
-    NPU_ACL_CHECK((flags & ~kKnownEventFlags) == 0, "flag 0x%x has unknown bits", flags);
+    NPU_ACL_CHECK(flags == kCreateEventFlags || (flags & ~kKnownEventFlags) == 0,
+                  "flag 0x%x has unknown bits", flags);
     std::shared_ptr<Context> ctx;
     NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
     void *h = npu::rt::InsertEvent(std::unique_ptr<Event>(new Event(flags, complete_unrecorded)));
@@ -75,11 +89,9 @@ Error CheckTimedKind(const Event &ev, const char *what) {
 }  // namespace
 
 aclError aclrtCreateEvent(aclrtEvent *event) {
-    // Upstream's default event: waitable, with progress and timestamps.
+    // Upstream's default event: waitable, with timestamps, not resettable.
     return RunApi("aclrtCreateEvent", [&] {
-        return CreateEvent(event, ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
-                                      ACL_EVENT_TIME_LINE,
-                           false);
+        return CreateEvent(event, kCreateEventFlags, false);
     });
 }
 
@@ -155,9 +167,9 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         }
         if (ev->ex() || !(flags & ACL_EVENT_SYNC)) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "event %p cannot be reset: only events that streams can wait on "
-                                 "(aclrtCreateEvent, or aclrtCreateEventWithFlag with "
-                                 "ACL_EVENT_SYNC) can",
+                                 "event %p cannot be reset: only events of "
+                                 "aclrtCreateEventWithFlag with ACL_EVENT_SYNC can (not those of "
+                                 "aclrtCreateEvent or aclrtCreateEventExWithFlag)",
                                  event);
         }
         std::shared_ptr<Context> ctx;
@@ -282,7 +294,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
         NPU_RT_CHECK(!(ev->flags() & ACL_EVENT_DEVICE_USE_ONLY),
                      "event %p is ACL_EVENT_DEVICE_USE_ONLY", event);
-        if (!(ev->flags() & ACL_EVENT_SYNC)) {
+        if (!Waitable(*ev.get())) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                  "event %p cannot be waited on: create it with ACL_EVENT_SYNC "
                                  "(or aclrtCreateEvent)",
@@ -318,7 +330,7 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                  "an IPC event has no event id");
         }
-        if (!(ev->flags() & ACL_EVENT_SYNC)) {
+        if (!Waitable(*ev.get())) {
             return Error::Format(ACL_ERROR_RT_INTERNAL_ERROR,
                                  "event %p holds no event id: only events created with "
                                  "ACL_EVENT_SYNC (or aclrtCreateEvent) have one",
