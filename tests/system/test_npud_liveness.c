@@ -523,11 +523,22 @@ static void test_many_waiting_threads_do_not_starve_another_client(void **state)
 	print_message("next to %d waiting threads: %s %ld ms, %s %ld ms, %s %ld ms, %s %ld ms\n",
 		      MANY_WAITERS, steps[0], o.took_ms[0], steps[1], o.took_ms[1],
 		      steps[2], o.took_ms[2], steps[3], o.took_ms[3]);
+	/*
+	 * Starved, these calls took 10 s and more. The limit leaves room for a
+	 * loaded machine (a TCG guest next to other jobs has taken 540 ms for
+	 * the copy) and still tells service from starvation. The client is
+	 * killed before any failure, so that its waiting threads do not
+	 * outlive this test and fail the next ones.
+	 */
 	for (i = 0; i < 4; i++) {
-		if (o.ret[i])
+		if (o.ret[i]) {
+			kill(pid, SIGKILL);
 			fail_msg("%s failed: %d", steps[i], o.ret[i]);
-		if (o.took_ms[i] > 500)
-			fail_msg("%s took %ld ms (limit 500)", steps[i], o.took_ms[i]);
+		}
+		if (o.took_ms[i] > 2000) {
+			kill(pid, SIGKILL);
+			fail_msg("%s took %ld ms (limit 2000)", steps[i], o.took_ms[i]);
+		}
 	}
 
 	/* Killing the client ends all its waits. */
