@@ -86,6 +86,16 @@ Error CheckTimedKind(const Event &ev, const char *what) {
     return Error::Ok();
 }
 
+// aclrtQueryEvent and aclrtQueryEventWaitStatus refuse Ex, external and IPC
+// events (spec: 207000).
+Error CheckQueryable(const Event &ev, const char *api) {
+    if (ev.ex() || (ev.flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "%s does not take Ex, external or IPC events", api);
+    }
+    return Error::Ok();
+}
+
 }  // namespace
 
 aclError aclrtCreateEvent(aclrtEvent *event) {
@@ -254,11 +264,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status) {
         NPU_ACL_CHECK(status != nullptr, "status is NULL");
         EventRef ev;
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
-        if (ev->ex() || (ev->flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))) {
-            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "aclrtQueryEvent does not take Ex, external or IPC events; use "
-                                 "aclrtQueryEventStatus");
-        }
+        NPU_RETURN_IF_ERROR(CheckQueryable(*ev.get(), "aclrtQueryEvent"));
         bool complete = false;
         NPU_RETURN_IF_ERROR(ev->Query(&complete));
         *status = complete ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
@@ -272,11 +278,7 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
         NPU_ACL_CHECK(status != nullptr, "status is NULL");
         EventRef ev;
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
-        if (ev->ex() || (ev->flags() & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))) {
-            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "aclrtQueryEventWaitStatus does not take Ex, external or IPC "
-                                 "events");
-        }
+        NPU_RETURN_IF_ERROR(CheckQueryable(*ev.get(), "aclrtQueryEventWaitStatus"));
         *status = ev->WaitsDone() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
         return Error::Ok();
     });
