@@ -2,6 +2,7 @@
 // Events (spec §8.4 - §8.9).
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "api/stream_args.h"
 #include "core/context.h"
 #include "core/event.h"
 #include "core/stream.h"
@@ -49,13 +50,7 @@ Error CreateEvent(aclrtEvent *event, uint32_t flags, bool complete_unrecorded) {
 
 Error ResolveStream(aclrtStream stream, StreamRef *ref, std::shared_ptr<Context> *ctx) {
     *ctx = ThreadState::CurrentContext();
-    if (stream != nullptr)
-        return npu::rt::AcquireStream(stream, ref);
-    if (!*ctx) {
-        return Error(ACL_ERROR_RT_CONTEXT_NULL,
-                     "no current context in this thread (call aclrtSetDevice first)");
-    }
-    return npu::rt::DefaultStream(**ctx, ref);
+    return npu::rt::ResolveStream(stream, *ctx, ref);
 }
 
 // aclrtStreamWaitEvent after the ACL checks.
@@ -65,15 +60,9 @@ Error StreamWait(aclrtStream stream, aclrtEvent event) {
     NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
     EventRef ev;
     NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
-    if (!ctx) {
-        return Error(ACL_ERROR_RT_CONTEXT_NULL,
-                     "no current context in this thread (call aclrtSetDevice first)");
-    }
-    if (s->context() != ctx.get()) {
-        return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
-                             "stream %p belongs to device %d's context, not the current one",
-                             stream, s->session().user_id());
-    }
+    if (!ctx)
+        return npu::rt::NoContextError();
+    NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(s, *ctx));
     return ev->WaitOn(*s.get());
 }
 

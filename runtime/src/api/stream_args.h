@@ -9,12 +9,12 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "core/stream.h"
+#include "core/thread_state.h"
 
 namespace npu::rt {
 
 inline Error NoContextError() {
-    return Error(ACL_ERROR_RT_CONTEXT_NULL,
-                 "no current context in this thread (call aclrtSetDevice first)");
+    return ThreadState::NoContextError();
 }
 
 // A non-null stream handle must be live (ACL_ERROR_RT_INVALID_HANDLE). The
@@ -33,12 +33,23 @@ inline Error UseStream(Context &ctx, StreamRef *ref) {
     return DefaultStream(ctx, ref);
 }
 
+// The stream a call works on: stream, or ctx's default stream when it is
+// NULL (ACL_ERROR_RT_CONTEXT_NULL when ctx is null too).
+inline Error ResolveStream(void *stream, const std::shared_ptr<Context> &ctx, StreamRef *ref) {
+    if (stream != nullptr)
+        return AcquireStream(stream, ref);
+    if (!ctx)
+        return NoContextError();
+    return DefaultStream(*ctx, ref);
+}
+
 inline Error CheckStreamContext(const StreamRef &ref, const Context &ctx) {
     if (ref->context() != &ctx) {
         return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
-                             "stream %p belongs to device %d's context, not the current one "
-                             "(device %d)",
-                             ref->handle(), ref->session().user_id(), ctx.user_device_id());
+                             "stream %p belongs to another context (device %d) than the current "
+                             "one (%p, device %d)",
+                             ref->handle(), ref->session().user_id(), ctx.handle(),
+                             ctx.user_device_id());
     }
     return Error::Ok();
 }

@@ -21,10 +21,6 @@ aclError NotSupportedYet(const char *api) {
 // X(name, (parameters))
 // clang-format off
 #define NPU_UNSUPPORTED_APIS(X) \
-    X(aclrtCreateContext, (aclrtContext *context, int32_t deviceId)) \
-    X(aclrtDestroyContext, (aclrtContext context)) \
-    X(aclrtSetCurrentContext, (aclrtContext context)) \
-    X(aclrtGetCurrentContext, (aclrtContext *context)) \
     X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
     X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag))
 // clang-format on

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Context: what a thread works in. For now every context is a device's
-// default (primary) context, shared by all threads that set that device;
-// it keeps the device session open while it lives, and owns its streams
-// (destroyed, after their work, before the session closes).
+// Context: what a thread works in. Each device has one primary (default)
+// context, made by the first aclrtSetDevice and shared by every thread that
+// sets the device; aclrtCreateContext makes explicit ones beside it. Either
+// kind keeps the device session open while it lives and owns its streams
+// (destroyed, after their work, before the session closes). Memory belongs
+// to the device, not to a context: every context of a device shares its
+// session. DeviceManager owns contexts and gives each its aclrtContext
+// handle.
 #ifndef NPU_RT_CORE_CONTEXT_H
 #define NPU_RT_CORE_CONTEXT_H
 
@@ -16,16 +20,26 @@ namespace npu::rt {
 
 class Context {
   public:
-    explicit Context(std::shared_ptr<DeviceSession> session)
-        : session_(std::move(session)), streams_(this, session_) {}
+    enum class Kind { kPrimary, kExplicit };
+
+    Context(std::shared_ptr<DeviceSession> session, Kind kind)
+        : session_(std::move(session)), kind_(kind), streams_(this, session_) {}
 
     DeviceSession &session() const { return *session_; }
     const std::shared_ptr<DeviceSession> &session_ptr() const { return session_; }
     int32_t user_device_id() const { return session_->user_id(); }
     ContextStreams &streams() { return streams_; }
+    bool primary() const { return kind_ == Kind::kPrimary; }
+    // The aclrtContext handle (set once by DeviceManager when it registers
+    // the context, before any other thread can see it).
+    void *handle() const { return handle_; }
 
   private:
+    friend class DeviceManager;
+
     const std::shared_ptr<DeviceSession> session_;
+    const Kind kind_;
+    void *handle_ = nullptr;
     ContextStreams streams_;  // after session_: destroyed first
 };
 

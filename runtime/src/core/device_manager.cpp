@@ -115,11 +115,34 @@ Error DeviceManager::EnsureSessionLocked(int32_t user_id) {
     return DeviceSession::Open(visible_[static_cast<size_t>(user_id)], user_id, &slot.session);
 }
 
+Error DeviceManager::NewContextLocked(int32_t user_id, Context::Kind kind,
+                                      std::shared_ptr<Context> *out) {
+    NPU_RETURN_IF_ERROR(EnsureSessionLocked(user_id));
+    auto ctx = std::make_shared<Context>(slots_[static_cast<size_t>(user_id)].session, kind);
+    auto entry = std::make_unique<ContextEntry>();
+    entry->ctx = ctx;
+    ctx->handle_ = context_handles_.Insert(std::move(entry));
+    if (ctx->handle_ == nullptr) {
+        return Error::Format(ACL_ERROR_RT_CONTEXT_NULL,
+                             "the process has no context handle left (destroy contexts it no "
+                             "longer uses)");
+    }
+    *out = std::move(ctx);
+    return Error::Ok();
+}
+
 void DeviceManager::TearDownLocked(DeviceSlot *slot, std::vector<std::shared_ptr<void>> *dying) {
     slot->refcount = 0;
-    // The context first: its streams drain before the session closes.
-    if (slot->default_context)
+    // The contexts first: their streams drain before the session closes.
+    for (auto &ctx : slot->explicit_contexts) {
+        context_handles_.Remove(ctx->handle());
+        dying->push_back(std::move(ctx));
+    }
+    slot->explicit_contexts.clear();
+    if (slot->default_context) {
+        context_handles_.Remove(slot->default_context->handle());
         dying->push_back(std::move(slot->default_context));
+    }
     if (slot->session)
         dying->push_back(std::move(slot->session));
 }
@@ -128,10 +151,8 @@ Error DeviceManager::SetDevice(int32_t user_id) {
     std::lock_guard<std::mutex> lock(mu_);
     NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
     DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
-    if (!slot.default_context) {
-        NPU_RETURN_IF_ERROR(EnsureSessionLocked(user_id));
-        slot.default_context = std::make_shared<Context>(slot.session);
-    }
+    if (!slot.default_context)
+        NPU_RETURN_IF_ERROR(NewContextLocked(user_id, Context::Kind::kPrimary, &slot.default_context));
     ++slot.refcount;
     ThreadState::SetCurrentContext(slot.default_context);
     return Error::Ok();
@@ -169,6 +190,69 @@ void DeviceManager::ResetAll() {
     std::lock_guard<std::mutex> lock(mu_);
     for (DeviceSlot &slot : slots_)
         TearDownLocked(&slot, &dying);
+}
+
+Error DeviceManager::CreateContext(int32_t user_id, void **handle) {
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    std::shared_ptr<Context> ctx;
+    NPU_RETURN_IF_ERROR(NewContextLocked(user_id, Context::Kind::kExplicit, &ctx));
+    slots_[static_cast<size_t>(user_id)].explicit_contexts.push_back(ctx);
+    ThreadState::SetCurrentContext(ctx);
+    *handle = ctx->handle();
+    return Error::Ok();
+}
+
+Error DeviceManager::DestroyContext(void *handle) {
+    std::vector<std::shared_ptr<void>> dying;  // released after the lock is dropped
+    std::lock_guard<std::mutex> lock(mu_);
+    std::shared_ptr<Context> ctx = FindContext(handle);
+    if (!ctx) {
+        return Error::Format(ACL_ERROR_RT_CONTEXT_NULL,
+                             "context %p is not a live context (destroyed, its device reset, or "
+                             "not a context)",
+                             handle);
+    }
+    if (ctx->primary()) {
+        return Error::Format(ACL_ERROR_RT_CONTEXT_NULL,
+                             "context %p is device %d's primary context: aclrtResetDevice "
+                             "releases it, aclrtDestroyContext only destroys contexts made by "
+                             "aclrtCreateContext",
+                             handle, ctx->user_device_id());
+    }
+    auto &list = slots_[static_cast<size_t>(ctx->user_device_id())].explicit_contexts;
+    std::erase(list, ctx);
+    context_handles_.Remove(handle);
+    dying.push_back(std::move(ctx));
+    return Error::Ok();
+}
+
+std::shared_ptr<Context> DeviceManager::FindContext(void *handle) {
+    ContextEntry *entry = context_handles_.Acquire(handle);
+    if (entry == nullptr)
+        return nullptr;
+    std::shared_ptr<Context> ctx = entry->ctx.lock();
+    context_handles_.Release(handle);
+    return ctx;
+}
+
+std::vector<std::shared_ptr<Context>> DeviceManager::ContextsOf(int32_t user_id) {
+    std::lock_guard<std::mutex> lock(mu_);
+    std::vector<std::shared_ptr<Context>> out;
+    if (user_id < 0 || static_cast<size_t>(user_id) >= slots_.size())
+        return out;
+    const DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
+    if (slot.default_context)
+        out.push_back(slot.default_context);
+    out.insert(out.end(), slot.explicit_contexts.begin(), slot.explicit_contexts.end());
+    return out;
+}
+
+Error DeviceManager::PrimaryActive(int32_t user_id, bool *active) {
+    std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
+    *active = slots_[static_cast<size_t>(user_id)].default_context != nullptr;
+    return Error::Ok();
 }
 
 int DeviceManager::RefCount(int32_t user_id) {

@@ -1,12 +1,19 @@
 // SPDX-License-Identifier: MIT
 // DeviceManager: the process-wide table of devices. It maps user device ids
 // to physical ones (ASCEND_RT_VISIBLE_DEVICES), counts aclrtSetDevice
-// references per device, owns each device's session and each set device's
-// default context, and finds the session whose aperture contains an address.
+// references per device, owns each device's session, each set device's
+// primary context and the explicit contexts of aclrtCreateContext (with the
+// aclrtContext handles of both), and finds the session whose aperture
+// contains an address.
 // A session may be open without a context: the VMM calls
 // (aclrtMallocPhysical, aclrtReserveMemAddress) need none (spec: they take
 // explicit device ids or none). A reset that tears the default context
 // down closes the session with it, as it always did.
+//
+// A reset that tears a device down (aclrtResetDevice at count zero,
+// aclrtResetDeviceForce, aclFinalize) destroys its explicit contexts too:
+// their handles are then not live (aclrtSetCurrentContext: 107000), as
+// upstream's. aclrtCreateContext is not an aclrtSetDevice reference.
 #ifndef NPU_RT_CORE_DEVICE_MANAGER_H
 #define NPU_RT_CORE_DEVICE_MANAGER_H
 
@@ -18,6 +25,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/stream_handles.h"
 
 namespace npu::rt {
 
@@ -48,6 +56,19 @@ class DeviceManager {
     // aclFinalize: tear every device down.
     void ResetAll();
 
+    // aclrtCreateContext: a new explicit context on user_id (opening the
+    // device if needed), made the calling thread's current context.
+    Error CreateContext(int32_t user_id, void **handle);
+    // aclrtDestroyContext: ACL_ERROR_RT_CONTEXT_NULL for a handle that is
+    // not a live context or is a primary one (aclrtResetDevice releases those).
+    Error DestroyContext(void *handle);
+    // The live context of handle, else nullptr.
+    std::shared_ptr<Context> FindContext(void *handle);
+    // Every live context of user device user_id, primary first.
+    std::vector<std::shared_ptr<Context>> ContextsOf(int32_t user_id);
+    // Whether user_id's primary context exists (aclrtGetPrimaryCtxState).
+    Error PrimaryActive(int32_t user_id, bool *active);
+
     // References from aclrtSetDevice on user_id (0 when invalid or unset).
     int RefCount(int32_t user_id);
 
@@ -70,6 +91,11 @@ class DeviceManager {
         int refcount = 0;
         std::shared_ptr<DeviceSession> session;  // open while set, or opened by OpenSession
         std::shared_ptr<Context> default_context;  // uses session
+        std::vector<std::shared_ptr<Context>> explicit_contexts;  // use session
+    };
+    // What a context handle names. Weak: the slots own the contexts.
+    struct ContextEntry {
+        std::weak_ptr<Context> ctx;
     };
 
     // Fills visible_ on first use. Caller holds mu_.
@@ -77,14 +103,21 @@ class DeviceManager {
     Error CheckUserIdLocked(int32_t user_id);
     // Opens the slot's session if needed. Caller holds mu_; user_id checked.
     Error EnsureSessionLocked(int32_t user_id);
-    // Moves what a reset tears down into dying. Caller holds mu_.
-    static void TearDownLocked(DeviceSlot *slot, std::vector<std::shared_ptr<void>> *dying);
+    // Makes a context on the slot's session with a handle. Caller holds mu_.
+    Error NewContextLocked(int32_t user_id, Context::Kind kind, std::shared_ptr<Context> *out);
+    // Moves what a reset tears down into dying and drops the handles of
+    // its contexts. Caller holds mu_.
+    void TearDownLocked(DeviceSlot *slot, std::vector<std::shared_ptr<void>> *dying);
 
     std::mutex mu_;
     // Protected by mu_: the discovery result, and one slot per visible device.
     bool discovered_ = false;
     std::vector<uint32_t> visible_;  // user id -> physical id
     std::vector<DeviceSlot> slots_;  // by user id
+
+    // Lock-free lookups (stream_handles.h); entries are added and removed
+    // under mu_, so a handle is live exactly while its context is in a slot.
+    HandleTable<ContextEntry> context_handles_{ 0x4358 };  // "CX"
 };
 
 // Parses an ASCEND_RT_VISIBLE_DEVICES value ("1,3") against physical_count

@@ -140,7 +140,6 @@ Error Event::Record(Stream &s) {
         last_ = Snapshot();
         last_.va = va;
         last_.epoch = epoch;
-        last_.ctx = s.context();
     }
     // The timestamp first: once the epoch is visible, so is the time.
     struct npu_sqe sqes[2] = {};
@@ -202,9 +201,10 @@ Error Event::WaitOn(Stream &s) {
     StreamRef rec;
     if (!AcquireStream(snap.stream, &rec).ok() || rec->Done(snap.seq))
         return Error::Ok();
-    if (snap.ctx != s.context()) {
+    if (&rec->session() != &s.session()) {
         // The slot lives in another device's memory, which this stream's
-        // ring cannot name: wait on the host instead.
+        // ring cannot name: wait on the host instead. (Contexts of one
+        // device share its memory, so their streams wait on the device.)
         return rec->WaitSeq(snap.seq);
     }
     struct npu_sqe sqe = {};

@@ -104,7 +104,6 @@ class Event {
         uint64_t seq = 0;
         uint64_t va = 0;
         uint64_t epoch = 0;
-        Context *ctx = nullptr;
         bool timed = false;  // the record wrote a timestamp at va + 8
         std::weak_ptr<EventSlab> slab;
     };

@@ -209,6 +209,14 @@ Error ContextStreams::Destroy(void *handle, bool force) {
             return Error::Format(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is already destroyed",
                                  handle);
         }
+        const Stream *def = default_.load(std::memory_order_relaxed);
+        if (def != nullptr && def->handle() == handle) {
+            return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                                 "stream %p is the context's default stream "
+                                 "(aclrtCtxGetCurrentDefaultStream): it lives as long as its "
+                                 "context",
+                                 handle);
+        }
         handles_.erase(it);
         --counted_;
     }

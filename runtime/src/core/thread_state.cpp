@@ -13,12 +13,16 @@ std::shared_ptr<Context> ThreadState::CurrentContext() {
     return t_current.lock();
 }
 
+Error ThreadState::NoContextError() {
+    return Error(ACL_ERROR_RT_CONTEXT_NULL,
+                 "no current context in this thread (call aclrtSetDevice or "
+                 "aclrtSetCurrentContext first)");
+}
+
 Error ThreadState::RequireContext(std::shared_ptr<Context> *out) {
     *out = t_current.lock();
-    if (!*out) {
-        return Error(ACL_ERROR_RT_CONTEXT_NULL,
-                     "no current context in this thread (call aclrtSetDevice first)");
-    }
+    if (!*out)
+        return NoContextError();
     return Error::Ok();
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // ThreadState: the calling thread's current context. The thread does not
-// own it: when the device is reset the context dies and the thread has no
-// current context any more (ACL_ERROR_RT_CONTEXT_NULL).
+// own it: when the context is destroyed or its device reset, the thread has
+// no current context any more (ACL_ERROR_RT_CONTEXT_NULL).
 #ifndef NPU_RT_CORE_THREAD_STATE_H
 #define NPU_RT_CORE_THREAD_STATE_H
 
@@ -20,6 +20,8 @@ class ThreadState {
     // Like CurrentContext(), but a missing context is the error
     // ACL_ERROR_RT_CONTEXT_NULL.
     static Error RequireContext(std::shared_ptr<Context> *out);
+    // The error of a call that needs a context when the thread has none.
+    static Error NoContextError();
     static void SetCurrentContext(const std::shared_ptr<Context> &ctx);
     // In a forked child: no current context, and the parent's one is not
     // released (core/fork.h).
