@@ -22,8 +22,8 @@ namespace {
 // can be waited on, but not reset (it has no ACL_EVENT_SYNC).
 constexpr uint32_t kEventDefault = 0x4;
 // aclrtCreateEvent's flags (spec: like 0x0E, timeline + progress + internal).
-constexpr uint32_t kCreateEventFlags = ACL_EVENT_TIME_LINE | ACL_EVENT_CAPTURE_STREAM_PROGRESS |
-                                       kEventDefault;
+constexpr uint32_t kCreateEventFlags =
+    ACL_EVENT_TIME_LINE | ACL_EVENT_CAPTURE_STREAM_PROGRESS | kEventDefault;
 
 // Whether streams can wait on the event (and it holds an event id).
 bool Waitable(const Event &ev) {
@@ -43,7 +43,8 @@ Error CreateEvent(aclrtEvent *event, uint32_t flags, bool complete_unrecorded) {
     NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
     void *h = npu::rt::InsertEvent(std::unique_ptr<Event>(new Event(flags, complete_unrecorded)));
     if (h == nullptr)
-        return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE, "the process has no event handle left");
+        return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                             "the process has no event handle left");
     *event = h;
     return Error::Ok();
 }
@@ -89,9 +90,7 @@ Error CheckQueryable(const Event &ev, const char *api) {
 
 aclError aclrtCreateEvent(aclrtEvent *event) {
     // Upstream's default event: waitable, with timestamps, not resettable.
-    return RunApi("aclrtCreateEvent", [&] {
-        return CreateEvent(event, kCreateEventFlags, false);
-    });
+    return RunApi("aclrtCreateEvent", [&] { return CreateEvent(event, kCreateEventFlags, false); });
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag) {
@@ -131,7 +130,8 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *statu
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
         bool complete = false;
         NPU_RETURN_IF_ERROR(ev->Query(&complete));
-        *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+        *status =
+            complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
         return Error::Ok();
     });
 }
@@ -142,8 +142,6 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
         return StreamWait(stream, event);
     });
 }
-
-
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
     return RunApi("aclrtDestroyEvent", [&] {
@@ -216,8 +214,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
     return RunApi("aclrtRecordEventWithFlag", [&] {
         NPU_ACL_CHECK(event != nullptr, "event is NULL");
         NPU_ACL_CHECK(flag == ACL_EVENT_RECORD_DEFAULT || flag == ACL_EVENT_RECORD_EXTERNAL,
-                      "flag %u is not ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL",
-                      flag);
+                      "flag %u is not ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL", flag);
         EventRef ev;
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
         std::shared_ptr<Context> ctx;
@@ -268,7 +265,8 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *statu
         EventRef ev;
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
         NPU_RETURN_IF_ERROR(CheckQueryable(*ev.get(), "aclrtQueryEventWaitStatus"));
-        *status = ev->WaitsDone() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+        *status =
+            ev->WaitsDone() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
         return Error::Ok();
     });
 }
@@ -318,8 +316,7 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId) {
         EventRef ev;
         NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
         if (ev->flags() & ACL_EVENT_IPC) {
-            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "an IPC event has no event id");
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "an IPC event has no event id");
         }
         if (!Waitable(*ev.get())) {
             return Error::Format(ACL_ERROR_RT_INTERNAL_ERROR,

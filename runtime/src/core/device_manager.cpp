@@ -152,7 +152,8 @@ Error DeviceManager::SetDevice(int32_t user_id) {
     NPU_RETURN_IF_ERROR(CheckUserIdLocked(user_id));
     DeviceSlot &slot = slots_[static_cast<size_t>(user_id)];
     if (!slot.default_context)
-        NPU_RETURN_IF_ERROR(NewContextLocked(user_id, Context::Kind::kPrimary, &slot.default_context));
+        NPU_RETURN_IF_ERROR(
+            NewContextLocked(user_id, Context::Kind::kPrimary, &slot.default_context));
     ++slot.refcount;
     ThreadState::SetCurrentContext(slot.default_context);
     return Error::Ok();

@@ -89,7 +89,7 @@ class DeviceManager {
 
     struct DeviceSlot {
         int refcount = 0;
-        std::shared_ptr<DeviceSession> session;  // open while set, or opened by OpenSession
+        std::shared_ptr<DeviceSession> session;    // open while set, or opened by OpenSession
         std::shared_ptr<Context> default_context;  // uses session
         std::vector<std::shared_ptr<Context>> explicit_contexts;  // use session
     };
@@ -117,7 +117,7 @@ class DeviceManager {
 
     // Lock-free lookups (stream_handles.h); entries are added and removed
     // under mu_, so a handle is live exactly while its context is in a slot.
-    HandleTable<ContextEntry> context_handles_{ 0x4358 };  // "CX"
+    HandleTable<ContextEntry> context_handles_{0x4358};  // "CX"
 };
 
 // Parses an ASCEND_RT_VISIBLE_DEVICES value ("1,3") against physical_count

@@ -43,8 +43,8 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
     if (free_.empty()) {
         if (epochs_.size() >= kMaxSlots) {
             return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE,
-                                 "device %d already has %u events (the limit)",
-                                 session_->user_id(), kMaxSlots);
+                                 "device %d already has %u events (the limit)", session_->user_id(),
+                                 kMaxSlots);
         }
         const uint64_t bytes = kSlotsPerChunk * kSlotBytes;
         struct npu_mem_alloc a = {};
@@ -94,8 +94,8 @@ void EventSlab::Free(uint32_t slot, uint64_t last_epoch) {
 }
 
 Error EventSlab::ReadWord(uint64_t va, uint64_t *value) {
-    int err = halMemcpy(session_->hal(), value, reinterpret_cast<const void *>(va),
-                        sizeof(*value), NPU_DIR_D2H);
+    int err = halMemcpy(session_->hal(), value, reinterpret_cast<const void *>(va), sizeof(*value),
+                        NPU_DIR_D2H);
     if (err != 0)
         return Error::FromHal(err, "cannot read event memory of device %d", session_->user_id());
     return Error::Ok();

@@ -61,10 +61,9 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
         return Error::Ok();
     int err = halQueueWait(queue_, seq, timeout_ns);
     if (err == -ETIME) {
-        return Error::Format(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-                             "stream %p (device %d) did not finish within %llu ms", handle_,
-                             session_->user_id(),
-                             static_cast<unsigned long long>(timeout_ns / 1000000));
+        return Error::Format(
+            ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream %p (device %d) did not finish within %llu ms",
+            handle_, session_->user_id(), static_cast<unsigned long long>(timeout_ns / 1000000));
     }
     if (err != 0)
         return Error::FromHal(err, "waiting for stream %p failed", handle_);
@@ -124,8 +123,7 @@ Error AcquireStream(void *handle, StreamRef *out) {
     Stream *s = StreamTable().Acquire(handle);
     if (s == nullptr) {
         return Error::Format(ACL_ERROR_RT_INVALID_HANDLE,
-                             "stream %p is not a live stream (destroyed, or not a stream)",
-                             handle);
+                             "stream %p is not a live stream (destroyed, or not a stream)", handle);
     }
     out->stream_ = s;
     out->pinned_ = handle;
@@ -274,11 +272,11 @@ Error ContextStreams::SynchronizeAll(uint64_t timeout_ns) {
         uint64_t left = 0;
         if (timeout_ns != 0) {
             auto now = std::chrono::steady_clock::now();
-            left = now < deadline ? static_cast<uint64_t>(
-                                        std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                            deadline - now)
-                                            .count())
-                                  : 1;  // past it: one more look, then the timeout
+            left = now < deadline
+                       ? static_cast<uint64_t>(
+                             std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - now)
+                                 .count())
+                       : 1;  // past it: one more look, then the timeout
         }
         Error e = ref->Synchronize(left);
         if (e.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT)
