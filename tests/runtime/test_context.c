@@ -270,6 +270,52 @@ static void test_context_on_another_device_switches_device(void **state)
 	ACL_OK(aclrtResetDevice(0));
 }
 
+/* The default stream as a handle, and the primary context's state. */
+static void test_default_stream_and_primary_state(void **state)
+{
+	aclrtContext ctx = NULL;
+	aclrtStream def = NULL, def2 = NULL;
+	int32_t active = -1;
+	uint32_t flags = 0;
+	void *dev = NULL;
+
+	(void)state;
+	ACL_OK(aclrtGetPrimaryCtxState(0, NULL, &active));
+	assert_int_equal(active, 0);
+	assert_int_equal(aclrtCtxGetCurrentDefaultStream(&def), ACL_ERROR_RT_CONTEXT_NULL);
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtGetPrimaryCtxState(0, NULL, &active));
+	assert_int_equal(active, 1);
+	ACL_OK(aclrtCtxGetCurrentDefaultStream(&def));
+	assert_non_null(def);
+	/* Usable wherever NULL is, and not destroyable. */
+	ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemsetAsync(dev, 4096, 0x44, 4096, def));
+	ACL_OK(aclrtSynchronizeStream(def));
+	assert_int_equal(aclrtDestroyStream(def), ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "default stream"));
+	ACL_OK(aclrtSynchronizeStream(NULL));
+	/* Each context has its own. */
+	ACL_OK(aclrtCreateContext(&ctx, 0));
+	ACL_OK(aclrtCtxGetCurrentDefaultStream(&def2));
+	assert_ptr_not_equal(def, def2);
+	assert_int_equal(aclrtMemsetAsync(dev, 4096, 0, 4096, def), ACL_ERROR_RT_STREAM_CONTEXT);
+	ACL_OK(aclrtDestroyContext(ctx));
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtFree(dev));
+
+	assert_int_equal(aclrtCtxGetCurrentDefaultStream(NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtGetPrimaryCtxState(0, NULL, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtGetPrimaryCtxState(0, &flags, &active), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtGetPrimaryCtxState(-1, NULL, &active), ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(aclrtGetPrimaryCtxState((int32_t)rt_device_count(), NULL, &active),
+			 ACL_ERROR_RT_INVALID_DEVICEID);
+	ACL_OK(aclrtResetDevice(0));
+	ACL_OK(aclrtResetDevice(0));
+	ACL_OK(aclrtGetPrimaryCtxState(0, NULL, &active));
+	assert_int_equal(active, 0);
+}
+
 static void test_bad_inputs(void **state)
 {
 	aclrtContext ctx = NULL, primary = NULL;
@@ -313,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_context_current_in_another_thread),
 		cmocka_unit_test(test_reset_destroys_explicit_contexts),
 		cmocka_unit_test(test_context_on_another_device_switches_device),
+		cmocka_unit_test(test_default_stream_and_primary_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Contexts: aclrtCreateContext, aclrtDestroyContext, aclrtSetCurrentContext,
-// aclrtGetCurrentContext (core/context.h says what a context is).
+// aclrtGetCurrentContext, aclrtCtxGetCurrentDefaultStream,
+// aclrtGetPrimaryCtxState (core/context.h says what a context is).
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "core/device_manager.h"
@@ -45,6 +46,30 @@ aclError aclrtGetCurrentContext(aclrtContext *context) {
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
         *context = ctx->handle();
+        return Error::Ok();
+    });
+}
+
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
+    return RunApi("aclrtCtxGetCurrentDefaultStream", [&] {
+        NPU_ACL_CHECK(stream != nullptr, "stream is NULL");
+        std::shared_ptr<Context> ctx;
+        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        Error err;
+        npu::rt::Stream *s = ctx->streams().Default(&err);
+        NPU_RETURN_IF_ERROR(err);
+        *stream = s->handle();
+        return Error::Ok();
+    });
+}
+
+aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active) {
+    return RunApi("aclrtGetPrimaryCtxState", [&] {
+        NPU_ACL_CHECK(active != nullptr, "active is NULL");
+        NPU_ACL_CHECK(flags == nullptr, "flags is reserved and must be NULL");
+        bool on = false;
+        NPU_RETURN_IF_ERROR(DeviceManager::Get().PrimaryActive(deviceId, &on));
+        *active = on ? 1 : 0;
         return Error::Ok();
     });
 }

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "core/device_session.h"
+#include "core/host_tasks.h"
 #include "core/stream.h"
 
 namespace npu::rt {
@@ -23,12 +24,17 @@ class Context {
     enum class Kind { kPrimary, kExplicit };
 
     Context(std::shared_ptr<DeviceSession> session, Kind kind)
-        : session_(std::move(session)), kind_(kind), streams_(this, session_) {}
+        : session_(std::move(session)),
+          kind_(kind),
+          host_funcs_(session_),
+          streams_(this, session_) {}
 
     DeviceSession &session() const { return *session_; }
     const std::shared_ptr<DeviceSession> &session_ptr() const { return session_; }
     int32_t user_device_id() const { return session_->user_id(); }
     ContextStreams &streams() { return streams_; }
+    // The thread that runs aclrtLaunchHostFunc's work.
+    HostFuncThread &host_funcs() { return host_funcs_; }
     bool primary() const { return kind_ == Kind::kPrimary; }
     // The aclrtContext handle (set once by DeviceManager when it registers
     // the context, before any other thread can see it).
@@ -40,7 +46,8 @@ class Context {
     const std::shared_ptr<DeviceSession> session_;
     const Kind kind_;
     void *handle_ = nullptr;
-    ContextStreams streams_;  // after session_: destroyed first
+    HostFuncThread host_funcs_;  // destroyed after the streams it serves
+    ContextStreams streams_;     // after session_: destroyed first
 };
 
 }  // namespace npu::rt

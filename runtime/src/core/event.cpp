@@ -101,6 +101,14 @@ Error EventSlab::ReadWord(uint64_t va, uint64_t *value) {
     return Error::Ok();
 }
 
+Error EventSlab::WriteWord(uint64_t va, uint8_t byte) {
+    int err = halMemset(session_->hal(), reinterpret_cast<void *>(va), byte, sizeof(uint64_t),
+                        NPU_DIR_H2D);
+    if (err != 0)
+        return Error::FromHal(err, "cannot write event memory of device %d", session_->user_id());
+    return Error::Ok();
+}
+
 Event::Event(uint32_t flags, bool complete_unrecorded)
     : flags_(flags), complete_unrecorded_(complete_unrecorded), id_([] {
           static std::atomic<uint32_t> next{0};

@@ -50,6 +50,9 @@ class EventSlab {
     uint32_t InUse();
     // Reads the 8-byte word at device address va of a slot.
     Error ReadWord(uint64_t va, uint64_t *value);
+    // Writes it now, from the host (0 or a byte repeated: a memset).
+    Error WriteWord(uint64_t va, uint8_t byte);
+    const DeviceSession *session() const { return session_.get(); }
 
   private:
     const std::shared_ptr<DeviceSession> session_;

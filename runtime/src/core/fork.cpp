@@ -5,7 +5,9 @@
 
 #include "core/device_manager.h"
 #include "core/host_pool.h"
+#include "core/host_tasks.h"
 #include "core/library.h"
+#include "core/notify.h"
 #include "core/share_registry.h"
 #include "core/thread_state.h"
 #include "npu/hal.h"
@@ -31,6 +33,8 @@ void ForkChild() {
     PeerAccessForkChild();
     StreamsForkChild();
     EventsForkChild();
+    ReportSubscriptions::ForkChild();
+    NotifiesForkChild();
     // The forking thread's current context is the parent's: forget it
     // without releasing it (the parent's objects are never destroyed here).
     ThreadState::ForgetCurrentContextInChild();

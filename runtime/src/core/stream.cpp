@@ -10,6 +10,7 @@
 #include "core/device_session.h"
 #include "core/event.h"
 #include "core/host_memory.h"
+#include "core/host_tasks.h"
 #include "core/stream_handles.h"
 
 namespace npu::rt {
@@ -35,10 +36,15 @@ void StreamsForkChild() {
 
 Stream::~Stream() {
     if (queue_ != nullptr) {
-        if (abandon_)
+        if (abandon_) {
+            if (host_gate_)
+                host_gate_->MarkAbandoned();  // its host tasks never run
             halQueueAbort(queue_);
+        }
         halQueueDestroy(queue_);
     }
+    // After the drain, which may have needed the thread serving callbacks.
+    ReportSubscriptions::Get().Forget(handle_);
     ReapDeferred(true);
 }
 

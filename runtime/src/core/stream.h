@@ -25,6 +25,8 @@ namespace npu::rt {
 class Context;
 class DeviceSession;
 class EventSlab;
+class HostGate;
+class HostTaskQueue;
 
 class Stream {
   public:
@@ -34,6 +36,7 @@ class Stream {
 
     Context *context() const { return ctx_; }
     DeviceSession &session() const { return *session_; }
+    const std::shared_ptr<DeviceSession> &session_ptr() const { return session_; }
     halQueue *queue() const { return queue_; }
     void *handle() const { return handle_; }
     uint32_t flags() const { return flags_; }
@@ -70,8 +73,14 @@ class Stream {
 
     void set_failure_mode(uint64_t mode) { failure_mode_.store(mode); }
 
+    // aclrtLaunchHostFunc ran work on this stream (which then takes no
+    // callbacks of aclrtLaunchCallback: upstream keeps them apart).
+    bool used_host_func() const { return used_host_func_.load(std::memory_order_acquire); }
+    void set_used_host_func() { used_host_func_.store(true, std::memory_order_release); }
+
   private:
     friend class ContextStreams;
+    friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &);
     Stream(Context *ctx, std::shared_ptr<DeviceSession> session, uint32_t flags)
         : ctx_(ctx), session_(std::move(session)), flags_(flags) {}
 
@@ -85,9 +94,15 @@ class Stream {
     halQueue *queue_ = nullptr;  // owned
     void *handle_ = nullptr;
     bool abandon_ = false;
-    std::atomic<uint64_t> failure_mode_{ 0 };
+    std::atomic<uint64_t> failure_mode_{0};
+    std::atomic<bool> used_host_func_{false};
 
-    std::atomic<bool> has_deferred_{ false };
+    std::mutex host_mu_;
+    // Protected by host_mu_: the words of the host hand-over
+    // (core/host_tasks.h), made on the first host task.
+    std::shared_ptr<HostGate> host_gate_;
+
+    std::atomic<bool> has_deferred_{false};
     std::mutex deferred_mu_;
     // Protected by deferred_mu_: (last sequence number using it, staging).
     std::vector<std::pair<uint64_t, void *>> deferred_;
@@ -156,8 +171,8 @@ class ContextStreams {
 
     Context *const ctx_;
     const std::shared_ptr<DeviceSession> session_;
-    std::atomic<Stream *> default_{ nullptr };
-    std::atomic<Stream *> internal_{ nullptr };
+    std::atomic<Stream *> default_{nullptr};
+    std::atomic<Stream *> internal_{nullptr};
     std::mutex mu_;
     // Protected by mu_: every live stream handle of the context, the count
     // against kMaxStreams, the slab.

@@ -112,7 +112,7 @@ class HandleTable {
     static constexpr uint64_t kRefMask = kAlive - 1;
 
     struct Slot {
-        std::atomic<uint64_t> state{ 0 };
+        std::atomic<uint64_t> state{0};
         T *obj = nullptr;  // valid while alive; written before state publishes it
     };
 
@@ -159,6 +159,40 @@ class HandleTable {
     std::vector<uint32_t> free_;
     uint32_t next_ = 0;
     Slot *chunk_cache_[kMaxSlots / kChunk] = {};
+};
+
+// A pin on one live handle of a table, for the duration of a call.
+template <typename T>
+class Pinned {
+  public:
+    Pinned() = default;
+    ~Pinned() { Reset(); }
+    Pinned(const Pinned &) = delete;
+    Pinned &operator=(const Pinned &) = delete;
+
+    // Pins handle h of table; false (and nothing pinned) when h is not live.
+    bool Acquire(HandleTable<T> &table, const void *h) {
+        Reset();
+        obj_ = table.Acquire(h);
+        if (obj_ == nullptr)
+            return false;
+        table_ = &table;
+        handle_ = h;
+        return true;
+    }
+    void Reset() {
+        if (table_ != nullptr)
+            table_->Release(handle_);
+        table_ = nullptr;
+        obj_ = nullptr;
+    }
+    T *get() const { return obj_; }
+    T *operator->() const { return obj_; }
+
+  private:
+    HandleTable<T> *table_ = nullptr;
+    const void *handle_ = nullptr;
+    T *obj_ = nullptr;
 };
 
 }  // namespace npu::rt

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// Host work in stream order: aclrtLaunchHostFunc; aclrtSubscribeReport,
+// aclrtLaunchCallback, aclrtProcessReport, aclrtUnSubscribeReport; and
+// their aliases aclrtSubscribeHostFunc, aclrtProcessHostFunc,
+// aclrtUnSubscribeHostFunc (core/host_tasks.h says how they work).
+#include "acl/acl.h"
+#include "api/api_boundary.h"
+#include "api/stream_args.h"
+#include "core/host_tasks.h"
+
+using npu::rt::Context;
+using npu::rt::Error;
+using npu::rt::HostTaskQueue;
+using npu::rt::ReportSubscriptions;
+using npu::rt::RunApi;
+using npu::rt::StreamRef;
+using npu::rt::ThreadState;
+
+namespace {
+
+// The stream of a host-work call, in the caller's current context.
+Error OwnStream(aclrtStream stream, std::shared_ptr<Context> *ctx, StreamRef *ref) {
+    *ctx = ThreadState::CurrentContext();
+    NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, *ctx, ref));
+    if (!*ctx)
+        return ThreadState::NoContextError();
+    return npu::rt::CheckStreamContext(*ref, **ctx);
+}
+
+Error Subscribe(uint64_t thread_id, aclrtStream stream) {
+    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+    StreamRef ref;
+    NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
+    return ReportSubscriptions::Get().Subscribe(thread_id, *ref.get());
+}
+
+Error Unsubscribe(uint64_t thread_id, aclrtStream stream) {
+    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+    StreamRef ref;
+    NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
+    return ReportSubscriptions::Get().Unsubscribe(thread_id, *ref.get());
+}
+
+Error Process(int32_t timeout) {
+    NPU_ACL_CHECK(timeout == -1 || timeout > 0, "timeout %d ms: -1 (forever) or more than 0",
+                  timeout);
+    std::shared_ptr<HostTaskQueue> queue;
+    NPU_RETURN_IF_ERROR(ReportSubscriptions::Get().OwnQueue(&queue));
+    const uint64_t ns = timeout == -1 ? 0 : static_cast<uint64_t>(timeout) * 1000000ULL;
+    return queue->RunReady(ns);
+}
+
+}  // namespace
+
+aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
+    return RunApi("aclrtLaunchHostFunc", [&] {
+        NPU_RT_CHECK(fn != nullptr, "fn is NULL");
+        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
+        if (ReportSubscriptions::Get().Subscribed(*ref.get())) {
+            return Error::Format(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                                 "stream %p takes callbacks (aclrtSubscribeReport); it cannot "
+                                 "also run aclrtLaunchHostFunc work",
+                                 ref->handle());
+        }
+        if (!ctx)
+            return ThreadState::NoContextError();
+        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        HostTaskQueue *queue = nullptr;
+        NPU_RETURN_IF_ERROR(ctx->host_funcs().Queue(&queue));
+        ref->set_used_host_func();
+        return npu::rt::QueueHostTask(*ref.get(), fn, args, true, *queue);
+    });
+}
+
+aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
+    return RunApi("aclrtSubscribeReport", [&] { return Subscribe(threadId, stream); });
+}
+
+aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
+                             aclrtStream stream) {
+    return RunApi("aclrtLaunchCallback", [&] {
+        const int32_t block = npu::rt::EnumValue(blockType);
+        NPU_ACL_CHECK(block == ACL_CALLBACK_NO_BLOCK || block == ACL_CALLBACK_BLOCK,
+                      "blockType %d is neither ACL_CALLBACK_NO_BLOCK nor ACL_CALLBACK_BLOCK",
+                      block);
+        NPU_RT_CHECK(fn != nullptr, "fn is NULL");
+        std::shared_ptr<Context> ctx;
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(OwnStream(stream, &ctx, &ref));
+        std::shared_ptr<HostTaskQueue> queue;
+        NPU_RETURN_IF_ERROR(ReportSubscriptions::Get().QueueOf(*ref.get(), &queue));
+        return npu::rt::QueueHostTask(*ref.get(), fn, userData, block == ACL_CALLBACK_BLOCK,
+                                      *queue);
+    });
+}
+
+aclError aclrtProcessReport(int32_t timeout) {
+    return RunApi("aclrtProcessReport", [&] { return Process(timeout); });
+}
+
+aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
+    return RunApi("aclrtUnSubscribeReport", [&] { return Unsubscribe(threadId, stream); });
+}
+
+aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+    return RunApi("aclrtSubscribeHostFunc", [&] {
+        NPU_ACL_CHECK(exeStream != nullptr, "exeStream is NULL");
+        return Subscribe(hostFuncThreadId, exeStream);
+    });
+}
+
+aclError aclrtProcessHostFunc(int32_t timeout) {
+    return RunApi("aclrtProcessHostFunc", [&] { return Process(timeout); });
+}
+
+aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
+    return RunApi("aclrtUnSubscribeHostFunc", [&] {
+        NPU_ACL_CHECK(exeStream != nullptr, "exeStream is NULL");
+        return Unsubscribe(hostFuncThreadId, exeStream);
+    });
+}
