@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The whole test run, as CI does it on a fresh clone: packages, the build
 # with -Werror and its tests, the CANN-style sample built out of tree
-# against an install prefix, the ASan+UBSan build and its tests, the
+# against an install prefix, a CANN sample built as upstream's are (set_env.sh,
+# ascendc.cmake, run.sh), the ASan+UBSan build and its tests, the
 # ThreadSanitizer build and the runtime tests under it, the kernel
 # module (plain and W=1 C=1, warning-free), and the VM tests: the module and
 # the CUSE device in a qemu guest (scripts/vm/run.sh), unless --no-vm.
@@ -122,6 +123,15 @@ stage_install_consumers() {
 	rm -rf "$dir"
 }
 
+# A CANN user's path: a fresh install as a CANN root, its set_env.sh
+# sourced, SOC_VERSION and ASCENDC_CMAKE_DIR found as CANN's sample scripts
+# find them, an upstream-shaped host sample (including ascendc.cmake) built
+# and run by its run.sh on the in-process device, and a project that builds
+# kernels refused at configure (tests/install/cann_sample_test.sh).
+stage_cann_sample() {
+	bash "$NPU_ROOT/tests/install/cann_sample_test.sh" "$BUILD" "$BUILD/cann-sample"
+}
+
 stage_asan() {
 	configure_build "$BUILD_ASAN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DNPU_SANITIZE=address,undefined
@@ -212,6 +222,7 @@ stage "ctest ($BUILD)" run_ctest "$BUILD"
 stage "CANN-style sample, out of tree against $PREFIX" stage_sample
 stage "consumers of the installed prefix (find_package, pkg-config, tools, subproject)" \
 	stage_install_consumers
+stage "CANN sample built the CANN way (set_env.sh, ascendc.cmake, run.sh)" stage_cann_sample
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan

@@ -12,6 +12,8 @@ fail() {
 root=$(readlink -f "$PREFIX")
 PATH=/usr/local/bin:/usr/bin:/bin
 unset LD_LIBRARY_PATH CMAKE_PREFIX_PATH ASCEND_HOME_PATH
+# What CANN's sample scripts set, or the user: set_env.sh leaves them alone.
+export SOC_VERSION=user-soc ASCENDC_CMAKE_DIR=/user/ascendc_kernel_cmake
 # shellcheck source=/dev/null
 source "$PREFIX/set_env.sh" || fail "sourcing set_env.sh"
 # shellcheck source=/dev/null
@@ -25,6 +27,10 @@ done
 [[ $PATH == "$root/bin:/usr/local/bin:/usr/bin:/bin" ]] || fail "PATH=$PATH (sourced twice)"
 [[ $LD_LIBRARY_PATH == "$root/lib64" ]] || fail "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
 [[ $CMAKE_PREFIX_PATH == "$root/lib64/cmake:$root" ]] || fail "CMAKE_PREFIX_PATH=$CMAKE_PREFIX_PATH"
+# As CANN's script, it leaves SOC_VERSION and ASCENDC_CMAKE_DIR to CANN's
+# sample scripts or the user (cann_sample_test.sh finds them as those do).
+[[ $SOC_VERSION == user-soc && $ASCENDC_CMAKE_DIR == /user/ascendc_kernel_cmake ]] ||
+	fail "set_env.sh changed SOC_VERSION=$SOC_VERSION ASCENDC_CMAKE_DIR=$ASCENDC_CMAKE_DIR"
 grep -qx "Version=[0-9.]*" "$root/share/info/runtime/version.info" || fail "no version.info"
 for f in LICENSE MIT GPL-2.0; do
 	[[ -s $root/share/doc/ascendcl/$f ]] || fail "no licence text share/doc/ascendcl/$f"
