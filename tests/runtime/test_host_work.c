@@ -68,7 +68,7 @@ static void test_host_func_runs_between_device_work(void **state)
 
 struct order_log {
 	atomic_int n;
-	int seen[2 * kTasks];
+	int seen[2 * kTasks + 1];
 };
 
 struct order_task {
