@@ -46,7 +46,8 @@ Error SessionForNewObject(std::shared_ptr<DeviceSession> *s) {
 
 Error ClassifyMemAttr(int32_t loc_type, int32_t attr, MemClass *out) {
     bool device = loc_type == ACL_MEM_LOCATION_TYPE_DEVICE;
-    bool host = loc_type == ACL_MEM_LOCATION_TYPE_HOST || loc_type == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
+    bool host =
+        loc_type == ACL_MEM_LOCATION_TYPE_HOST || loc_type == ACL_MEM_LOCATION_TYPE_HOST_NUMA;
     if (!device && !host) {
         return Error::Format(ACL_ERROR_INVALID_PARAM,
                              "prop->location.type %d is not HOST, HOST_NUMA or DEVICE", loc_type);
@@ -94,8 +95,7 @@ Error ClassifyMemAttr(int32_t loc_type, int32_t attr, MemClass *out) {
             break;
     }
     out->p2p = attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL ||
-               attr == ACL_MEM_P2P_NORMAL || attr == ACL_MEM_P2P_HUGE ||
-               attr == ACL_MEM_P2P_HUGE1G;
+               attr == ACL_MEM_P2P_NORMAL || attr == ACL_MEM_P2P_HUGE || attr == ACL_MEM_P2P_HUGE1G;
     return Error::Ok();
 }
 
@@ -108,7 +108,8 @@ Error LookupHandle(aclrtDrvMemHandle handle, PhysRef *out) {
     out->session = DeviceManager::Get().SessionOf(dev);
     if (!out->session) {
         return Error::Format(ACL_ERROR_RT_INVALID_HANDLE,
-                             "handle %p belongs to device %d, which is not set any more",
+                             "handle %p names device %d, which is not open in this process (reset "
+                             "since the handle was made, or not a handle of this process)",
                              handle, dev);
     }
     return Error::Ok();
@@ -135,8 +136,7 @@ Error AllocPhysical(int32_t dev, bool host, size_t size, const MemClass &mc, uin
     }
     dev = s->user_id();
     if (mc.huge1g() && !s->has_huge1g()) {
-        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "device %d has no 1 GiB pages",
-                             dev);
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "device %d has no 1 GiB pages", dev);
     }
     uint32_t id = 0;
     int err = halPhysAlloc(s->hal(), size, mc.page_class, npu_flags, &id);
