@@ -34,13 +34,6 @@ ACL_FUNC_VISIBILITY aclError aclFinalize();
 /** aclFinalizeReference - drop one aclInit reference; finalise at the last. */
 ACL_FUNC_VISIBILITY aclError aclFinalizeReference(uint64_t *refCount);
 
-/**
- * aclGetRecentErrMsg - this thread's messages of failed calls, newest first,
- * joined by '\n'; reading clears them. NULL when there is nothing to report.
- * The pointer is valid until the next call on the same thread.
- */
-ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg();
-
 /** aclrtGetVersion - ACL_MAJOR_VERSION, ACL_MINOR_VERSION, ACL_PATCH_VERSION (deprecated). */
 ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion,
                                              int32_t *patchVersion);

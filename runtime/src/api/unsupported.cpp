@@ -26,7 +26,10 @@ aclError NotSupportedYet(const char *api) {
     X(aclrtSetCurrentContext, (aclrtContext context)) \
     X(aclrtGetCurrentContext, (aclrtContext *context)) \
     X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
-    X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag))
+    X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
+    X(aclGetCannAttributeList, (const aclCannAttr **cannAttrList, size_t *num)) \
+    X(aclGetCannAttribute, (aclCannAttr cannAttr, int32_t *value)) \
+    X(aclGetDeviceCapability, (uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value))
 // clang-format on
 
 // The parameters are deliberately unused.
