@@ -3,29 +3,75 @@
 # libascendcl.so exports exactly its C API: every function the CANN headers
 # (include/acl) and npu/hal.h declare, and nothing else (not the driver or
 # the mock kernel linked in for the in-process device).
-#   check_exports.sh LIBASCENDCL INCLUDE_DIR
+#   check_exports.sh LIBASCENDCL INCLUDE_DIR [CC]
+# The acl* functions are read from the preprocessed headers, so that line
+# breaks, comments, deprecation attributes and macros do not matter: every
+# acl* function the headers declare must carry ACL_FUNC_VISIBILITY.
 set -euo pipefail
+if [[ $# -lt 2 ]]; then
+	echo "usage: $0 LIBASCENDCL INCLUDE_DIR [CC]" >&2
+	exit 2
+fi
 lib=$1
 inc=$2
+cc=${3:-${CC:-cc}}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "reading the functions of $inc/acl/*.h with $cc -E"
+for h in "$inc"/acl/*.h; do
+	echo "#include \"acl/$(basename "$h")\""
+done >"$tmp/all.c"
+# ACL_FUNC_VISIBILITY (defined only if not defined yet) becomes a marker.
+"$cc" -E -P -DACL_FUNC_VISIBILITY=__npu_exported_api__ -I"$inc" "$tmp/all.c" |
+	tr '\n' ' ' >"$tmp/all.i"
+# Marked declarations: the identifier before the first "(" after the marker.
+grep -oE '__npu_exported_api__[^;(]*\(' "$tmp/all.i" |
+	grep -oE 'acl[A-Za-z0-9_]*[[:space:]]*\($' | tr -d ' (' | sort >"$tmp/marked"
+# Every acl* identifier followed by "(" in the preprocessed headers is a
+# function declaration, except the return type of a function-pointer
+# typedef ("typedef aclError (*name)(...)").
+grep -oE '\bacl[A-Za-z0-9_]*[[:space:]]*\([^*]' "$tmp/all.i" | grep -oE '^acl[A-Za-z0-9_]*' |
+	sort >"$tmp/named"
+
+status=0
+# report TITLE LINES: a failure and its list, on stderr.
+report() {
+	echo "$1" >&2
+	local line
+	while IFS= read -r line; do
+		echo "  $line" >&2
+	done <<<"$2"
+	status=1
+}
+if [[ ! -s $tmp/marked ]]; then
+	echo "no ACL_FUNC_VISIBILITY declaration found in $inc/acl" >&2
+	exit 1
+fi
+dups=$(uniq -d "$tmp/marked")
+if [[ -n $dups ]]; then
+	report "declared more than once:" "$dups"
+fi
+unmarked=$(comm -13 <(sort -u "$tmp/marked") <(sort -u "$tmp/named"))
+if [[ -n $unmarked ]]; then
+	report "declared without ACL_FUNC_VISIBILITY:" "$unmarked"
+fi
+
+echo "comparing with the dynamic symbols of $lib"
 exported=$(nm -D --defined-only "$lib" | awk '{print $NF}' | sort -u)
-# Declared functions: an identifier followed by "(" on a line that declares
-# a function of the C API (ACL_FUNC_VISIBILITY, or hal.h's prototypes).
-declared=$( (grep -ho 'ACL_FUNC_VISIBILITY[^(]*\b\(acl[A-Za-z0-9_]*\)(' "$inc"/acl/*.h |
-	grep -o 'acl[A-Za-z0-9_]*($' | tr -d '('
+declared=$( (sort -u "$tmp/marked"
 	grep -hoE '^[a-z][a-z0-9_ *]*\bhal[A-Za-z0-9_]*\(' "$inc"/npu/hal.h |
 		grep -oE 'hal[A-Za-z0-9_]*\($' | tr -d '(') | sort -u)
-status=0
 extra=$(comm -23 <(echo "$exported") <(echo "$declared"))
 missing=$(comm -13 <(echo "$exported") <(echo "$declared"))
 if [[ -n $extra ]]; then
-	echo "exported but not declared in the headers:" >&2
-	echo "$extra" | sed 's/^/  /' >&2
-	status=1
+	report "exported but not declared in the headers:" "$extra"
 fi
 if [[ -n $missing ]]; then
-	echo "declared but not exported:" >&2
-	echo "$missing" | sed 's/^/  /' >&2
-	status=1
+	report "declared but not exported:" "$missing"
 fi
-[[ $status -eq 0 ]] && echo "$(echo "$exported" | wc -l) symbols exported, each declared in include/acl or npu/hal.h"
+if [[ $status -eq 0 ]]; then
+	echo "$(echo "$exported" | wc -l) symbols exported, each declared in include/acl" \
+		"($(wc -l <"$tmp/marked") acl* functions) or npu/hal.h"
+fi
 exit $status

@@ -1,36 +1,504 @@
 // SPDX-License-Identifier: MIT
-// Every API that the headers declare but this runtime does not implement
-// yet. Each one returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT and records
-// "<name>: not supported by this runtime yet (...)". The list is the single
-// place to edit: implementing an API means moving it out of this table.
+// Every API that the headers declare but this runtime does not implement,
+// in two tables: those not implemented yet, and those outside what an
+// emulated memory device can do (kernels, task graphs, AI Core state and
+// other hardware-only features). Each one does no work, leaves its output
+// parameters alone, records a message for aclGetRecentErrMsg, sets the
+// thread's last error and returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT; the few
+// that do not return aclError return the neutral value of their type
+// (Neutral below). The tables are the single place to edit: implementing an
+// API means moving it out of its table.
+#include <cstdint>
+#include <type_traits>
+
 #include "acl/acl.h"
+#include "acl/acl_rt_allocator.h"
 #include "api/api_boundary.h"
 
 namespace {
 
-aclError NotSupportedYet(const char *api) {
-    return npu::rt::RunApi(api, [&] {
+// Why each group of APIs is outside an emulated memory device, for the
+// message of NPU_OUTSIDE_APIS.
+constexpr const char *kKernels = "kernels need an AI Core instruction set";
+constexpr const char *kSymbols =
+    "device symbols live in kernel binaries, which need an AI Core instruction set";
+constexpr const char *kKernelArgs = "kernel arguments and handles exist only for launched kernels";
+constexpr const char *kTaskGraphs =
+    "model runtime instances and graph capture work on device task graphs";
+constexpr const char *kStreamSwitch =
+    "stream activation and switching need streams bound to a model runtime instance";
+constexpr const char *kLabels = "labels are control flow inside device task graphs";
+constexpr const char *kOverflow = "floating-point overflow and saturation are AI Core state";
+constexpr const char *kProfiling = "profiling and dump need the hardware toolchain";
+constexpr const char *kCoreGroups = "core groups partition AI Cores";
+constexpr const char *kMbufs = "mbuf shared buffers belong to the device's data queues";
+constexpr const char *kSnapshots = "process snapshot and restore need device firmware";
+constexpr const char *kReduce = "SDMA reduction is done by the hardware copy engine";
+constexpr const char *kRandom = "random-number tasks run on AI Core";
+constexpr const char *kCountingNotifies = "counting notifies are hardware counters of the device";
+constexpr const char *kCmoBarriers = "cache-maintenance barriers use hardware barrier ids";
+constexpr const char *kUce = "uncorrectable-error records come from real HBM";
+
+// The return type R of a function type R (*)(Args...).
+template <typename F>
+struct ReturnOf;
+template <typename R, typename... Args>
+struct ReturnOf<R (*)(Args...)> {
+    using type = R;
+};
+
+// What an unsupported API returns: ACL_ERROR_RT_FEATURE_NOT_SUPPORT, NULL
+// for the Create functions that return a handle, and 0xFFFFFFFF ("no
+// information", as for a NULL info) for the exception-information getters.
+template <typename R>
+R Neutral() {
+    if constexpr (std::is_same_v<R, aclError>)
+        return ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
+    else if constexpr (std::is_pointer_v<R>)
+        return nullptr;
+    else {
+        static_assert(std::is_same_v<R, uint32_t>, "no neutral value for this return type");
+        return UINT32_MAX;
+    }
+}
+
+template <typename R>
+R NotSupportedYet(const char *api) {
+    npu::rt::RunApi(api, [&] {
         return npu::rt::Error::Format(
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
             "not supported by this runtime yet (the README's \"The API\" lists what is)");
     });
+    return Neutral<R>();
+}
+
+template <typename R>
+R OutsideEmulatedDevice(const char *api, const char *why) {
+    npu::rt::RunApi(api, [&] {
+        return npu::rt::Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                      "outside an emulated memory device: %s", why);
+    });
+    return Neutral<R>();
 }
 
 }  // namespace
 
-// X(name, (parameters))
+// X(name, (parameters)); the return type comes from the header.
 // clang-format off
-#define NPU_UNSUPPORTED_APIS(X) \
+#define NPU_NOT_YET_APIS(X) \
     X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
-    X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag))
+    X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
+    /* Initialisation hooks, CANN package versions and attributes */ \
+    X(aclInitCallbackRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, \
+        void *userData)) \
+    X(aclInitCallbackUnRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc)) \
+    X(aclFinalizeCallbackRegister, (aclRegisterCallbackType type, \
+        aclFinalizeCallbackFunc cbFunc, void *userData)) \
+    X(aclFinalizeCallbackUnRegister, (aclRegisterCallbackType type, \
+        aclFinalizeCallbackFunc cbFunc)) \
+    X(aclsysGetCANNVersion, (aclCANNPackageName name, aclCANNPackageVersion *version)) \
+    X(aclGetCannAttributeList, (const aclCannAttr **cannAttrList, size_t *num)) \
+    X(aclGetCannAttribute, (aclCannAttr cannAttr, int32_t *value)) \
+    /* Devices */ \
+    X(aclrtSetTsDevice, (aclrtTsId tsId)) \
+    X(aclrtGetDeviceInfo, (uint32_t deviceId, aclrtDevAttr attr, int64_t *value)) \
+    X(aclGetDeviceCapability, (uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)) \
+    X(aclrtGetDeviceCapability, (int32_t deviceId, aclrtDevFeatureType devFeatureType, \
+        int32_t *value)) \
+    X(aclrtQueryDeviceStatus, (int32_t deviceId, aclrtDeviceStatus *deviceStatus)) \
+    X(aclrtGetDeviceUtilizationRate, (int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)) \
+    X(aclrtDeviceGetStreamPriorityRange, (int32_t *leastPriority, int32_t *greatestPriority)) \
+    X(aclrtCheckArchCompatibility, (const char *socVersion, int32_t *canCompatible)) \
+    X(aclrtDeviceGetUuid, (int32_t deviceId, aclrtUuid *uuid)) \
+    X(aclrtDeviceGetPCIBusId, (int32_t deviceId, char *pciBusId, int32_t len)) \
+    X(aclrtDeviceGetByPCIBusId, (const char *pciBusId, int32_t *deviceId)) \
+    X(aclrtGetDevicesTopo, (uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value)) \
+    X(aclrtDeviceGetHostAtomicCapabilities, (uint32_t *capabilities, \
+        const aclrtAtomicOperation *operations, const uint32_t count, int32_t deviceId)) \
+    X(aclrtDeviceGetP2PAtomicCapabilities, (uint32_t *capabilities, \
+        const aclrtAtomicOperation *operations, const uint32_t count, int32_t srcDeviceId, \
+        int32_t dstDeviceId)) \
+    X(aclrtDevicePeerAccessStatus, (int32_t deviceId, int32_t peerDeviceId, int32_t *status)) \
+    X(aclrtGetLogicDevIdByUserDevId, (const int32_t userDevid, int32_t *const logicDevId)) \
+    X(aclrtGetUserDevIdByLogicDevId, (const int32_t logicDevId, int32_t *const userDevid)) \
+    X(aclrtGetLogicDevIdByPhyDevId, (const int32_t phyDevId, int32_t *const logicDevId)) \
+    X(aclrtGetPhyDevIdByLogicDevId, (const int32_t logicDevId, int32_t *const phyDevId)) \
+    X(aclrtGetUserDevIdByPhyDevId, (const int32_t phyDevId, int32_t *const userDevId)) \
+    X(aclrtGetPhyDevIdByUserDevId, (const int32_t userDevId, int32_t *const phyDevId)) \
+    X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
+        void *args)) \
+    X(aclrtDeviceSetLimit, (aclrtDeviceLimit limit, size_t value)) \
+    X(aclrtDeviceGetLimit, (aclrtDeviceLimit limit, size_t *value)) \
+    /* Runtime configuration: system parameters, resource limits, timeouts */ \
+    X(aclrtSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
+    X(aclrtGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
+    X(aclrtGetDeviceResLimit, (int32_t deviceId, aclrtDevResLimitType type, uint32_t *value)) \
+    X(aclrtSetDeviceResLimit, (int32_t deviceId, aclrtDevResLimitType type, uint32_t value)) \
+    X(aclrtResetDeviceResLimit, (int32_t deviceId)) \
+    X(aclrtGetStreamResLimit, (aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)) \
+    X(aclrtSetStreamResLimit, (aclrtStream stream, aclrtDevResLimitType type, uint32_t value)) \
+    X(aclrtResetStreamResLimit, (aclrtStream stream)) \
+    X(aclrtUseStreamResInCurrentThread, (aclrtStream stream)) \
+    X(aclrtUnuseStreamResInCurrentThread, (aclrtStream stream)) \
+    X(aclrtGetResInCurrentThread, (aclrtDevResLimitType type, uint32_t *value)) \
+    X(aclrtSetOpExecuteTimeOut, (uint32_t timeout)) \
+    X(aclrtSetOpExecuteTimeOutWithMs, (uint32_t timeout)) \
+    X(aclrtSetOpExecuteTimeOutV2, (uint64_t timeout, uint64_t *actualTimeout)) \
+    X(aclrtGetOpTimeOutInterval, (uint64_t *interval)) \
+    X(aclrtGetOpExecuteTimeout, (uint32_t *const timeoutMs)) \
+    /* Contexts */ \
+    X(aclrtCtxSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
+    X(aclrtCtxGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
+    /* Streams */ \
+    X(aclrtCreateStreamWithConfig, (aclrtStream *stream, uint32_t priority, uint32_t flag)) \
+    X(aclrtCreateStreamConfigHandle, (void)) \
+    X(aclrtDestroyStreamConfigHandle, (aclrtStreamConfigHandle *handle)) \
+    X(aclrtSetStreamConfigOpt, (aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr, \
+        const void *attrValue, size_t valueSize)) \
+    X(aclrtCreateStreamV2, (aclrtStream *stream, const aclrtStreamConfigHandle *handle)) \
+    X(aclrtStreamGetId, (aclrtStream stream, int32_t *streamId)) \
+    X(aclrtStreamGetPriority, (aclrtStream stream, uint32_t *priority)) \
+    X(aclrtStreamGetFlags, (aclrtStream stream, uint32_t *flags)) \
+    X(aclrtGetStreamAvailableNum, (uint32_t *streamCount)) \
+    X(aclrtSetStreamAttribute, (aclrtStream stream, aclrtStreamAttr stmAttrType, \
+        aclrtStreamAttrValue *value)) \
+    X(aclrtGetStreamAttribute, (aclrtStream stream, aclrtStreamAttr stmAttrType, \
+        aclrtStreamAttrValue *value)) \
+    X(aclrtStreamStop, (aclrtStream stream)) \
+    X(aclrtStreamAbort, (aclrtStream stream)) \
+    X(aclrtPersistentTaskClean, (aclrtStream stream)) \
+    X(aclrtRegStreamStateCallback, (const char *regName, aclrtStreamStateCallback callback, \
+        void *args)) \
+    X(aclrtGetThreadLastTaskId, (uint32_t *taskId)) \
+    /* Events */ \
+    X(aclrtIpcGetEventHandle, (aclrtEvent event, aclrtIpcEventHandle *handle)) \
+    X(aclrtIpcOpenEventHandle, (aclrtIpcEventHandle handle, aclrtEvent *event)) \
+    /* Notifies */ \
+    X(aclrtNotifyGetExportKey, (aclrtNotify notify, char *key, size_t len, uint64_t flags)) \
+    X(aclrtNotifyImportByKey, (aclrtNotify *notify, const char *key, uint64_t flags)) \
+    X(aclrtNotifySetImportPid, (aclrtNotify notify, int32_t *pid, size_t num)) \
+    X(aclrtNotifySetImportPidInterServer, (aclrtNotify notify, aclrtServerPid *serverPids, \
+        size_t num)) \
+    /* Host callbacks and host functions */ \
+    /* Memory */ \
+    X(aclrtMallocForTaskScheduler, (void **devPtr, size_t size, aclrtMemMallocPolicy policy, \
+        aclrtMallocConfig *cfg)) \
+    X(aclrtMemFlush, (void *devPtr, size_t size)) \
+    X(aclrtMemInvalidate, (void *devPtr, size_t size)) \
+    X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
+        size_t *outputNum)) \
+    X(aclrtCheckMemType, (void **addrList, uint32_t size, uint32_t memType, \
+        uint32_t *checkResult, uint32_t reserve)) \
+    X(aclrtHostMemMapCapabilities, (uint32_t deviceId, aclrtHacType hacType, \
+        aclrtHostMemMapCapability *capabilities)) \
+    X(aclrtMemcpyAsyncWithCondition, (void *dst, size_t destMax, const void *src, size_t count, \
+        aclrtMemcpyKind kind, aclrtStream stream)) \
+    X(aclrtGetMemcpyDescSize, (aclrtMemcpyKind kind, size_t *descSize)) \
+    X(aclrtSetMemcpyDesc, (void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, \
+        size_t count, void *config)) \
+    X(aclrtMemcpyAsyncWithDesc, (void *desc, aclrtMemcpyKind kind, aclrtStream stream)) \
+    X(aclrtMemcpyAsyncWithOffset, (void **dst, size_t destMax, size_t dstDataOffset, \
+        const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, \
+        aclrtStream stream)) \
+    X(aclrtMemsetD32, (void *ptr, size_t memSize, uint32_t value, size_t N)) \
+    X(aclrtMemsetD32Async, (void *ptr, size_t memSize, uint32_t value, size_t N, \
+        aclrtStream stream)) \
+    X(aclrtMemManagedAdvise, (const void *const ptr, uint64_t size, \
+        aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location)) \
+    X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
+        size_t size, void *data, size_t dataSize)) \
+    X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \
+        const void *ptr, size_t size, void **data, size_t *dataSizes)) \
+    X(aclrtMemManagedPrefetchAsync, (const void *ptr, size_t size, \
+        aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream)) \
+    X(aclrtMemManagedPrefetchBatchAsync, (const void **ptrs, size_t *sizes, size_t count, \
+        aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, \
+        uint64_t flags, aclrtStream stream)) \
+    X(aclrtMemP2PMap, (void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)) \
+    X(aclrtCmoAsync, (void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream)) \
+    X(aclrtCmoGetDescSize, (size_t *size)) \
+    X(aclrtCmoSetDesc, (void *cmoDesc, void *src, size_t size)) \
+    X(aclrtCmoAsyncWithDesc, (void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream, \
+        const void *reserve)) \
+    X(aclrtDeviceL2CacheFlush, (void *rsv)) \
+    /* Virtual memory */ \
+    X(aclrtReserveMemAddressNoUCMemory, (void **virPtr, size_t size, size_t alignment, \
+        void *expectPtr, uint64_t flags)) \
+    X(aclrtMemMapSelectedLink, (void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx)) \
+    X(aclrtMemMapSetLink, (aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)) \
+    /* IPC memory */ \
+    X(aclrtIpcMemImportPidInterServer, (const char *key, aclrtServerPid *serverPids, size_t num)) \
+    /* External allocator (acl_rt_allocator.h) */ \
+    X(aclrtAllocatorCreateDesc, (void)) \
+    X(aclrtAllocatorDestroyDesc, (aclrtAllocatorDesc allocatorDesc)) \
+    X(aclrtAllocatorSetObjToDesc, (aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator)) \
+    X(aclrtAllocatorSetAllocFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
+        aclrtAllocatorAllocFunc func)) \
+    X(aclrtAllocatorSetFreeFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
+        aclrtAllocatorFreeFunc func)) \
+    X(aclrtAllocatorSetAllocAdviseFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
+        aclrtAllocatorAllocAdviseFunc func)) \
+    X(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
+        aclrtAllocatorGetAddrFromBlockFunc func)) \
+    X(aclrtAllocatorRegister, (aclrtStream stream, aclrtAllocatorDesc allocatorDesc)) \
+    X(aclrtAllocatorGetByStream, (aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, \
+        aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc, \
+        aclrtAllocatorFreeFunc *freeFunc, aclrtAllocatorAllocAdviseFunc *allocAdviseFunc, \
+        aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)) \
+    X(aclrtAllocatorUnregister, (aclrtStream stream)) \
+    /* Errors, exception information, fault handling */ \
+    X(aclrtGetErrorVerbose, (int32_t deviceId, aclrtErrorInfo *errorInfo)) \
+    X(aclrtRepairError, (int32_t deviceId, const aclrtErrorInfo *errorInfo)) \
+    X(aclrtDeviceTaskAbort, (int32_t deviceId, uint32_t timeout)) \
+    X(aclrtSetDeviceTaskAbortCallback, (const char *regName, \
+        aclrtDeviceTaskAbortCallback callback, void *args)) \
+    X(aclrtSetExceptionInfoCallback, (aclrtExceptionInfoCallback callback)) \
+    X(aclrtExceptionInfoCallbackRegister, (aclrtExceptionInfoCallback callback)) \
+    X(aclrtExceptionInfoCallbackUnregister, (aclrtExceptionInfoCallback callback)) \
+    X(aclrtGetTaskIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
+    X(aclrtGetStreamIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
+    X(aclrtGetThreadIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
+    X(aclrtGetDeviceIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
+    X(aclrtGetErrorCodeFromExceptionInfo, (const aclrtExceptionInfo *info))
+
+// X(name, (parameters), why)
+#define NPU_OUTSIDE_APIS(X) \
+    /* Counting notifies */ \
+    X(aclrtCntNotifyCreate, (aclrtCntNotify *cntNotify, uint64_t flag), kCountingNotifies) \
+    X(aclrtCntNotifyDestroy, (aclrtCntNotify cntNotify), kCountingNotifies) \
+    X(aclrtCntNotifyRecord, (aclrtCntNotify cntNotify, aclrtStream stream, \
+        aclrtCntNotifyRecordInfo *info), kCountingNotifies) \
+    X(aclrtCntNotifyWaitWithTimeout, (aclrtCntNotify cntNotify, aclrtStream stream, \
+        aclrtCntNotifyWaitInfo *info), kCountingNotifies) \
+    X(aclrtCntNotifyReset, (aclrtCntNotify cntNotify, aclrtStream stream), kCountingNotifies) \
+    X(aclrtCntNotifyGetId, (aclrtCntNotify cntNotify, uint32_t *notifyId), kCountingNotifies) \
+    /* Cache-maintenance barriers */ \
+    X(aclrtCmoAsyncWithBarrier, (void *src, size_t size, aclrtCmoType cmoType, \
+        uint32_t barrierId, aclrtStream stream), kCmoBarriers) \
+    X(aclrtCmoWaitBarrier, (aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag), \
+        kCmoBarriers) \
+    /* Memory fault records, kernel exception details */ \
+    X(aclrtGetMemUceInfo, (int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize, \
+        size_t *retSize), kUce) \
+    X(aclrtMemUceRepair, (int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize), \
+        kUce) \
+    X(aclrtGetArgsFromExceptionInfo, (const aclrtExceptionInfo *info, void **devArgsPtr, \
+        uint32_t *devArgsLen), kKernelArgs) \
+    X(aclrtGetFuncHandleFromExceptionInfo, (const aclrtExceptionInfo *info, \
+        aclrtFuncHandle *func), kKernelArgs) \
+    /* Kernels and device symbols */ \
+    X(aclrtCreateBinary, (const void *data, size_t dataLen), kKernels) \
+    X(aclrtDestroyBinary, (aclrtBinary binary), kKernels) \
+    X(aclrtBinaryLoad, (const aclrtBinary binary, aclrtBinHandle *binHandle), kKernels) \
+    X(aclrtBinaryUnLoad, (aclrtBinHandle binHandle), kKernels) \
+    X(aclrtBinaryLoadFromFile, (const char *binPath, aclrtBinaryLoadOptions *options, \
+        aclrtBinHandle *binHandle), kKernels) \
+    X(aclrtBinaryLoadFromData, (const void *data, size_t length, \
+        const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle), kKernels) \
+    X(aclrtBinaryGetFunction, (const aclrtBinHandle binHandle, const char *kernelName, \
+        aclrtFuncHandle *funcHandle), kKernels) \
+    X(aclrtBinaryGetFunctionByEntry, (aclrtBinHandle binHandle, uint64_t funcEntry, \
+        aclrtFuncHandle *funcHandle), kKernels) \
+    X(aclrtBinaryGetDevAddress, (const aclrtBinHandle binHandle, void **binAddr, \
+        size_t *binSize), kKernels) \
+    X(aclrtBinaryGetGlobal, (aclrtBinHandle binHandle, const char *name, void **dptr, \
+        size_t *size), kKernels) \
+    X(aclrtBinarySetExceptionCallback, (aclrtBinHandle binHandle, \
+        aclrtOpExceptionCallback callback, void *userData), kKernels) \
+    X(aclrtGetFuncBySymbol, (const void *symbol, aclrtFuncHandle *funcHandle), kSymbols) \
+    X(aclrtGetFunctionAddr, (aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr), \
+        kKernels) \
+    X(aclrtGetFunctionSize, (aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize), \
+        kKernels) \
+    X(aclrtGetFunctionName, (aclrtFuncHandle funcHandle, uint32_t maxLen, char *name), kKernels) \
+    X(aclrtGetFunctionAttribute, (aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, \
+        int64_t *attrValue), kKernels) \
+    X(aclrtFunctionGetBinary, (const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle), \
+        kKernels) \
+    X(aclrtFunctionGetParamCount, (const void *func, size_t *paramCount), kKernels) \
+    X(aclrtFunctionGetParamInfo, (const void *func, size_t paramIndex, size_t *paramOffset, \
+        size_t *paramSize), kKernels) \
+    X(aclrtFunctionGetAvailDynUbufPerBlock, (void *func, uint32_t flags, \
+        size_t *dynamicUbufSize), kKernels) \
+    X(aclrtRegisterCpuFunc, (const aclrtBinHandle handle, const char *funcName, \
+        const char *kernelName, aclrtFuncHandle *funcHandle), kKernels) \
+    X(aclrtGetHardwareSyncAddr, (void **addr), kKernels) \
+    X(aclrtKernelArgsGetHandleMemSize, (aclrtFuncHandle funcHandle, size_t *memSize), kKernels) \
+    X(aclrtKernelArgsGetMemSize, (aclrtFuncHandle funcHandle, size_t userArgsSize, \
+        size_t *actualArgsSize), kKernels) \
+    X(aclrtKernelArgsInit, (aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle), kKernels) \
+    X(aclrtKernelArgsInitByUserMem, (aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, \
+        void *userHostMem, size_t actualArgsSize), kKernels) \
+    X(aclrtKernelArgsAppend, (aclrtArgsHandle argsHandle, void *param, size_t paramSize, \
+        aclrtParamHandle *paramHandle), kKernels) \
+    X(aclrtKernelArgsAppendPlaceHolder, (aclrtArgsHandle argsHandle, \
+        aclrtParamHandle *paramHandle), kKernels) \
+    X(aclrtKernelArgsGetPlaceHolderBuffer, (aclrtArgsHandle argsHandle, \
+        aclrtParamHandle paramHandle, size_t dataSize, void **bufferAddr), kKernels) \
+    X(aclrtKernelArgsParaUpdate, (aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, \
+        void *param, size_t paramSize), kKernels) \
+    X(aclrtKernelArgsFinalize, (aclrtArgsHandle argsHandle), kKernels) \
+    X(aclrtLaunchKernel, (aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, \
+        size_t argsSize, aclrtStream stream), kKernels) \
+    X(aclrtLaunchKernelV2, (aclrtFuncHandle funcHandle, uint32_t numBlocks, \
+        const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream), \
+        kKernels) \
+    X(aclrtLaunchKernelWithConfig, (aclrtFuncHandle funcHandle, uint32_t numBlocks, \
+        aclrtStream stream, aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, \
+        void *reserve), kKernels) \
+    X(aclrtLaunchKernelWithHostArgs, (aclrtFuncHandle funcHandle, uint32_t numBlocks, \
+        aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, size_t argsSize, \
+        aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum), kKernels) \
+    X(aclrtLaunchKernelWithArgsArray, (void *func, uint32_t numBlocks, aclrtStream stream, \
+        aclrtLaunchKernelCfg *cfg, void **args), kKernels) \
+    X(aclrtLaunchSIMTKernelWithArgsArray, (void *func, dim3 gridDim, dim3 blockDim, \
+        size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args), kKernels) \
+    X(aclrtLaunchSIMTKernelWithHostArgs, (void *func, dim3 gridDim, dim3 blockDim, \
+        size_t dynUbufSize, aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs, \
+        size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray, size_t placeHolderNum), kKernels) \
+    X(aclrtGetSymbolAddress, (const void *symbol, void **devPtr), kSymbols) \
+    X(aclrtGetSymbolSize, (const void *symbol, size_t *size), kSymbols) \
+    X(aclrtMemcpyFromSymbol, (void *dst, size_t dstMax, const void *symbol, size_t count, \
+        size_t offset, aclrtMemcpyKind kind), kSymbols) \
+    X(aclrtMemcpyFromSymbolAsync, (void *dst, size_t dstMax, const void *symbol, size_t count, \
+        size_t offset, aclrtMemcpyKind kind, aclrtStream stream), kSymbols) \
+    X(aclrtMemcpyToSymbol, (const void *symbol, const void *src, size_t count, size_t offset, \
+        aclrtMemcpyKind kind), kSymbols) \
+    X(aclrtMemcpyToSymbolAsync, (const void *symbol, const void *src, size_t count, \
+        size_t offset, aclrtMemcpyKind kind, aclrtStream stream), kSymbols) \
+    /* Model runtime instances, graph capture, stream activation and switch, task update */ \
+    X(aclmdlRITaskGetParams, (aclmdlRITask task, aclmdlRITaskParams *params), kTaskGraphs) \
+    X(aclmdlRITaskSetParams, (aclmdlRITask task, aclmdlRITaskParams *params), kTaskGraphs) \
+    X(aclmdlRIKernelTaskGetAttribute, (aclmdlRITask task, aclrtLaunchKernelAttrId attrId, \
+        aclrtLaunchKernelAttrValue *attrValue), kTaskGraphs) \
+    X(aclmdlRIUpdate, (aclmdlRI modelRI), kTaskGraphs) \
+    X(aclmdlRITaskDisable, (aclmdlRITask task), kTaskGraphs) \
+    X(aclrtActiveStream, (aclrtStream activeStream, aclrtStream stream), kStreamSwitch) \
+    X(aclrtSwitchStream, (void *leftValue, aclrtCondition cond, void *rightValue, \
+        aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, \
+        aclrtStream stream), kStreamSwitch) \
+    X(aclmdlRICaptureBegin, (aclrtStream stream, aclmdlRICaptureMode mode), kTaskGraphs) \
+    X(aclmdlRICaptureGetInfo, (aclrtStream stream, aclmdlRICaptureStatus *status, \
+        aclmdlRI *modelRI), kTaskGraphs) \
+    X(aclmdlRICaptureEnd, (aclrtStream stream, aclmdlRI *modelRI), kTaskGraphs) \
+    X(aclmdlRIDebugPrint, (aclmdlRI modelRI), kTaskGraphs) \
+    X(aclmdlRIDebugJsonPrint, (aclmdlRI modelRI, const char *path, uint32_t flags), kTaskGraphs) \
+    X(aclmdlRICaptureThreadExchangeMode, (aclmdlRICaptureMode *mode), kTaskGraphs) \
+    X(aclmdlRIExecuteAsync, (aclmdlRI modelRI, aclrtStream stream), kTaskGraphs) \
+    X(aclmdlRIExecute, (aclmdlRI modelRI, int32_t timeout), kTaskGraphs) \
+    X(aclmdlRIDestroy, (aclmdlRI modelRI), kTaskGraphs) \
+    X(aclmdlRICaptureTaskGrpBegin, (aclrtStream stream), kTaskGraphs) \
+    X(aclmdlRICaptureTaskGrpEnd, (aclrtStream stream, aclrtTaskGrp *handle), kTaskGraphs) \
+    X(aclmdlRICaptureTaskUpdateBegin, (aclrtStream stream, aclrtTaskGrp handle), kTaskGraphs) \
+    X(aclmdlRICaptureTaskUpdateEnd, (aclrtStream stream), kTaskGraphs) \
+    X(aclmdlRIBuildBegin, (aclmdlRI *modelRI, uint32_t flag), kTaskGraphs) \
+    X(aclmdlRIBindStream, (aclmdlRI modelRI, aclrtStream stream, uint32_t flag), kTaskGraphs) \
+    X(aclmdlRIEndTask, (aclmdlRI modelRI, aclrtStream stream), kTaskGraphs) \
+    X(aclmdlRIBuildEnd, (aclmdlRI modelRI, void *reserve), kTaskGraphs) \
+    X(aclmdlRIUnbindStream, (aclmdlRI modelRI, aclrtStream stream), kTaskGraphs) \
+    X(aclmdlRISetName, (aclmdlRI modelRI, const char *name), kTaskGraphs) \
+    X(aclmdlRIGetName, (aclmdlRI modelRI, uint32_t maxLen, char *name), kTaskGraphs) \
+    X(aclmdlRIGetId, (aclmdlRI modelRI, uint32_t *modelRIId), kTaskGraphs) \
+    X(aclmdlRIDestroyRegisterCallback, (aclmdlRI modelRI, aclrtCallback func, void *userData), \
+        kTaskGraphs) \
+    X(aclmdlRIDestroyUnregisterCallback, (aclmdlRI modelRI, aclrtCallback func), kTaskGraphs) \
+    X(aclmdlRIGetStreams, (aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams), \
+        kTaskGraphs) \
+    X(aclmdlRIGetTasksByStream, (aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks), \
+        kTaskGraphs) \
+    X(aclmdlRITaskGetType, (aclmdlRITask task, aclmdlRITaskType *type), kTaskGraphs) \
+    X(aclmdlRITaskGetSeqId, (aclmdlRITask task, uint32_t *id), kTaskGraphs) \
+    X(aclrtTaskUpdateAsync, (aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info, \
+        aclrtStream execStream), kTaskGraphs) \
+    X(aclmdlRIAbort, (aclmdlRI modelRI), kTaskGraphs) \
+    X(aclmdlRICondHandleCreate, (aclmdlRI modelRI, uint32_t defaultLaunchValue, \
+        aclmdlRICondHandleFlag flag, aclmdlRICondHandle *handle), kTaskGraphs) \
+    X(aclmdlRICondHandleGetCondPtr, (aclmdlRICondHandle handle, uint64_t **ptr), kTaskGraphs) \
+    X(aclmdlRIAddCondTask, (aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags), \
+        kTaskGraphs) \
+    X(aclmdlRICaptureToModelRIBegin, (aclrtStream stream, aclmdlRI modelRI, \
+        aclmdlRICaptureMode mode), kTaskGraphs) \
+    /* Labels */ \
+    X(aclrtCreateLabel, (aclrtLabel *label), kLabels) \
+    X(aclrtSetLabel, (aclrtLabel label, aclrtStream stream), kLabels) \
+    X(aclrtDestroyLabel, (aclrtLabel label), kLabels) \
+    X(aclrtCreateLabelList, (aclrtLabel *labels, size_t num, aclrtLabelList *labelList), kLabels) \
+    X(aclrtDestroyLabelList, (aclrtLabelList labelList), kLabels) \
+    X(aclrtSwitchLabelByIndex, (void *ptr, uint32_t maxValue, aclrtLabelList labelList, \
+        aclrtStream stream), kLabels) \
+    /* Floating-point overflow and saturation */ \
+    X(aclrtSetDeviceSatMode, (aclrtFloatOverflowMode mode), kOverflow) \
+    X(aclrtGetDeviceSatMode, (aclrtFloatOverflowMode *mode), kOverflow) \
+    X(aclrtGetOverflowStatus, (void *outputAddr, size_t outputSize, aclrtStream stream), \
+        kOverflow) \
+    X(aclrtResetOverflowStatus, (aclrtStream stream), kOverflow) \
+    X(aclrtSetStreamOverflowSwitch, (aclrtStream stream, uint32_t flag), kOverflow) \
+    X(aclrtGetStreamOverflowSwitch, (aclrtStream stream, uint32_t *flag), kOverflow) \
+    X(aclrtCtxGetFloatOverflowAddr, (void **overflowAddr), kOverflow) \
+    X(aclrtGetFloatOverflowStatus, (void *outputAddr, uint64_t outputSize, aclrtStream stream), \
+        kOverflow) \
+    X(aclrtResetFloatOverflowStatus, (aclrtStream stream), kOverflow) \
+    X(aclrtNpuGetFloatOverFlowStatus, (void *outputAddr, uint64_t outputSize, \
+        uint32_t checkMode, aclrtStream stream), kOverflow) \
+    X(aclrtNpuClearFloatOverFlowStatus, (uint32_t checkMode, aclrtStream stream), kOverflow) \
+    /* Profiling and dump */ \
+    X(aclmdlInitDump, (void), kProfiling) \
+    X(aclmdlSetDump, (const char *dumpCfgPath), kProfiling) \
+    X(aclmdlFinalizeDump, (void), kProfiling) \
+    X(aclrtProfTrace, (void *userdata, int32_t length, aclrtStream stream), kProfiling) \
+    X(aclrtCacheLastTaskOpInfo, (const void *const infoPtr, const size_t infoSize), kProfiling) \
+    X(aclrtCacheLastTaskExtendInfo, (const char *const extendInfoPtr, const size_t infoSize), \
+        kProfiling) \
+    /* Core groups, mbufs, process snapshots, built-in reduce and random tasks */ \
+    X(aclrtSetGroup, (int32_t groupId), kCoreGroups) \
+    X(aclrtGetGroupCount, (uint32_t *count), kCoreGroups) \
+    X(aclrtCreateGroupInfo, (void), kCoreGroups) \
+    X(aclrtDestroyGroupInfo, (aclrtGroupInfo *groupInfo), kCoreGroups) \
+    X(aclrtGetAllGroupInfo, (aclrtGroupInfo *groupInfo), kCoreGroups) \
+    X(aclrtGetGroupInfoDetail, (const aclrtGroupInfo *groupInfo, int32_t groupIndex, \
+        aclrtGroupAttr attr, void *attrValue, size_t valueLen, size_t *paramRetSize), kCoreGroups) \
+    X(aclrtAllocBuf, (aclrtMbuf *buf, size_t size), kMbufs) \
+    X(aclrtFreeBuf, (aclrtMbuf buf), kMbufs) \
+    X(aclrtGetBufData, (const aclrtMbuf buf, void **dataPtr, size_t *size), kMbufs) \
+    X(aclrtGetBufDataLen, (aclrtMbuf buf, size_t *len), kMbufs) \
+    X(aclrtSetBufDataLen, (aclrtMbuf buf, size_t len), kMbufs) \
+    X(aclrtGetBufUserData, (const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset), \
+        kMbufs) \
+    X(aclrtSetBufUserData, (aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset), \
+        kMbufs) \
+    X(aclrtCopyBufRef, (const aclrtMbuf buf, aclrtMbuf *newBuf), kMbufs) \
+    X(aclrtAppendBufChain, (aclrtMbuf headBuf, aclrtMbuf buf), kMbufs) \
+    X(aclrtGetBufChainNum, (aclrtMbuf headBuf, uint32_t *num), kMbufs) \
+    X(aclrtGetBufFromChain, (aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf), kMbufs) \
+    X(aclrtSnapShotProcessLock, (int pid, void *reserve), kSnapshots) \
+    X(aclrtSnapShotProcessUnlock, (int pid, void *reserve), kSnapshots) \
+    X(aclrtSnapShotProcessBackup, (int pid, aclrtSnapShotBackupArgs *args), kSnapshots) \
+    X(aclrtSnapShotProcessRestore, (int pid, aclrtSnapShotRestoreArgs *args), kSnapshots) \
+    X(aclrtSnapShotCallbackRegister, (aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, \
+        void *args), kSnapshots) \
+    X(aclrtSnapShotCallbackUnregister, (aclrtSnapShotStage stage, \
+        aclrtSnapShotCallBack callback), kSnapshots) \
+    X(aclrtReduceAsync, (void *dst, const void *src, uint64_t count, aclrtReduceKind kind, \
+        aclDataType type, aclrtStream stream, void *reserve), kReduce) \
+    X(aclrtRandomNumAsync, (const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, \
+        void *reserve), kRandom)
 // clang-format on
 
-// The parameters are deliberately unused.
+// The parameters are deliberately unused, and the deprecated APIs of the
+// tables are defined here like any other.
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-#define NPU_DEFINE_UNSUPPORTED(name, params) \
-    aclError name params {                   \
-        return NotSupportedYet(#name);       \
+#define NPU_RETURN_TYPE(name) ReturnOf<decltype(&name)>::type
+
+#define NPU_DEFINE_NOT_YET(name, params)                      \
+    NPU_RETURN_TYPE(name) name params {                       \
+        return NotSupportedYet<NPU_RETURN_TYPE(name)>(#name); \
+    }
+#define NPU_DEFINE_OUTSIDE(name, params, why)                            \
+    NPU_RETURN_TYPE(name) name params {                                  \
+        return OutsideEmulatedDevice<NPU_RETURN_TYPE(name)>(#name, why); \
     }
 
-NPU_UNSUPPORTED_APIS(NPU_DEFINE_UNSUPPORTED)
+NPU_NOT_YET_APIS(NPU_DEFINE_NOT_YET)
+NPU_OUTSIDE_APIS(NPU_DEFINE_OUTSIDE)
