@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Events (spec §8.4 - §8.9).
+#include <cstring>
+#include <string>
+
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/event.h"
+#include "core/ipc_signal.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -339,5 +343,39 @@ aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
         NPU_RETURN_IF_ERROR(ctx->streams().Slab(&slab));
         *eventCount = npu::rt::EventSlab::kMaxSlots - slab->InUse();
         return Error::Ok();
+    });
+}
+
+aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle) {
+    return RunApi("aclrtIpcGetEventHandle", [&] {
+        NPU_ACL_CHECK(handle != nullptr, "handle is NULL");
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        EventRef ev;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &ev));
+        NPU_RT_CHECK(ev->ex() && (ev->flags() & ACL_EVENT_IPC) && !ev->opened(),
+                     "event %p is not an IPC event of this process: create it with "
+                     "aclrtCreateEventExWithFlag(ACL_EVENT_IPC)",
+                     event);
+        std::shared_ptr<Context> ctx;
+        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        std::string key;
+        NPU_RETURN_IF_ERROR(ev->Export(*ctx, &key));
+        static_assert(sizeof(handle->reserved) >= npu::rt::IpcSignal::kKeyLength);
+        std::memset(handle->reserved, 0, sizeof(handle->reserved));
+        std::memcpy(handle->reserved, key.data(), key.size());
+        return Error::Ok();
+    });
+}
+
+aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event) {
+    return RunApi("aclrtIpcOpenEventHandle", [&] {
+        NPU_ACL_CHECK(event != nullptr, "event is NULL");
+        std::shared_ptr<Context> ctx;
+        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        const std::string key(handle.reserved,
+                              strnlen(handle.reserved, npu::rt::IpcSignal::kKeyLength));
+        NPU_RT_CHECK(key.size() == npu::rt::IpcSignal::kKeyLength,
+                     "handle is not a handle of aclrtIpcGetEventHandle");
+        return Event::Open(*ctx, key, event);
     });
 }

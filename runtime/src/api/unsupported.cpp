@@ -171,12 +171,7 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         void *args)) \
     X(aclrtGetThreadLastTaskId, (uint32_t *taskId)) \
     /* Events */ \
-    X(aclrtIpcGetEventHandle, (aclrtEvent event, aclrtIpcEventHandle *handle)) \
-    X(aclrtIpcOpenEventHandle, (aclrtIpcEventHandle handle, aclrtEvent *event)) \
     /* Notifies */ \
-    X(aclrtNotifyGetExportKey, (aclrtNotify notify, char *key, size_t len, uint64_t flags)) \
-    X(aclrtNotifyImportByKey, (aclrtNotify *notify, const char *key, uint64_t flags)) \
-    X(aclrtNotifySetImportPid, (aclrtNotify notify, int32_t *pid, size_t num)) \
     X(aclrtNotifySetImportPidInterServer, (aclrtNotify notify, aclrtServerPid *serverPids, \
         size_t num)) \
     /* Host callbacks and host functions */ \

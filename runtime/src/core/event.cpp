@@ -3,12 +3,15 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <thread>
 
 #include "acl/acl.h"
 
-#include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
+#include "core/fork.h"
+#include "core/ipc_signal.h"
 #include "core/stream.h"
 #include "core/stream_handles.h"
 #include "npu/hal.h"
@@ -116,6 +119,18 @@ Event::Event(uint32_t flags, bool complete_unrecorded)
       }()) {}
 
 Event::~Event() {
+    if (ipc_ && !opened_ && last_.recorded) {
+        // The record still queued writes the exported words: let it run
+        // before they are freed.
+        StreamRef rec;
+        if (AcquireStream(last_.stream, &rec).ok())
+            (void)rec->WaitSeq(last_.seq);
+    }
+    if (ipc_ && opened_ && !WaitsDone()) {
+        // A queued wait still reads the mapping: keep it for good rather
+        // than let the wait read unmapped memory.
+        (void)ipc_.release();
+    }
     std::lock_guard<std::mutex> lock(mu_);
     ReleaseSlotLocked();
 }
@@ -136,6 +151,36 @@ Event::Snapshot Event::Take() {
 
 Error Event::Record(Stream &s) {
     std::lock_guard<std::mutex> lock(mu_);
+    if (opened_) {
+        return Error(ACL_ERROR_RT_PARAM_INVALID,
+                     "an event opened with aclrtIpcOpenEventHandle can be waited on, not "
+                     "recorded (the exporting process records it)");
+    }
+    if (ipc_) {
+        // Exported: the shared words. The queued epoch first, so that an
+        // importer never waits for an epoch no record will write.
+        if (&ipc_->session() != &s.session()) {
+            return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                                 "the IPC event lives on device %d, stream %p runs on device %d",
+                                 ipc_->session().user_id(), s.handle(), s.session().user_id());
+        }
+        const uint64_t epoch = ipc_epoch_ + 1;
+        NPU_RETURN_IF_ERROR(ipc_->Write(sizeof(uint64_t), epoch));
+        struct npu_sqe sqe = {};
+        sqe.opcode = NPU_OP_VALUE_WRITE;
+        sqe.dst = ipc_->va();
+        sqe.value = epoch;
+        uint64_t seq = 0;
+        NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+        ipc_epoch_ = epoch;
+        last_ = Snapshot();
+        last_.recorded = true;
+        last_.stream = s.handle();
+        last_.seq = seq;
+        last_.va = ipc_->va();
+        last_.epoch = epoch;
+        return Error::Ok();
+    }
     std::shared_ptr<EventSlab> slab = slab_.lock();
     if (slab_ctx_ != s.context() || !slab) {
         // First record, or a record in another context: bind a slot there.
@@ -171,7 +216,31 @@ Error Event::Record(Stream &s) {
     return Error::Ok();
 }
 
+Error Event::ReadShared(uint64_t *queued, uint64_t *executed) {
+    NPU_RETURN_IF_ERROR(ipc_->Read(sizeof(uint64_t), queued));
+    return ipc_->Read(0, executed);
+}
+
 Error Event::Synchronize(uint64_t timeout_ns) {
+    if (opened_) {
+        // Another process's stream: watch the words, backing off to 1 ms.
+        uint64_t queued = 0, executed = 0;
+        NPU_RETURN_IF_ERROR(ReadShared(&queued, &executed));
+        const auto deadline =
+            std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
+        auto pause = std::chrono::microseconds(20);
+        while (executed < queued) {
+            if (timeout_ns != 0 && std::chrono::steady_clock::now() >= deadline) {
+                return Error::Format(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                                     "the IPC event's record did not execute within %llu ms",
+                                     static_cast<unsigned long long>(timeout_ns / 1000000));
+            }
+            std::this_thread::sleep_for(pause);
+            pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(1));
+            NPU_RETURN_IF_ERROR(ipc_->Read(0, &executed));
+        }
+        return Error::Ok();
+    }
     const Snapshot snap = Take();
     if (!snap.recorded)
         return Error::Ok();
@@ -188,6 +257,12 @@ Error Event::Synchronize(uint64_t timeout_ns) {
 }
 
 Error Event::Query(bool *complete) {
+    if (opened_) {
+        uint64_t queued = 0, executed = 0;
+        NPU_RETURN_IF_ERROR(ReadShared(&queued, &executed));
+        *complete = executed >= queued;
+        return Error::Ok();
+    }
     const Snapshot snap = Take();
     if (!snap.recorded) {
         *complete = complete_unrecorded_;
@@ -203,6 +278,25 @@ Error Event::Query(bool *complete) {
 }
 
 Error Event::WaitOn(Stream &s) {
+    if (opened_) {
+        uint64_t queued = 0, executed = 0;
+        NPU_RETURN_IF_ERROR(ReadShared(&queued, &executed));
+        if (executed >= queued)
+            return Error::Ok();  // nothing recorded, or already executed
+        if (&ipc_->session() != &s.session())
+            return Synchronize();  // the ring cannot name another device's mapping
+        struct npu_sqe sqe = {};
+        sqe.opcode = NPU_OP_VALUE_WAIT;
+        sqe.dst = ipc_->va();
+        sqe.value = queued;
+        sqe.cond = NPU_WAIT_GEQ;
+        uint64_t seq = 0;
+        NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+        WaitsDone();
+        std::lock_guard<std::mutex> lock(mu_);
+        waits_.emplace_back(s.handle(), seq);
+        return Error::Ok();
+    }
     const Snapshot snap = Take();
     if (!snap.recorded || snap.stream == s.handle())
         return Error::Ok();  // nothing captured, or the same stream: in order anyway
@@ -265,6 +359,29 @@ Error Event::Timestamp(uint64_t *ns) {
                              "event or its stream first)");
     }
     return slab->ReadWord(snap.va + sizeof(uint64_t), ns);
+}
+
+Error Event::Export(Context &ctx, std::string *key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!ipc_) {
+        // No whitelist: upstream's IPC events have none; the 64 random
+        // bytes of the key are the capability.
+        NPU_RETURN_IF_ERROR(IpcSignal::Export(ctx, true, &ipc_));
+    }
+    *key = ipc_->key();
+    return Error::Ok();
+}
+
+Error Event::Open(Context &ctx, const std::string &key, void **handle) {
+    std::unique_ptr<Event> ev(new Event(ACL_EVENT_IPC, true));
+    ev->opened_ = true;
+    NPU_RETURN_IF_ERROR(IpcSignal::Import(ctx, key, &ev->ipc_));
+    void *h = InsertEvent(std::move(ev));
+    if (h == nullptr)
+        return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE,
+                             "the process has no event handle left");
+    *handle = h;
+    return Error::Ok();
 }
 
 void *InsertEvent(std::unique_ptr<Event> ev) {

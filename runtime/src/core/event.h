@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,7 @@ namespace npu::rt {
 
 class Context;
 class DeviceSession;
+class IpcSignal;
 class Stream;
 
 class EventSlab {
@@ -100,6 +102,15 @@ class Event {
     // the record has not run or for an event without ACL_EVENT_TIME_LINE.
     Error Timestamp(uint64_t *ns);
 
+    // aclrtIpcGetEventHandle: exports the event (once; the same key after)
+    // in ctx's device. Later records also write the shared words.
+    Error Export(Context &ctx, std::string *key);
+    // aclrtIpcOpenEventHandle: a new event in ctx bound to the exporter's
+    // event of key; *handle gets its handle.
+    static Error Open(Context &ctx, const std::string &key, void **handle);
+    // Made by aclrtIpcOpenEventHandle: it can be waited on, never recorded.
+    bool opened() const { return opened_; }
+
   private:
     struct Snapshot {
         bool recorded = false;
@@ -112,10 +123,14 @@ class Event {
     };
     Snapshot Take();
     void ReleaseSlotLocked();
+    // An opened event's state in the exporter's words: the epoch of the
+    // newest record queued and of the newest one executed.
+    Error ReadShared(uint64_t *queued, uint64_t *executed);
 
     const uint32_t flags_;
     const bool complete_unrecorded_;
     const uint32_t id_;
+    bool opened_ = false;  // set before the event has a handle
     std::mutex mu_;
     // Protected by mu_: the slot binding and what the last record captured.
     std::weak_ptr<EventSlab> slab_;
@@ -125,6 +140,12 @@ class Event {
     // Waits queued on streams (stream handle, sequence number) that had not
     // executed when last looked at.
     std::vector<std::pair<void *, uint64_t>> waits_;
+    // IPC (core/ipc_signal.h): the exported words, or those of the exporter
+    // an opened event sees. Word 0: the epoch the newest executed record
+    // wrote; word 1: the epoch of the newest record queued, written by the
+    // exporter's host before it queues the record.
+    std::unique_ptr<IpcSignal> ipc_;
+    uint64_t ipc_epoch_ = 0;  // the exporter's newest epoch
 };
 
 // The user handles of events (same scheme as streams).

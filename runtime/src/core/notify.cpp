@@ -8,10 +8,16 @@
 #include "core/device_session.h"
 #include "core/event.h"
 #include "core/fork.h"
+#include "core/ipc_signal.h"
 #include "core/stream.h"
 
 namespace npu::rt {
 namespace {
+
+uint32_t NextId() {
+    static std::atomic<uint32_t> next{0};
+    return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 HandleTable<Notify> *&NotifyTableSlot() {
     // Never destroyed: handles may be used from static destructors.
@@ -31,20 +37,36 @@ void NotifiesForkChild() {
 }
 
 Notify::Notify(std::shared_ptr<EventSlab> slab, uint32_t slot, uint64_t va, uint64_t epoch)
-    : slab_(std::move(slab)), slot_(slot), va_(va), epoch_(epoch), id_([] {
-          static std::atomic<uint32_t> next{0};
-          return next.fetch_add(1, std::memory_order_relaxed);
-      }()) {}
+    : id_(NextId()), slab_(std::move(slab)), slot_(slot), epoch_(epoch), va_(va) {}
 
-Notify::~Notify() {
-    std::lock_guard<std::mutex> lock(mu_);
+Notify::Notify(std::unique_ptr<IpcSignal> imported)
+    : id_(NextId()), ipc_(std::move(imported)), va_(ipc_->va()) {}
+
+bool Notify::BusyLocked() {
     for (const auto &[stream, seq] : queued_) {
         StreamRef s;
         // A destroyed stream ran (or cancelled) its work first.
         if (AcquireStream(stream, &s).ok() && !s->Done(seq))
-            return;  // still in use by a queued operation: never reused
+            return true;
     }
-    slab_->Free(slot_, std::max<uint64_t>(epoch_, 1));
+    return false;
+}
+
+void Notify::ReleaseSlotLocked() {
+    if (slab_)
+        slab_->Free(slot_, std::max<uint64_t>(epoch_, 1));
+    slab_.reset();
+}
+
+Notify::~Notify() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (BusyLocked()) {
+        // Still named by a queued operation: never reused, never unmapped.
+        (void)ipc_.release();
+        slab_.reset();
+        return;
+    }
+    ReleaseSlotLocked();
 }
 
 Error Notify::Create(Context &ctx, uint64_t flags, void **handle) {
@@ -82,20 +104,26 @@ Error Notify::Acquire(void *handle, Pinned<Notify> *out) {
     return Error::Ok();
 }
 
-Error Notify::CheckDevice(const Stream &s) const {
-    if (&s.session() != slab_->session()) {
+Error Notify::CheckDeviceLocked(const Stream &s) const {
+    const DeviceSession *own = ipc_ ? &ipc_->session() : slab_->session();
+    if (&s.session() != own) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                              "the notify lives on device %d, stream %p runs on device %d",
-                             slab_->session()->user_id(), s.handle(), s.session().user_id());
+                             own->user_id(), s.handle(), s.session().user_id());
     }
     return Error::Ok();
 }
 
 Error Notify::Queue(Stream &s, const struct npu_sqe *sqes, uint32_t n) {
-    NPU_RETURN_IF_ERROR(CheckDevice(s));
     std::lock_guard<std::mutex> lock(mu_);
+    NPU_RETURN_IF_ERROR(CheckDeviceLocked(s));
+    struct npu_sqe filled[2];
+    for (uint32_t i = 0; i < n; ++i) {
+        filled[i] = sqes[i];
+        filled[i].dst = va_;
+    }
     uint64_t seq = 0;
-    NPU_RETURN_IF_ERROR(s.Submit(sqes, n, &seq));
+    NPU_RETURN_IF_ERROR(s.Submit(filled, n, &seq));
     // Drop what has run, so the list stays as short as the streams in use.
     std::erase_if(queued_, [&](const std::pair<void *, uint64_t> &q) {
         StreamRef r;
@@ -108,7 +136,6 @@ Error Notify::Queue(Stream &s, const struct npu_sqe *sqes, uint32_t n) {
 Error Notify::Record(Stream &s) {
     struct npu_sqe sqe = {};
     sqe.opcode = NPU_OP_VALUE_WRITE;
-    sqe.dst = va_;
     sqe.value = 1;
     return Queue(s, &sqe, 1);
 }
@@ -116,17 +143,60 @@ Error Notify::Record(Stream &s) {
 Error Notify::WaitAndReset(Stream &s) {
     struct npu_sqe sqes[2] = {};
     sqes[0].opcode = NPU_OP_VALUE_WAIT;
-    sqes[0].dst = va_;
     sqes[0].value = 1;
     sqes[0].cond = NPU_WAIT_EQ;
     sqes[1].opcode = NPU_OP_VALUE_WRITE;
-    sqes[1].dst = va_;
     sqes[1].value = 0;
     return Queue(s, sqes, 2);
 }
 
 Error Notify::Reset() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ipc_)
+        return ipc_->Write(0, 0);
     return slab_->WriteWord(va_, 0);
+}
+
+Error Notify::Export(Context &ctx, bool no_whitelist, std::string *key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (ipc_ && ipc_->imported()) {
+        return Error(ACL_ERROR_RT_PARAM_INVALID,
+                     "the notify was imported (aclrtNotifyImportByKey): only its exporter can "
+                     "export it");
+    }
+    if (!ipc_) {
+        if (BusyLocked()) {
+            return Error(ACL_ERROR_RT_PARAM_INVALID,
+                         "work queued on the notify has not run yet: export a notify before "
+                         "recording or waiting on it");
+        }
+        NPU_RETURN_IF_ERROR(IpcSignal::Export(ctx, no_whitelist, &ipc_));
+        va_ = ipc_->va();
+        queued_.clear();
+        ReleaseSlotLocked();
+    }
+    *key = ipc_->key();
+    return Error::Ok();
+}
+
+Error Notify::SetImportPid(const int32_t *pid, size_t count) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!ipc_ || ipc_->imported()) {
+        return Error(ACL_ERROR_RT_PARAM_INVALID,
+                     "the notify is not exported by this process (aclrtNotifyGetExportKey first)");
+    }
+    return ipc_->SetImportPid(pid, count);
+}
+
+Error Notify::Import(Context &ctx, const std::string &key, void **handle) {
+    std::unique_ptr<IpcSignal> sig;
+    NPU_RETURN_IF_ERROR(IpcSignal::Import(ctx, key, &sig));
+    std::unique_ptr<Notify> n(new Notify(std::move(sig)));
+    void *h = NotifyTable().Insert(std::move(n));
+    if (h == nullptr)
+        return Error(ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "the process has no notify handle left");
+    *handle = h;
+    return Error::Ok();
 }
 
 }  // namespace npu::rt

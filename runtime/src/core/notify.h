@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,7 @@ namespace npu::rt {
 class Context;
 class DeviceSession;
 class EventSlab;
+class IpcSignal;
 class Stream;
 
 class Notify {
@@ -54,18 +56,32 @@ class Notify {
     // aclrtNotifyBatchReset: clears it now.
     Error Reset();
 
+    // aclrtNotifyGetExportKey: exports it (once; the same key after).
+    Error Export(Context &ctx, bool no_whitelist, std::string *key);
+    // aclrtNotifySetImportPid on an exported notify.
+    Error SetImportPid(const int32_t *pid, size_t count);
+    // aclrtNotifyImportByKey: a notify in ctx using the exporter's word.
+    static Error Import(Context &ctx, const std::string &key, void **handle);
+
   private:
     Notify(std::shared_ptr<EventSlab> slab, uint32_t slot, uint64_t va, uint64_t epoch);
-    Error CheckDevice(const Stream &s) const;
+    explicit Notify(std::unique_ptr<IpcSignal> imported);
+    Error CheckDeviceLocked(const Stream &s) const;
     Error Queue(Stream &s, const struct npu_sqe *sqes, uint32_t n);
+    // Whether an operation queued on the word has not run yet.
+    bool BusyLocked();
+    void ReleaseSlotLocked();
 
-    const std::shared_ptr<EventSlab> slab_;
-    const uint32_t slot_;
-    const uint64_t va_;
-    const uint64_t epoch_;  // the slot's epoch when it came to this notify
     const uint32_t id_;
     std::mutex mu_;
-    // Protected by mu_: per stream handle, the last operation queued.
+    // Protected by mu_: the word (a slab slot, or shared words once
+    // exported or when imported), per stream handle the last operation
+    // queued on it.
+    std::shared_ptr<EventSlab> slab_;  // null once the slot is given back
+    uint32_t slot_ = 0;
+    uint64_t epoch_ = 0;  // the slot's epoch when it came to this notify
+    std::unique_ptr<IpcSignal> ipc_;
+    uint64_t va_ = 0;
     std::vector<std::pair<void *, uint64_t>> queued_;
 };
 

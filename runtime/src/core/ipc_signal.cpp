@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "core/ipc_signal.h"
+
+#include <cerrno>
+
+#include "core/context.h"
+#include "core/device_session.h"
+#include "core/share_registry.h"
+
+namespace npu::rt {
+
+Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSignal> *out) {
+    std::unique_ptr<IpcSignal> sig(new IpcSignal(ctx.session_ptr(), false));
+    DeviceSession &s = *sig->session_;
+    struct npu_mem_alloc a = {};
+    int err = halMemAlloc(s.hal(), kBytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
+    if (err != 0)
+        return Error::FromHal(err, "cannot allocate the shared words on device %d", s.user_id());
+    sig->va_ = a.va;
+    err = halMemset(s.hal(), reinterpret_cast<void *>(a.va), 0, kBytes, NPU_DIR_H2D);
+    if (err != 0) {
+        halMemFree(s.hal(), a.va);
+        return Error::FromHal(err, "cannot clear the shared words on device %d", s.user_id());
+    }
+    char raw[kKeyLength];
+    err = halIpcExport(s.hal(), a.va, kBytes, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
+    if (err != 0) {
+        halMemFree(s.hal(), a.va);
+        return ShareError(err, false, "cannot export the shared words on device %d%s", s.user_id(),
+                          err == -ENOSPC ? ": the process reached its limit of IPC keys" : "");
+    }
+    sig->key_.assign(raw, kKeyLength);
+    *out = std::move(sig);
+    return Error::Ok();
+}
+
+Error IpcSignal::Import(Context &ctx, const std::string &key, std::unique_ptr<IpcSignal> *out) {
+    std::unique_ptr<IpcSignal> sig(new IpcSignal(ctx.session_ptr(), true));
+    DeviceSession &s = *sig->session_;
+    char raw[kKeyLength] = {};
+    key.copy(raw, kKeyLength);
+    struct npu_ipc_import imp = {};
+    int err = halIpcImport(s.hal(), raw, &imp);
+    if (err == -EPERM) {
+        return ShareError(err, false,
+                          "this process (tgid as the driver sees it) is not on the whitelist of "
+                          "key %.8s...",
+                          key.c_str());
+    }
+    if (err != 0) {
+        return ShareError(err, false, "key %.8s... cannot be opened on device %d%s", key.c_str(),
+                          s.user_id(), ImportNotFoundHint(err));
+    }
+    if (imp.size < kBytes) {
+        halIpcUnimport(s.hal(), imp.va);
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "key %.8s... names memory, not an IPC event or notify", key.c_str());
+    }
+    sig->key_ = key.substr(0, kKeyLength);
+    sig->va_ = imp.va;
+    *out = std::move(sig);
+    return Error::Ok();
+}
+
+IpcSignal::~IpcSignal() {
+    halDevice *dev = session_->hal();
+    if (imported_) {
+        halIpcUnimport(dev, va_);
+        return;
+    }
+    halIpcDestroy(dev, key_.data());
+    halMemFree(dev, va_);
+}
+
+Error IpcSignal::Read(uint64_t offset, uint64_t *value) const {
+    int err = halMemcpy(session_->hal(), value, reinterpret_cast<const void *>(va_ + offset),
+                        sizeof(*value), NPU_DIR_D2H);
+    if (err != 0)
+        return Error::FromHal(err, "cannot read the shared words of key %.8s...", key_.c_str());
+    return Error::Ok();
+}
+
+Error IpcSignal::Write(uint64_t offset, uint64_t value) const {
+    int err = halMemcpy(session_->hal(), reinterpret_cast<void *>(va_ + offset), &value,
+                        sizeof(value), NPU_DIR_H2D);
+    if (err != 0)
+        return Error::FromHal(err, "cannot write the shared words of key %.8s...", key_.c_str());
+    return Error::Ok();
+}
+
+Error IpcSignal::SetImportPid(const int32_t *pid, size_t count) const {
+    int err = halIpcSetPid(session_->hal(), key_.data(), pid, static_cast<uint32_t>(count));
+    if (err == -ESRCH) {
+        return ShareError(err, false,
+                          "a pid names no running process (pass TGIDs from "
+                          "aclrtDeviceGetBareTgid of live processes); none was added");
+    }
+    if (err != 0) {
+        return ShareError(err, false,
+                          "cannot whitelist %zu pid(s): exported without a whitelist, or more "
+                          "than %d pids",
+                          count, NPU_SHARE_MAX_PIDS);
+    }
+    return Error::Ok();
+}
+
+}  // namespace npu::rt
