@@ -83,20 +83,27 @@ build_sample() {
 	local prefix=$1 dir=$2
 	[[ -f $prefix/include/acl/acl.h ]] || die "$prefix/include/acl/acl.h missing: was the install step run?"
 	[[ -e $prefix/lib64/libascendcl.so ]] || die "$prefix/lib64/libascendcl.so missing: was the install step run?"
-	step "configuring samples/memory_basics against ASCEND_HOME=$prefix in $dir"
-	cmake -S "$NPU_ROOT/samples/memory_basics" -B "$dir" -G "Unix Makefiles" \
-		-DASCEND_HOME="$prefix" >/dev/null
-	step "building samples/memory_basics"
-	cmake --build "$dir" -j "$(nproc)"
+	step "source $prefix/set_env.sh; configuring samples/memory_basics in $dir"
+	(
+		# shellcheck source=/dev/null  # the installed script
+		source "$prefix/set_env.sh"
+		cmake -S "$NPU_ROOT/samples/memory_basics" -B "$dir" -G "Unix Makefiles" >/dev/null
+		step "building samples/memory_basics"
+		cmake --build "$dir" -j "$(nproc)"
+	)
 }
 
 # run_sample PREFIX BUILD_DIR NPU_DEVICE: run the out-of-tree sample on a
-# backend. The library comes from the prefix, as with an installed toolkit.
+# backend, in the environment of the prefix's set_env.sh (the library comes
+# from the prefix, as with an installed toolkit).
 run_sample() {
 	local prefix=$1 dir=$2 device=$3
 	step "running memory_basics with NPU_DEVICE=$device"
-	NPU_DEVICE=$device LD_LIBRARY_PATH="$prefix/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-		"$dir/main"
+	(
+		# shellcheck source=/dev/null  # the installed script
+		source "$prefix/set_env.sh"
+		NPU_DEVICE=$device "$dir/main"
+	)
 }
 
 # npud_start NPUD MOUNT_DIR: start `npud --fuse MOUNT_DIR` in the background
