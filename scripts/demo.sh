@@ -86,11 +86,21 @@ run_sample "$PREFIX" "$SAMPLE_BUILD" "$mnt/npu0"
 step "scenario run 2b: asynchronous copies on streams, FUSE ($mnt/npu0)"
 run_async "$mnt/npu0"
 
+# run_pair SAMPLE: build a two-process sample against the install, the
+# CANN way (set_env.sh), and run it on the FUSE device.
+run_pair() {
+	(
+		# shellcheck source=/dev/null  # the installed script
+		source "$PREFIX/set_env.sh"
+		cmake -S "$NPU_ROOT/samples/$1" -B "$BUILD/sample-$1" >/dev/null
+		cmake --build "$BUILD/sample-$1" >/dev/null
+		NPU_DEVICE=$mnt/npu0 "$NPU_ROOT/samples/$1/run.sh" "$BUILD/sample-$1"
+	)
+}
 step "scenario run 3: two processes share an IPC buffer and VMM physical memory ($mnt/npu0)"
-cmake -S "$NPU_ROOT/samples/ipc_share" -B "$BUILD/sample-ipc_share" -DASCEND_HOME="$PREFIX" >/dev/null
-cmake --build "$BUILD/sample-ipc_share" >/dev/null
-NPU_DEVICE=$mnt/npu0 LD_LIBRARY_PATH=$PREFIX/lib64 \
-	"$NPU_ROOT/samples/ipc_share/run.sh" "$BUILD/sample-ipc_share"
+run_pair ipc_share
+step "scenario run 4: two processes order their streams with an IPC notify and event ($mnt/npu0)"
+run_pair notify_pair
 step "npu-smi on the FUSE device"
 NPU_DEVICE=$mnt/npu0 LD_LIBRARY_PATH=$PREFIX/lib64 "$PREFIX/bin/npu-smi"
 
