@@ -229,9 +229,11 @@ Error HostFuncThread::Queue(HostTaskQueue **out) {
         HostTaskQueue *q = queue.get();
         thread_ = std::thread([this, q] {
             while (!stop_.load(std::memory_order_acquire)) {
-                // Timeouts are routine; a failing ring stops nothing but
-                // the task it failed for, and is retried.
-                (void)q->RunReady(0, &stop_);
+                // Timeouts are routine. A failing ring is retried, after a
+                // pause so that a lasting failure does not spin.
+                Error e = q->RunReady(0, &stop_);
+                if (!e.ok() && e.code() != ACL_ERROR_RT_REPORT_TIMEOUT)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
             }
         });
         queue_ = std::move(queue);
