@@ -128,7 +128,7 @@ class HostFuncThread {
 
   private:
     const std::shared_ptr<DeviceSession> session_;
-    std::mutex mu_;
+    std::mutex mu_;  // protects queue_ and thread_, set once by Queue()
     std::unique_ptr<HostTaskQueue> queue_;  // protected by mu_ until started
     std::thread thread_;
     std::atomic<bool> stop_{false};
