@@ -15,6 +15,7 @@
 #define NPU_RT_CORE_STREAM_HANDLES_H
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -89,9 +90,16 @@ class HandleTable {
         if (live == nullptr)
             return nullptr;
         Slot &s = *live;
-        // No new pins now; wait for the ones in flight.
-        while ((s.state.load(std::memory_order_acquire) & kRefMask) != 0)
-            std::this_thread::yield();
+        // No new pins now; wait for the ones in flight. A pin can be held
+        // across a long wait (a synchronize in another thread), so after a
+        // few rounds of yielding this sleeps instead of burning a core.
+        for (unsigned spins = 0; (s.state.load(std::memory_order_acquire) & kRefMask) != 0;
+             ++spins) {
+            if (spins < 64)
+                std::this_thread::yield();
+            else
+                std::this_thread::sleep_for(std::chrono::microseconds(50));
+        }
         std::unique_ptr<T> obj(s.obj);
         s.obj = nullptr;
         s.state.store(((gen + 1) & kGenMask) << kGenShift, std::memory_order_release);

@@ -5,6 +5,7 @@
  * Each function is one ioctl on the device's driver file; the driver does
  * every check, so these only pack and unpack the argument structs.
  */
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -56,13 +57,14 @@ int halGetBareTgid(int32_t *tgid)
 {
 	// The TGID a driver context reports is fixed by the process, so a
 	// fresh file of device 0 tells it (and is closed at once). Cached per
-	// process: a forked child asks again.
-	static pid_t cached_for = 0;
-	static int32_t cached = 0;
+	// process, as (pid << 32 | tgid) in one atomic word so that threads
+	// racing here read a whole pair: a forked child asks again.
+	static std::atomic<uint64_t> cached{ 0 };
 	if (tgid == nullptr)
 		return -EINVAL;
-	if (cached_for == ::getpid()) {
-		*tgid = cached;
+	const uint64_t pair = cached.load(std::memory_order_acquire);
+	if (pair != 0 && static_cast<pid_t>(pair >> 32) == ::getpid()) {
+		*tgid = static_cast<int32_t>(static_cast<uint32_t>(pair));
 		return 0;
 	}
 	std::unique_ptr<npu::hal::DeviceFile> file;
@@ -76,9 +78,9 @@ int halGetBareTgid(int32_t *tgid)
 	ret = file->Ioctl(NPU_IOCTL_CTX_SETUP, &cs);
 	if (ret < 0)
 		return ret;
-	cached = static_cast<int32_t>(cs.tgid);
-	cached_for = ::getpid();
-	*tgid = cached;
+	cached.store((static_cast<uint64_t>(static_cast<uint32_t>(::getpid())) << 32) | cs.tgid,
+		     std::memory_order_release);
+	*tgid = static_cast<int32_t>(cs.tgid);
 	return 0;
 }
 
