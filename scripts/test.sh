@@ -147,9 +147,9 @@ stage_deb() {
 	if ! command -v dpkg-shlibdeps >/dev/null || ! command -v file >/dev/null; then
 		die "cpack needs dpkg-shlibdeps (package dpkg-dev) and file"
 	fi
-	kver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 |
-		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
-	[[ -n $kver ]] || die "linux-headers-amd64 names no linux-headers-VERSION package"
+	kver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p' || true)
+	[[ -n $kver ]] || die "linux-headers-amd64 is not installed or names no linux-headers-VERSION"
 	bash "$NPU_ROOT/tests/install/deb_test.sh" "$BUILD" "$BUILD/deb-test" "$kver"
 }
 
