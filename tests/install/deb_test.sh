@@ -251,6 +251,15 @@ DESTDIR=$dir/destdir cmake --install "$build" --prefix /p >/dev/null
 outside=$(cd "$dir/destdir" && find . -mindepth 1 -maxdepth 1 ! -name p)
 [[ -z $outside ]] || fail "cmake --install wrote outside its prefix: $outside"
 [[ -f $dir/destdir/p/lib/systemd/system/npud.service ]] || fail "cmake --install lost npud.service"
+# Everything a plain install has is packaged (an install() rule without a
+# packaged component would be missing from the packages), but the unit
+# inside the prefix, whose packaged twin is /lib/systemd/system's.
+unpackaged=$(cd "$dir/destdir/p" && find . ! -type d | sed 's:^\.::' |
+	grep -v -x /lib/systemd/system/npud.service |
+	while IFS= read -r f; do
+		grep -qxF "$prefix$f" "$dir/runtime.list" "$dir/npud.list" || printf '%s\n' "$f"
+	done)
+[[ -z $unpackaged ]] || fail "installed by cmake --install but in no package: $unpackaged"
 
 rm -rf "$dir"
 echo "Debian packages: all checks passed"
