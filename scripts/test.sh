@@ -132,6 +132,27 @@ stage_cann_sample() {
 	bash "$NPU_ROOT/tests/install/cann_sample_test.sh" "$BUILD" "$BUILD/cann-sample"
 }
 
+# The Debian packages (packaging/CMakeLists.txt): cpack in $BUILD, their
+# metadata and file lists, each unpacked with dpkg -x into a scratch root
+# (no root, no dpkg database), the module built from the unpacked DKMS tree
+# for the kernel of the Debian headers (linux-headers-amd64's dependency,
+# never `uname -r`), the consumers and tools run from the unpacked runtime,
+# and the Docker image's HEALTHCHECK against the unpacked npud --fuse
+# (tests/install/deb_test.sh). cpack needs dpkg-shlibdeps and file.
+stage_deb() {
+	local kver
+	if [[ $install -eq 1 ]]; then
+		ensure_packages dpkg-dev file
+	fi
+	if ! command -v dpkg-shlibdeps >/dev/null || ! command -v file >/dev/null; then
+		die "cpack needs dpkg-shlibdeps (package dpkg-dev) and file"
+	fi
+	kver=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p' || true)
+	[[ -n $kver ]] || die "linux-headers-amd64 is not installed or names no linux-headers-VERSION"
+	bash "$NPU_ROOT/tests/install/deb_test.sh" "$BUILD" "$BUILD/deb-test" "$kver"
+}
+
 stage_asan() {
 	configure_build "$BUILD_ASAN" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DNPU_SANITIZE=address,undefined
@@ -223,6 +244,7 @@ stage "CANN-style sample, out of tree against $PREFIX" stage_sample
 stage "consumers of the installed prefix (find_package, pkg-config, tools, subproject)" \
 	stage_install_consumers
 stage "CANN sample built the CANN way (set_env.sh, ascendc.cmake, run.sh)" stage_cann_sample
+stage "Debian packages (cpack; dpkg-deb checks, dpkg -x, DKMS tree, consumers)" stage_deb
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan
