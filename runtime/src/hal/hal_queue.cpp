@@ -373,15 +373,17 @@ int halQueueAbort(halQueue *q)
 	// No submission may slip in between: what is published is what is
 	// cancelled, and the sequence numbers stay in step with the SQ.
 	std::lock_guard<std::mutex> guard(q->submit_lock);
+	// Before the ioctl: another thread waiting on the queue may reap the
+	// cancellations as soon as the driver posts them.
+	const int saved_res = [q] {
+		std::lock_guard<std::mutex> g(q->reap_lock);
+		return q->err_res;
+	}();
 	struct npu_ring_abort ra = {};
 	ra.ring_id = q->ring_id;
 	int ret = q->file->Ioctl(NPU_IOCTL_RING_ABORT, &ra);
 	if (ret < 0)
 		return ret;
-	const int saved_res = [q] {
-		std::lock_guard<std::mutex> g(q->reap_lock);
-		return q->err_res;
-	}();
 	ret = q->WaitSeq(q->next_seq, 0);
 	std::lock_guard<std::mutex> g(q->reap_lock);
 	if (saved_res == 0 && q->err_res == -ECANCELED) {
