@@ -649,6 +649,69 @@ static void test_abort_ends_waits_with_stream_abort(void **state)
 	}
 }
 
+struct event_waiter {
+	aclrtEvent ev;
+	atomic_int started;
+	atomic_int done;
+	aclError rc;
+};
+
+static void *event_waiter_thread(void *arg)
+{
+	struct event_waiter *w = arg;
+
+	if (aclrtSetDevice(0) != ACL_SUCCESS)
+		return NULL;
+	atomic_store(&w->started, 1);
+	w->rc = aclrtSynchronizeEvent(w->ev);
+	atomic_store(&w->done, 1);
+	aclrtResetDevice(0);
+	return NULL;
+}
+
+/* So does a wait for an event the aborted stream was to record. */
+static void test_abort_ends_event_waits_with_stream_abort(void **state)
+{
+	struct gate g;
+	struct event_waiter w;
+	pthread_t t;
+	aclrtStream s = NULL;
+	aclrtEventRecordedStatus st;
+	uint64_t t0;
+
+	(void)state;
+	memset(&w, 0, sizeof(w));
+	w.rc = -1;
+	gate_init(&g);
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateEvent(&w.ev));
+	gate_block(&g, s);
+	ACL_OK(aclrtRecordEvent(w.ev, s));
+	assert_int_equal(pthread_create(&t, NULL, event_waiter_thread, &w), 0);
+	while (!atomic_load(&w.started))
+		usleep(1000);
+	usleep(100 * 1000);
+	assert_false(atomic_load(&w.done));
+	ACL_OK(aclrtStreamAbort(s));
+	t0 = rt_now_ms();
+	while (!atomic_load(&w.done) && rt_now_ms() - t0 < 20000)
+		usleep(1000);
+	if (!atomic_load(&w.done)) {
+		print_error("aclrtSynchronizeEvent did not end within 20 s of aclrtStreamAbort\n");
+		_exit(1);
+	}
+	pthread_join(t, NULL);
+	assert_int_equal(w.rc, ACL_ERROR_RT_STREAM_ABORT);
+	/* The record is settled (discarded): a new wait returns at once. */
+	ACL_OK(aclrtQueryEventStatus(w.ev, &st));
+	ACL_OK(aclrtSynchronizeEvent(w.ev));
+	ACL_OK(aclrtRecordEvent(w.ev, s));
+	ACL_OK(aclrtSynchronizeEvent(w.ev));
+	ACL_OK(aclrtDestroyEvent(w.ev));
+	ACL_OK(aclrtDestroyStream(s));
+	gate_fini(&g);
+}
+
 static atomic_int host_ran[2];
 
 static void host_fn(void *arg)
@@ -959,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(test_abort_discards_queued_work_and_stream_stays_usable),
 		cmocka_unit_test(test_abort_default_stream),
 		cmocka_unit_test(test_abort_ends_waits_with_stream_abort),
+		cmocka_unit_test(test_abort_ends_event_waits_with_stream_abort),
 		cmocka_unit_test(test_abort_drops_host_tasks),
 		cmocka_unit_test(test_abort_while_another_thread_queues),
 		cmocka_unit_test(test_abort_and_stop_bad_inputs),

@@ -125,7 +125,10 @@ Error Stream::TakeTaskError() {
 Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     if (seq == 0)
         return Error::Ok();
+    const uint64_t gen = abort_gen_.load(std::memory_order_acquire);
     int err = halQueueWait(queue_, seq, timeout_ns);
+    if (abort_gen_.load(std::memory_order_acquire) != gen)
+        return AbortedError();
     if (err == -ETIME) {
         return Error::Format(
             ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream %p (device %d) did not finish within %llu ms",
@@ -137,23 +140,15 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
 }
 
 Error Stream::SubmitAndWait(const struct npu_sqe *sqes, uint32_t n) {
-    const uint64_t gen = abort_gen_.load(std::memory_order_acquire);
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(Submit(sqes, n, &seq));
-    Error waited = WaitSeq(seq);
-    if (abort_gen_.load(std::memory_order_acquire) != gen)
-        return AbortedError();
-    NPU_RETURN_IF_ERROR(waited);
+    NPU_RETURN_IF_ERROR(WaitSeq(seq));
     ReapDeferred(false);
     return TakeTaskError();
 }
 
 Error Stream::Synchronize(uint64_t timeout_ns) {
-    const uint64_t gen = abort_gen_.load(std::memory_order_acquire);
-    Error waited = WaitSeq(halQueueSubmitted(queue_), timeout_ns);
-    if (abort_gen_.load(std::memory_order_acquire) != gen)
-        return AbortedError();
-    NPU_RETURN_IF_ERROR(waited);
+    NPU_RETURN_IF_ERROR(WaitSeq(halQueueSubmitted(queue_), timeout_ns));
     ReapDeferred(false);
     return TakeTaskError();
 }

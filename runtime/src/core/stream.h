@@ -85,11 +85,11 @@ class Stream {
     Error SubmitAndWait(const struct npu_sqe *sqes, uint32_t n);
     // Waits for everything queued so far; returns the first task error since
     // the last synchronisation. timeout_ns 0: no limit; else
-    // ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when it passes. Both this and
-    // SubmitAndWait return ACL_ERROR_RT_STREAM_ABORT when aclrtStreamAbort
-    // ran during the wait.
+    // ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when it passes.
     Error Synchronize(uint64_t timeout_ns = 0);
     // Waits for descriptor seq, without taking task errors.
+    // ACL_ERROR_RT_STREAM_ABORT when aclrtStreamAbort ran during the wait
+    // (so for every wait above, and for an event's).
     Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0);
     // Whether descriptor seq has completed (never blocks).
     bool Done(uint64_t seq) { return halQueueCompleted(queue_) >= seq; }
