@@ -143,8 +143,9 @@ int halQueueTakeError(halQueue *q, uint64_t *seq);
 /*
  * Cancel every descriptor submitted so far that has not started (a
  * VALUE_WAIT holding the queue included); returns once they have completed
- * with -ECANCELED, which halQueueTakeError does not report. For
- * aclrtDestroyStreamForce.
+ * with -ECANCELED, which halQueueTakeError does not report. A submitter
+ * blocked for room meanwhile gets it; what is submitted after the call
+ * runs as usual. For aclrtDestroyStreamForce and aclrtStreamAbort.
  */
 int halQueueAbort(halQueue *q);
 /* Driver-side statistics of the queue's ring. */

@@ -44,7 +44,7 @@ aclError aclrtCreateStream(aclrtStream *stream) {
         NPU_ACL_CHECK(stream != nullptr, "stream is NULL");
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-        return ctx->streams().Create(0, stream);
+        return ctx->streams().Create(0, 0, stream);
     });
 }
 
@@ -61,6 +61,8 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
         std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
+        if (!ref->host_executed())
+            return Error::Ok();  // its work is the device's (ACL_STREAM_PERSISTENT etc.)
         return ref->Synchronize();
     });
 }
@@ -71,7 +73,8 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
         std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
-        *status = ref->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        *status = !ref->host_executed() || ref->Idle() ? ACL_STREAM_STATUS_COMPLETE
+                                                       : ACL_STREAM_STATUS_NOT_READY;
         return Error::Ok();
     });
 }
@@ -135,6 +138,8 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
         NPU_RT_CHECK(timeout != 0, "timeout 0 ms: -1 (forever) or more than 0");
+        if (!ref->host_executed())
+            return Error::Ok();
         return ref->Synchronize(TimeoutNs(timeout));
     });
 }

@@ -107,7 +107,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         int32_t *value)) \
     X(aclrtQueryDeviceStatus, (int32_t deviceId, aclrtDeviceStatus *deviceStatus)) \
     X(aclrtGetDeviceUtilizationRate, (int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)) \
-    X(aclrtDeviceGetStreamPriorityRange, (int32_t *leastPriority, int32_t *greatestPriority)) \
     X(aclrtCheckArchCompatibility, (const char *socVersion, int32_t *canCompatible)) \
     X(aclrtDeviceGetUuid, (int32_t deviceId, aclrtUuid *uuid)) \
     X(aclrtDeviceGetPCIBusId, (int32_t deviceId, char *pciBusId, int32_t len)) \
@@ -150,26 +149,7 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtCtxSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
     X(aclrtCtxGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
     /* Streams */ \
-    X(aclrtCreateStreamWithConfig, (aclrtStream *stream, uint32_t priority, uint32_t flag)) \
-    X(aclrtCreateStreamConfigHandle, (void)) \
-    X(aclrtDestroyStreamConfigHandle, (aclrtStreamConfigHandle *handle)) \
-    X(aclrtSetStreamConfigOpt, (aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr, \
-        const void *attrValue, size_t valueSize)) \
-    X(aclrtCreateStreamV2, (aclrtStream *stream, const aclrtStreamConfigHandle *handle)) \
-    X(aclrtStreamGetId, (aclrtStream stream, int32_t *streamId)) \
-    X(aclrtStreamGetPriority, (aclrtStream stream, uint32_t *priority)) \
-    X(aclrtStreamGetFlags, (aclrtStream stream, uint32_t *flags)) \
-    X(aclrtGetStreamAvailableNum, (uint32_t *streamCount)) \
-    X(aclrtSetStreamAttribute, (aclrtStream stream, aclrtStreamAttr stmAttrType, \
-        aclrtStreamAttrValue *value)) \
-    X(aclrtGetStreamAttribute, (aclrtStream stream, aclrtStreamAttr stmAttrType, \
-        aclrtStreamAttrValue *value)) \
-    X(aclrtStreamStop, (aclrtStream stream)) \
-    X(aclrtStreamAbort, (aclrtStream stream)) \
     X(aclrtPersistentTaskClean, (aclrtStream stream)) \
-    X(aclrtRegStreamStateCallback, (const char *regName, aclrtStreamStateCallback callback, \
-        void *args)) \
-    X(aclrtGetThreadLastTaskId, (uint32_t *taskId)) \
     /* Events */ \
     /* Notifies */ \
     X(aclrtNotifySetImportPidInterServer, (aclrtNotify notify, aclrtServerPid *serverPids, \

@@ -6,6 +6,7 @@
 #ifndef NPU_RT_CORE_DEVICE_SESSION_H
 #define NPU_RT_CORE_DEVICE_SESSION_H
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -35,6 +36,9 @@ class DeviceSession {
     bool InAperture(const void *addr, size_t len) const;
 
     AllocationRegistry &allocations() { return allocations_; }
+    // Streams of all the device's contexts that count against
+    // ContextStreams::kMaxStreams (core/stream.cpp keeps the count).
+    std::atomic<uint32_t> &live_streams() { return live_streams_; }
 
     // aclrtPhysicalMemProp.reserve of the physical handle id made by
     // aclrtMallocPhysical, which aclrtMemGetAllocationPropertiesFromHandle
@@ -52,6 +56,7 @@ class DeviceSession {
     const int32_t user_id_;
     const bool has_huge1g_;
     AllocationRegistry allocations_;
+    std::atomic<uint32_t> live_streams_{0};
     mutable std::mutex phys_mu_;  // protects phys_reserve_
     std::unordered_map<uint32_t, uint64_t> phys_reserve_;  // non-zero values only
 };

@@ -182,6 +182,10 @@ Error HostTaskQueue::RunReady(uint64_t timeout_ns, const std::atomic<bool> *stop
             task = &tasks_.front();  // only the consumer pops: stays valid
         }
         if (task->gate->abandoned()) {
+            // Its stream will never reach it: a wait of ours still queued
+            // for it would hold our ring (and every later task) for ever.
+            if (task->wait_seq != 0 && halQueueCompleted(ring_) < task->wait_seq)
+                halQueueAbort(ring_);
             std::lock_guard<std::mutex> lock(mu_);
             tasks_.pop_front();
             continue;

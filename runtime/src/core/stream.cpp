@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <chrono>
 
+#include "acl/acl_rt.h"
+
 #include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
@@ -12,6 +14,7 @@
 #include "core/host_memory.h"
 #include "core/host_tasks.h"
 #include "core/stream_handles.h"
+#include "core/stream_hooks.h"
 
 namespace npu::rt {
 namespace {
@@ -25,6 +28,13 @@ HandleTable<Stream> *&StreamTableSlot() {
 HandleTable<Stream> &StreamTable() {
     return *StreamTableSlot();
 }
+
+// aclrtGetThreadLastTaskId (Stream::NoteThreadTask).
+thread_local uint32_t t_last_task_id = 0;
+
+// Streams whose work upstream leaves to the device (Stream::host_executed).
+constexpr uint32_t kDeviceOnlyFlags =
+    ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE;
 
 }  // namespace
 
@@ -48,6 +58,56 @@ Stream::~Stream() {
     ReapDeferred(true);
 }
 
+int32_t Stream::id() const {
+    return static_cast<int32_t>(HandleTable<Stream>::SlotIndex(handle_));
+}
+
+bool Stream::host_executed() const {
+    return (flags_ & kDeviceOnlyFlags) == 0;
+}
+
+void Stream::NoteThreadTask(uint64_t seq) {
+    t_last_task_id = static_cast<uint32_t>(seq);
+}
+
+uint32_t ThreadLastTaskId() {
+    return t_last_task_id;
+}
+
+Error Stream::AbortedError() const {
+    return Error::Format(ACL_ERROR_RT_STREAM_ABORT,
+                         "stream %p (device %d) was aborted (aclrtStreamAbort) during the wait",
+                         handle_, session_->user_id());
+}
+
+Error Stream::Abort() {
+    std::lock_guard<std::mutex> order(abort_mu_);
+    aborting_.store(true, std::memory_order_release);
+    abort_gen_.fetch_add(1, std::memory_order_acq_rel);
+    // First the ring: a submitter blocked for room in it (one queueing a
+    // host task, which holds host_mu_, included) gets it back.
+    int err = halQueueAbort(queue_);
+    if (err == 0) {
+        // Host tasks wait for their stream to reach them, which a
+        // cancelled stream never does: their gate is abandoned (they are
+        // dropped) and the next host task makes a new one. Under host_mu_,
+        // the ring is aborted once more: a host task queued meanwhile on
+        // the old gate would hold the stream for ever.
+        std::lock_guard<std::mutex> host(host_mu_);
+        if (host_gate_) {
+            host_gate_->MarkAbandoned();
+            host_gate_.reset();
+            err = halQueueAbort(queue_);
+        }
+    }
+    aborting_.store(false, std::memory_order_release);
+    if (err != 0)
+        return Error::FromHal(err, "cannot abort the work of stream %p (device %d)", handle_,
+                              session_->user_id());
+    ReapDeferred(false);
+    return Error::Ok();
+}
+
 Error Stream::SubmitFailed(int err) {
     return Error::FromHal(err, "cannot queue work on stream %p (device %d)", handle_,
                           session_->user_id());
@@ -65,7 +125,10 @@ Error Stream::TakeTaskError() {
 Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     if (seq == 0)
         return Error::Ok();
+    const uint64_t gen = abort_gen_.load(std::memory_order_acquire);
     int err = halQueueWait(queue_, seq, timeout_ns);
+    if (abort_gen_.load(std::memory_order_acquire) != gen)
+        return AbortedError();
     if (err == -ETIME) {
         return Error::Format(
             ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream %p (device %d) did not finish within %llu ms",
@@ -152,20 +215,42 @@ ContextStreams::~ContextStreams() {
         std::lock_guard<std::mutex> lock(mu_);
         handles.swap(handles_);
     }
+    const Stream *internal = internal_.load(std::memory_order_acquire);
     // Newest first, the default and internal streams (created early) last.
-    for (auto it = handles.rbegin(); it != handles.rend(); ++it)
-        StreamTable().Remove(*it).reset();
+    for (auto it = handles.rbegin(); it != handles.rend(); ++it) {
+        if (internal == nullptr || internal->handle() != *it)
+            StreamHooks::Get().Notify(*it, ACL_RT_STREAM_STATE_DESTROY_PRE);
+        std::unique_ptr<Stream> s = StreamTable().Remove(*it);
+        if (s && s->kind() != Stream::Kind::kInternal)
+            session_->live_streams().fetch_sub(1, std::memory_order_relaxed);
+        s.reset();
+    }
     std::lock_guard<std::mutex> lock(mu_);
     slab_.reset();
 }
 
-Error ContextStreams::CreateLocked(uint32_t flags, bool counted, Stream **out) {
-    if (counted && counted_ >= kMaxStreams) {
-        return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
-                             "device %d already has %u streams (the limit)", session_->user_id(),
-                             counted_);
+Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t priority,
+                                   Stream **out) {
+    const bool counted = kind != Stream::Kind::kInternal;
+    // A place in the device's quota, given back unless the stream is made.
+    struct Quota {
+        std::atomic<uint32_t> *live = nullptr;
+        ~Quota() {
+            if (live != nullptr)
+                live->fetch_sub(1, std::memory_order_relaxed);
+        }
+    } quota;
+    if (counted) {
+        std::atomic<uint32_t> &live = session_->live_streams();
+        const uint32_t before = live.fetch_add(1, std::memory_order_relaxed);
+        quota.live = &live;
+        if (before >= kMaxStreams) {
+            return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                                 "device %d already has %u streams (the limit)",
+                                 session_->user_id(), before);
+        }
     }
-    std::unique_ptr<Stream> s(new Stream(ctx_, session_, flags));
+    std::unique_ptr<Stream> s(new Stream(ctx_, session_, kind, flags, priority));
     int err = halQueueCreate(session_->hal(), 0, &s->queue_);
     if (err != 0) {
         if (err == -ENOSPC) {
@@ -191,18 +276,27 @@ Error ContextStreams::CreateLocked(uint32_t flags, bool counted, Stream **out) {
     }
     raw->handle_ = h;
     handles_.push_back(h);
-    if (counted)
-        ++counted_;
+    quota.live = nullptr;  // the stream holds its place now
     *out = raw;
     return Error::Ok();
 }
 
-Error ContextStreams::Create(uint32_t flags, void **handle) {
-    std::lock_guard<std::mutex> lock(mu_);
-    Stream *s = nullptr;
-    NPU_RETURN_IF_ERROR(CreateLocked(flags, true, &s));
-    *handle = s->handle();
+Error ContextStreams::Create(uint32_t flags, uint32_t priority, void **handle) {
+    void *h = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        Stream *s = nullptr;
+        NPU_RETURN_IF_ERROR(CreateLocked(Stream::Kind::kUser, flags, priority, &s));
+        h = s->handle();
+    }
+    StreamHooks::Get().Notify(h, ACL_RT_STREAM_STATE_CREATE_POST);
+    *handle = h;
     return Error::Ok();
+}
+
+uint32_t ContextStreams::Available() const {
+    const uint32_t live = session_->live_streams().load(std::memory_order_relaxed);
+    return live >= kMaxStreams ? 0 : kMaxStreams - live;
 }
 
 Error ContextStreams::Destroy(void *handle, bool force) {
@@ -222,11 +316,14 @@ Error ContextStreams::Destroy(void *handle, bool force) {
                                  handle);
         }
         handles_.erase(it);
-        --counted_;
     }
+    // Out of handles_ now: no other destroy gets here; the handle is live
+    // until Remove.
+    StreamHooks::Get().Notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     std::unique_ptr<Stream> s = StreamTable().Remove(handle);
     if (!s)
         return Error::Format(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is already destroyed", handle);
+    session_->live_streams().fetch_sub(1, std::memory_order_relaxed);
     if (force)
         s->Abandon();
     s.reset();  // waits for the stream's work unless abandoned
@@ -237,14 +334,19 @@ Stream *ContextStreams::Default(Error *err) {
     Stream *s = default_.load(std::memory_order_acquire);
     if (s != nullptr)
         return s;
-    std::lock_guard<std::mutex> lock(mu_);
-    s = default_.load(std::memory_order_relaxed);
-    if (s == nullptr) {
-        *err = CreateLocked(0, true, &s);
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        s = default_.load(std::memory_order_relaxed);
+        if (s != nullptr)
+            return s;
+        *err = CreateLocked(Stream::Kind::kDefault, 0, 0, &s);
         if (!err->ok())
             return nullptr;
         default_.store(s, std::memory_order_release);
     }
+    // The default stream lives as long as the context, which the caller
+    // holds: s stays valid.
+    StreamHooks::Get().Notify(s->handle(), ACL_RT_STREAM_STATE_CREATE_POST);
     return s;
 }
 
@@ -255,7 +357,7 @@ Stream *ContextStreams::Internal(Error *err) {
     std::lock_guard<std::mutex> lock(mu_);
     s = internal_.load(std::memory_order_relaxed);
     if (s == nullptr) {
-        *err = CreateLocked(0, false, &s);
+        *err = CreateLocked(Stream::Kind::kInternal, 0, 0, &s);
         if (!err->ok())
             return nullptr;
         internal_.store(s, std::memory_order_release);

@@ -30,6 +30,11 @@ class HostTaskQueue;
 
 class Stream {
   public:
+    // What a stream is to the user: made by aclrtCreateStream*, the
+    // context's default stream, or the context's private stream of the
+    // synchronous calls (never handed out).
+    enum class Kind { kUser, kDefault, kInternal };
+
     ~Stream();  // waits for the queued work (unless abandoned), frees the ring
     Stream(const Stream &) = delete;
     Stream &operator=(const Stream &) = delete;
@@ -40,13 +45,38 @@ class Stream {
     halQueue *queue() const { return queue_; }
     void *handle() const { return handle_; }
     uint32_t flags() const { return flags_; }
+    Kind kind() const { return kind_; }
+    // aclrtStreamGetId: the handle's slot in the process's stream table,
+    // so unique among live streams (of every device) and reused after a
+    // destroy, as upstream reuses its stream ids.
+    int32_t id() const;
+    // Whether the host runs this stream's work in order and waits for it:
+    // false for ACL_STREAM_PERSISTENT, ACL_STREAM_DEVICE_USE_ONLY and
+    // ACL_STREAM_CPU_SCHEDULE streams, whose work upstream leaves to the
+    // device (aclrtSynchronizeStream and aclrtStreamQuery return at once).
+    bool host_executed() const;
+    // aclrtStreamGetPriority / ACL_STREAM_ATTR_PRIORITY, in [0, 7]. Kept
+    // for the user; the engines schedule every ring alike.
+    uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
+    void set_priority(uint32_t p) { priority_.store(p, std::memory_order_relaxed); }
 
     // Queues n descriptors in order; *seq (may be null) gets the sequence
-    // number of the last one.
+    // number of the last one. While aclrtStreamAbort runs, the work is
+    // dropped (not queued) and *seq gets the last one queued before.
     Error Submit(const struct npu_sqe *sqes, uint32_t n, uint64_t *seq) {
-        int err = halQueueSubmit(queue_, sqes, n, seq);
+        if (aborting_.load(std::memory_order_acquire)) {
+            if (seq != nullptr)
+                *seq = halQueueSubmitted(queue_);
+            return Error::Ok();
+        }
+        uint64_t last = 0;
+        int err = halQueueSubmit(queue_, sqes, n, &last);
         if (err != 0)
             return SubmitFailed(err);
+        if (seq != nullptr)
+            *seq = last;
+        if (kind_ == Kind::kUser)
+            NoteThreadTask(last);
         return Error::Ok();
     }
     // Queues one descriptor and waits for it (and so for everything queued
@@ -58,6 +88,8 @@ class Stream {
     // ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when it passes.
     Error Synchronize(uint64_t timeout_ns = 0);
     // Waits for descriptor seq, without taking task errors.
+    // ACL_ERROR_RT_STREAM_ABORT when aclrtStreamAbort ran during the wait
+    // (so for every wait above, and for an event's).
     Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0);
     // Whether descriptor seq has completed (never blocks).
     bool Done(uint64_t seq) { return halQueueCompleted(queue_) >= seq; }
@@ -71,7 +103,21 @@ class Stream {
     // Destroy without waiting: the queued work is abandoned.
     void Abandon() { abandon_ = true; }
 
+    // aclrtStreamAbort: discards every task queued and not yet started
+    // (host tasks included: they never run) and the tasks queued while it
+    // runs; the running one finishes. Waits in progress end with
+    // ACL_ERROR_RT_STREAM_ABORT. The stream stays usable: work queued
+    // afterwards runs.
+    Error Abort();
+
+    uint64_t failure_mode() const { return failure_mode_.load(); }
     void set_failure_mode(uint64_t mode) { failure_mode_.store(mode); }
+    // ACL_STREAM_ATTR_USER_CUSTOM_TAG and ACL_STREAM_ATTR_CACHE_OP_INFO:
+    // stored for aclrtGetStreamAttribute, no effect here.
+    uint32_t user_tag() const { return user_tag_.load(std::memory_order_relaxed); }
+    void set_user_tag(uint32_t v) { user_tag_.store(v, std::memory_order_relaxed); }
+    uint32_t cache_op_info() const { return cache_op_.load(std::memory_order_relaxed); }
+    void set_cache_op_info(uint32_t v) { cache_op_.store(v, std::memory_order_relaxed); }
 
     // aclrtLaunchHostFunc ran work on this stream (which then takes no
     // callbacks of aclrtLaunchCallback: upstream keeps them apart).
@@ -81,25 +127,43 @@ class Stream {
   private:
     friend class ContextStreams;
     friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &);
-    Stream(Context *ctx, std::shared_ptr<DeviceSession> session, uint32_t flags)
-        : ctx_(ctx), session_(std::move(session)), flags_(flags) {}
+    Stream(Context *ctx, std::shared_ptr<DeviceSession> session, Kind kind, uint32_t flags,
+           uint32_t priority)
+        : ctx_(ctx),
+          session_(std::move(session)),
+          kind_(kind),
+          flags_(flags),
+          priority_(priority) {}
 
     Error SubmitFailed(int err);
     Error TakeTaskError();
     void ReapDeferred(bool all);
+    Error AbortedError() const;
+    static void NoteThreadTask(uint64_t seq);
 
     Context *const ctx_;
     const std::shared_ptr<DeviceSession> session_;
+    const Kind kind_;
     const uint32_t flags_;
+    std::atomic<uint32_t> priority_;
+    std::atomic<uint32_t> user_tag_{0};
+    std::atomic<uint32_t> cache_op_{0};
     halQueue *queue_ = nullptr;  // owned
     void *handle_ = nullptr;
     bool abandon_ = false;
     std::atomic<uint64_t> failure_mode_{0};
     std::atomic<bool> used_host_func_{false};
 
+    std::mutex abort_mu_;  // Protects: nothing but the order of aborts (one at a time)
+    // Set while an abort runs (work is dropped); aborts so far, which a
+    // wait compares before and after.
+    std::atomic<bool> aborting_{false};
+    std::atomic<uint64_t> abort_gen_{0};
+
     std::mutex host_mu_;
     // Protected by host_mu_: the words of the host hand-over
-    // (core/host_tasks.h), made on the first host task.
+    // (core/host_tasks.h), made on the first host task (again after an
+    // abort, which abandons the old ones).
     std::shared_ptr<HostGate> host_gate_;
 
     std::atomic<bool> has_deferred_{false};
@@ -136,9 +200,15 @@ Error AcquireStream(void *handle, StreamRef *out);
 // The default stream of ctx (created on first use).
 Error DefaultStream(Context &ctx, StreamRef *out);
 
+// aclrtGetThreadLastTaskId: the sequence number, on its stream, of the last
+// task the calling thread queued on a stream made by aclrtCreateStream*
+// (0 before the first).
+uint32_t ThreadLastTaskId();
+
 class ContextStreams {
   public:
-    // The default stream and quota count against the device's limit.
+    // The default stream and quota count against the device's limit (all
+    // the contexts of the device together).
     static constexpr uint32_t kMaxStreams = 1984;
 
     ContextStreams(Context *ctx, std::shared_ptr<DeviceSession> session);
@@ -148,10 +218,15 @@ class ContextStreams {
     ContextStreams(const ContextStreams &) = delete;
     ContextStreams &operator=(const ContextStreams &) = delete;
 
-    // aclrtCreateStream: a new stream; *handle gets its handle.
-    Error Create(uint32_t flags, void **handle);
+    // aclrtCreateStream[WithConfig]: a new stream (flags: ACL_STREAM_*,
+    // priority in [0, 7]); *handle gets its handle. Then the
+    // ACL_RT_STREAM_STATE_CREATE_POST hooks run.
+    Error Create(uint32_t flags, uint32_t priority, void **handle);
     // aclrtDestroyStream[Force]: the handle is known to be live and ours.
+    // The ACL_RT_STREAM_STATE_DESTROY_PRE hooks run first.
     Error Destroy(void *handle, bool force);
+    // Streams that the device's quota still allows (aclrtGetStreamAvailableNum).
+    uint32_t Available() const;
     // The default stream, created on first use; nullptr with *err set
     // when creation failed.
     Stream *Default(Error *err);
@@ -167,17 +242,17 @@ class ContextStreams {
     Error Slab(std::shared_ptr<EventSlab> *out);
 
   private:
-    Error CreateLocked(uint32_t flags, bool counted, Stream **out);
+    Error CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t priority, Stream **out);
 
     Context *const ctx_;
     const std::shared_ptr<DeviceSession> session_;
     std::atomic<Stream *> default_{nullptr};
     std::atomic<Stream *> internal_{nullptr};
     std::mutex mu_;
-    // Protected by mu_: every live stream handle of the context, the count
-    // against kMaxStreams, the slab.
+    // Protected by mu_: every live stream handle of the context, the slab.
+    // The count against kMaxStreams is the session's (all contexts of the
+    // device), DeviceSession::live_streams().
     std::vector<void *> handles_;
-    uint32_t counted_ = 0;
     std::shared_ptr<EventSlab> slab_;
 };
 

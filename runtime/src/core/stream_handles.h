@@ -72,6 +72,12 @@ class HandleTable {
         return s != nullptr ? s->obj : nullptr;
     }
 
+    // The slot index of a handle this table made (live or not): unique
+    // among live handles, below 2^17.
+    static uint32_t SlotIndex(const void *h) {
+        return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(h) & ((1u << kIndexBits) - 1));
+    }
+
     // Drops a pin taken by Acquire(h).
     void Release(const void *h) {
         uint32_t idx = 0;

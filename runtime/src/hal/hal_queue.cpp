@@ -173,7 +173,8 @@ void halQueue::Reap(bool try_only)
 		if (seq <= done || seq > limit)
 			continue;
 		done = seq;
-		if (c.res != 0 && err_res == 0) {
+		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
+		if (c.res != 0 && c.res != -ECANCELED && err_res == 0) {
 			err_res = c.res;
 			err_seq = seq;
 		}
@@ -360,35 +361,32 @@ void halQueueDestroy(halQueue *q)
 	delete q;
 }
 
-// Not in npu/hal.h yet: core/stream.cpp declares it (weak) for
-// aclrtDestroyStreamForce. Cancels every descriptor submitted so far that
-// has not started (a VALUE_WAIT holding the queue included) and returns
-// once they have completed (with -ECANCELED), so a following
-// halQueueDestroy does not wait for them. The cancellations are not
-// reported by halQueueTakeError.
+// Cancels every descriptor published so far that has not started (a
+// VALUE_WAIT holding the queue included) and returns once they have
+// completed (with -ECANCELED, which Reap does not record as an error), so
+// a following halQueueDestroy does not wait for them. Descriptors
+// published afterwards run as usual.
+//
+// Not under submit_lock: a submitter waiting for room in a ring that a
+// VALUE_WAIT holds keeps that lock, and only the abort gives it room. The
+// wait is for the descriptors up to the tail read before the ioctl, all
+// of which the driver cancels or has started; a later one may be another
+// VALUE_WAIT, which the caller did not ask to wait for.
 int halQueueAbort(halQueue *q)
 {
 	if (q == nullptr)
 		return -EINVAL;
-	// No submission may slip in between: what is published is what is
-	// cancelled, and the sequence numbers stay in step with the SQ.
-	std::lock_guard<std::mutex> guard(q->submit_lock);
+	// submitted moves before sq_tail (SubmitChunk), so sub is at least the
+	// sequence number of the tail, and at most a ring ahead of it.
+	const uint32_t tail = __atomic_load_n(&q->hdr->sq_tail, __ATOMIC_ACQUIRE);
+	const uint64_t sub = q->submitted.load(std::memory_order_acquire);
+	const uint64_t published = sub - static_cast<uint32_t>(static_cast<uint32_t>(sub) - tail);
 	struct npu_ring_abort ra = {};
 	ra.ring_id = q->ring_id;
 	int ret = q->file->Ioctl(NPU_IOCTL_RING_ABORT, &ra);
 	if (ret < 0)
 		return ret;
-	const int saved_res = [q] {
-		std::lock_guard<std::mutex> g(q->reap_lock);
-		return q->err_res;
-	}();
-	ret = q->WaitSeq(q->next_seq, 0);
-	std::lock_guard<std::mutex> g(q->reap_lock);
-	if (saved_res == 0 && q->err_res == -ECANCELED) {
-		q->err_res = 0;
-		q->err_seq = 0;
-	}
-	return ret;
+	return q->WaitSeq(published, 0);
 }
 
 int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq)
