@@ -101,30 +101,7 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclGetCannAttribute, (aclCannAttr cannAttr, int32_t *value)) \
     /* Devices */ \
     X(aclrtSetTsDevice, (aclrtTsId tsId)) \
-    X(aclrtGetDeviceInfo, (uint32_t deviceId, aclrtDevAttr attr, int64_t *value)) \
-    X(aclGetDeviceCapability, (uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)) \
-    X(aclrtGetDeviceCapability, (int32_t deviceId, aclrtDevFeatureType devFeatureType, \
-        int32_t *value)) \
-    X(aclrtQueryDeviceStatus, (int32_t deviceId, aclrtDeviceStatus *deviceStatus)) \
-    X(aclrtGetDeviceUtilizationRate, (int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)) \
     X(aclrtDeviceGetStreamPriorityRange, (int32_t *leastPriority, int32_t *greatestPriority)) \
-    X(aclrtCheckArchCompatibility, (const char *socVersion, int32_t *canCompatible)) \
-    X(aclrtDeviceGetUuid, (int32_t deviceId, aclrtUuid *uuid)) \
-    X(aclrtDeviceGetPCIBusId, (int32_t deviceId, char *pciBusId, int32_t len)) \
-    X(aclrtDeviceGetByPCIBusId, (const char *pciBusId, int32_t *deviceId)) \
-    X(aclrtGetDevicesTopo, (uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value)) \
-    X(aclrtDeviceGetHostAtomicCapabilities, (uint32_t *capabilities, \
-        const aclrtAtomicOperation *operations, const uint32_t count, int32_t deviceId)) \
-    X(aclrtDeviceGetP2PAtomicCapabilities, (uint32_t *capabilities, \
-        const aclrtAtomicOperation *operations, const uint32_t count, int32_t srcDeviceId, \
-        int32_t dstDeviceId)) \
-    X(aclrtDevicePeerAccessStatus, (int32_t deviceId, int32_t peerDeviceId, int32_t *status)) \
-    X(aclrtGetLogicDevIdByUserDevId, (const int32_t userDevid, int32_t *const logicDevId)) \
-    X(aclrtGetUserDevIdByLogicDevId, (const int32_t logicDevId, int32_t *const userDevid)) \
-    X(aclrtGetLogicDevIdByPhyDevId, (const int32_t phyDevId, int32_t *const logicDevId)) \
-    X(aclrtGetPhyDevIdByLogicDevId, (const int32_t logicDevId, int32_t *const phyDevId)) \
-    X(aclrtGetUserDevIdByPhyDevId, (const int32_t phyDevId, int32_t *const userDevId)) \
-    X(aclrtGetPhyDevIdByUserDevId, (const int32_t userDevId, int32_t *const phyDevId)) \
     X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
         void *args)) \
     X(aclrtDeviceSetLimit, (aclrtDeviceLimit limit, size_t value)) \
@@ -247,8 +224,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)) \
     X(aclrtAllocatorUnregister, (aclrtStream stream)) \
     /* Errors, exception information, fault handling */ \
-    X(aclrtGetErrorVerbose, (int32_t deviceId, aclrtErrorInfo *errorInfo)) \
-    X(aclrtRepairError, (int32_t deviceId, const aclrtErrorInfo *errorInfo)) \
     X(aclrtDeviceTaskAbort, (int32_t deviceId, uint32_t timeout)) \
     X(aclrtSetDeviceTaskAbortCallback, (const char *regName, \
         aclrtDeviceTaskAbortCallback callback, void *args)) \

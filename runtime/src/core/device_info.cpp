@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "core/device_info.h"
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+
+#include "core/device_manager.h"
+#include "npu/hal.h"
+
+namespace npu::rt {
+
+Error DeviceMemorySize(int32_t user_id, uint64_t *bytes) {
+    uint32_t phys = 0;
+    NPU_RETURN_IF_ERROR(DeviceManager::Get().ToPhysical(user_id, &phys));
+    struct npu_version version = {};
+    std::shared_ptr<DeviceSession> session = DeviceManager::Get().SessionOf(user_id);
+    int err = 0;
+    if (session) {
+        err = halGetVersion(session->hal(), &version);
+    } else {
+        halDevice *dev = nullptr;
+        err = halDeviceOpen(phys, &dev);
+        if (err == 0) {
+            err = halGetVersion(dev, &version);
+            halDeviceClose(dev);
+        }
+    }
+    if (err != 0)
+        return Error::FromHal(err, "cannot query the memory size of device %d", user_id);
+    *bytes = version.hbm_size;
+    return Error::Ok();
+}
+
+void DeviceUuid(uint32_t phys_id, char out[16]) {
+    // "npu-emu-dev" and the physical id, big endian: readable in a dump.
+    static const char kPrefix[12] = "npu-emu-dev";
+    std::memcpy(out, kPrefix, sizeof(kPrefix));
+    for (int i = 0; i < 4; i++)
+        out[12 + i] = static_cast<char>((phys_id >> (24 - 8 * i)) & 0xff);
+}
+
+std::string DevicePciBusId(uint32_t phys_id) {
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "0000:%02x:00.0", (phys_id + 1) & 0xff);
+    return buf;
+}
+
+namespace {
+
+// n hex digits at *p; advances *p.
+bool Hex(const char **p, int n, unsigned *out) {
+    unsigned v = 0;
+    for (int i = 0; i < n; i++) {
+        char c = (*p)[i];
+        if (!std::isxdigit(static_cast<unsigned char>(c)))
+            return false;
+        v = v * 16 +
+            static_cast<unsigned>(std::isdigit(static_cast<unsigned char>(c))
+                                      ? c - '0'
+                                      : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+    }
+    *p += n;
+    *out = v;
+    return true;
+}
+
+}  // namespace
+
+bool ParsePciBusId(const char *text, uint32_t *phys_id) {
+    const char *p = text;
+    unsigned domain = 0, bus = 0, dev = 0, fn = 0;
+    // With the domain: "DDDD:BB:DD.F"; without: "BB:DD.F".
+    if (std::strlen(p) == 12) {
+        if (!Hex(&p, 4, &domain) || *p++ != ':')
+            return false;
+    }
+    if (!Hex(&p, 2, &bus) || *p++ != ':' || !Hex(&p, 2, &dev) || *p++ != '.' || !Hex(&p, 1, &fn) ||
+        *p != '\0')
+        return false;
+    if (domain != 0 || dev != 0 || fn != 0 || bus == 0)
+        return false;
+    *phys_id = bus - 1;
+    return true;
+}
+
+}  // namespace npu::rt
