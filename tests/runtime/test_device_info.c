@@ -6,7 +6,7 @@
  * aclrtDeviceGetUuid, aclrtDeviceGetPCIBusId / aclrtDeviceGetByPCIBusId,
  * aclrtGetDevicesTopo, the six device-id mappings (also under
  * ASCEND_RT_VISIBLE_DEVICES, in a fresh process), aclrtDevicePeerAccessStatus,
- * the atomic-capability queries, aclrtGetErrorVerbose and
+ * aclrtSetTsDevice, the atomic-capability queries, aclrtGetErrorVerbose and
  * aclrtRepairError: the values, and every bad-input row with its exact code
  * and a message.
  */
@@ -482,6 +482,15 @@ static void test_peer_access_status(void **state)
 	ACL_OK(aclrtResetDevice(0));
 }
 
+static void test_set_ts_device(void **state)
+{
+	(void)state;
+	ACL_OK(aclrtSetTsDevice(ACL_TS_ID_AIVECTOR));
+	ACL_OK(aclrtSetTsDevice(ACL_TS_ID_AICORE));
+	EXPECT_FAIL(aclrtSetTsDevice(ACL_TS_ID_RESERVED), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtSetTsDevice((aclrtTsId)-1), ACL_ERROR_INVALID_PARAM);
+}
+
 static void test_atomic_capabilities(void **state)
 {
 	const int32_t n = (int32_t)rt_device_count();
@@ -610,6 +619,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_id_mappings_bad_inputs),
 		cmocka_unit_test(test_id_mappings_under_visible_devices),
 		cmocka_unit_test(test_peer_access_status),
+		cmocka_unit_test(test_set_ts_device),
 		cmocka_unit_test(test_atomic_capabilities),
 		cmocka_unit_test(test_error_verbose_and_repair),
 		cmocka_unit_test(test_concurrent_queries),

@@ -86,7 +86,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // X(name, (parameters)); the return type comes from the header.
 // clang-format off
 #define NPU_NOT_YET_APIS(X) \
-    X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
     X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
     /* Initialisation hooks, CANN package versions and attributes */ \
     X(aclInitCallbackRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, \
@@ -100,32 +99,13 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclGetCannAttributeList, (const aclCannAttr **cannAttrList, size_t *num)) \
     X(aclGetCannAttribute, (aclCannAttr cannAttr, int32_t *value)) \
     /* Devices */ \
-    X(aclrtSetTsDevice, (aclrtTsId tsId)) \
     X(aclrtDeviceGetStreamPriorityRange, (int32_t *leastPriority, int32_t *greatestPriority)) \
     X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
         void *args)) \
     X(aclrtDeviceSetLimit, (aclrtDeviceLimit limit, size_t value)) \
     X(aclrtDeviceGetLimit, (aclrtDeviceLimit limit, size_t *value)) \
     /* Runtime configuration: system parameters, resource limits, timeouts */ \
-    X(aclrtSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
-    X(aclrtGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
-    X(aclrtGetDeviceResLimit, (int32_t deviceId, aclrtDevResLimitType type, uint32_t *value)) \
-    X(aclrtSetDeviceResLimit, (int32_t deviceId, aclrtDevResLimitType type, uint32_t value)) \
-    X(aclrtResetDeviceResLimit, (int32_t deviceId)) \
-    X(aclrtGetStreamResLimit, (aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)) \
-    X(aclrtSetStreamResLimit, (aclrtStream stream, aclrtDevResLimitType type, uint32_t value)) \
-    X(aclrtResetStreamResLimit, (aclrtStream stream)) \
-    X(aclrtUseStreamResInCurrentThread, (aclrtStream stream)) \
-    X(aclrtUnuseStreamResInCurrentThread, (aclrtStream stream)) \
-    X(aclrtGetResInCurrentThread, (aclrtDevResLimitType type, uint32_t *value)) \
-    X(aclrtSetOpExecuteTimeOut, (uint32_t timeout)) \
-    X(aclrtSetOpExecuteTimeOutWithMs, (uint32_t timeout)) \
-    X(aclrtSetOpExecuteTimeOutV2, (uint64_t timeout, uint64_t *actualTimeout)) \
-    X(aclrtGetOpTimeOutInterval, (uint64_t *interval)) \
-    X(aclrtGetOpExecuteTimeout, (uint32_t *const timeoutMs)) \
     /* Contexts */ \
-    X(aclrtCtxSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
-    X(aclrtCtxGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
     /* Streams */ \
     X(aclrtCreateStreamWithConfig, (aclrtStream *stream, uint32_t priority, uint32_t flag)) \
     X(aclrtCreateStreamConfigHandle, (void)) \

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Runtime configuration: system parameters of the process
+ * (aclrtSetSysParamOpt, aclrtGetSysParamOpt) and of a context
+ * (aclrtCtxSetSysParamOpt, aclrtCtxGetSysParamOpt), device and stream
+ * resource limits and the stream a thread takes its limits from, kernel
+ * timeouts and aclrtSetOpWaitTimeout. Values read back, every bad-input row with its exact code.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rt_test.h"
+
+/* ACL_OPT_STRONG_CONSISTENCY is deprecated, as upstream's; its behaviour
+ * is still tested here. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+
+#define EXPECT_FAIL(expr, code)                                                 \
+	do {                                                                    \
+		assert_int_equal((expr), (code));                               \
+		assert_non_null(aclGetRecentErrMsg());                          \
+	} while (0)
+
+/* ---- process system parameters ---------------------------------------- */
+
+static void *sys_params_thread(void *arg)
+{
+	int64_t v = 77;
+
+	(void)arg;
+	/* No device or context needed; 0 until set. */
+	for (int opt = 0; opt < 4; opt++) {
+		v = 77;
+		assert_int_equal(aclrtGetSysParamOpt((aclSysParamOpt)opt, &v), ACL_SUCCESS);
+		assert_int_equal(v, 0);
+	}
+	assert_int_equal(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 3), ACL_SUCCESS);
+	assert_int_equal(aclrtSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1), ACL_SUCCESS);
+	return NULL;
+}
+
+static void test_sys_params(void **state)
+{
+	int64_t v = 77;
+
+	(void)state;
+	rt_run_in_thread(sys_params_thread, NULL);
+	/* Process-wide: the other thread's settings are seen here. */
+	ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 3);
+	ACL_OK(aclrtGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &v));
+	assert_int_equal(v, 1);
+	ACL_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+	ACL_OK(aclrtGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v));
+	assert_int_equal(v, 1);
+	ACL_OK(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0));
+	ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 0);
+
+	/* Ranges: [0, 4) for DETERMINISTIC, [0, 2) for the others (107000). */
+	EXPECT_FAIL(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, -1), ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 2),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, INT64_MIN),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	/* Options outside 0..3 (100000), NULL value (100000). */
+	EXPECT_FAIL(aclrtSetSysParamOpt((aclSysParamOpt)4, 0), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtSetSysParamOpt((aclSysParamOpt)-1, 0), ACL_ERROR_INVALID_PARAM);
+	v = 77;
+	EXPECT_FAIL(aclrtGetSysParamOpt((aclSysParamOpt)4, &v), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(v, 77);
+	/* The failed sets changed nothing. */
+	ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 0);
+}
+
+/* ---- context system parameters ---------------------------------------- */
+
+static void *no_context_ctx_params(void *arg)
+{
+	int64_t v = 77;
+
+	(void)arg;
+	assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1),
+			 ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v),
+			 ACL_ERROR_RT_CONTEXT_NULL);
+	/* The option is checked before the context. */
+	assert_int_equal(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 1),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(v, 77);
+	return NULL;
+}
+
+static void test_ctx_sys_params(void **state)
+{
+	aclrtContext explicit_ctx = NULL, primary = NULL;
+	int64_t v = 77;
+
+	(void)state;
+	rt_run_in_thread(no_context_ctx_params, NULL);
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtGetCurrentContext(&primary));
+	/* Never set in this context: 107021, value untouched. */
+	EXPECT_FAIL(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v),
+		    ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+	assert_int_equal(v, 77);
+	ACL_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 2));
+	ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 2);
+	v = 77;
+	EXPECT_FAIL(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v),
+		    ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+	assert_int_equal(v, 77);
+
+	/* Another context has its own settings. */
+	ACL_OK(aclrtCreateContext(&explicit_ctx, 0));
+	EXPECT_FAIL(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v),
+		    ACL_ERROR_RT_SYSPARAMOPT_NOT_SET);
+	ACL_OK(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 1));
+	ACL_OK(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+	ACL_OK(aclrtSetCurrentContext(primary));
+	ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 2);
+	ACL_OK(aclrtSetCurrentContext(explicit_ctx));
+	ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 1);
+	/* The process value is separate. */
+	ACL_OK(aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 0);
+
+	/* Bad rows: option 3 and beyond (100000), NULL (100000), range (107000). */
+	EXPECT_FAIL(aclrtCtxSetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, 0),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtCtxGetSysParamOpt(ACL_OPT_ENABLE_KERNEL_EARLY_START, &v),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtCtxSetSysParamOpt((aclSysParamOpt)-1, 0), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, NULL), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, 4), ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtCtxSetSysParamOpt(ACL_OPT_STRONG_CONSISTENCY, 2),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v));
+	assert_int_equal(v, 1);
+
+	/* A destroyed context's settings are gone with it; the thread has none. */
+	ACL_OK(aclrtDestroyContext(explicit_ctx));
+	EXPECT_FAIL(aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v), ACL_ERROR_RT_CONTEXT_NULL);
+	ACL_OK(aclrtSetCurrentContext(primary));
+	ACL_OK(aclrtResetDevice(0));
+}
+
+/* ---- device resource limits -------------------------------------------- */
+
+static void test_device_res_limits(void **state)
+{
+	const int32_t n = (int32_t)rt_device_count();
+	uint32_t v = 77;
+
+	(void)state;
+	/* The device must be set in this process first (507033). */
+	EXPECT_FAIL(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v),
+		    ACL_ERROR_RT_DEV_SETUP_ERROR);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 4),
+		    ACL_ERROR_RT_DEV_SETUP_ERROR);
+	EXPECT_FAIL(aclrtResetDeviceResLimit(0), ACL_ERROR_RT_DEV_SETUP_ERROR);
+	assert_int_equal(v, 77);
+
+	ACL_OK(aclrtSetDevice(0));
+	/* Defaults: the hardware counts of aclrtGetDeviceInfo. */
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 24);
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 48);
+	ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 10));
+	ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 48));
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 10);
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 48);
+	ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 0));	/* 0 is accepted */
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 0);
+
+	/* Bad rows, in upstream's order: negative id, type, other bad id, value. */
+	v = 77;
+	EXPECT_FAIL(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtGetDeviceResLimit(-1, (aclrtDevResLimitType)5, &v),
+		    ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtGetDeviceResLimit(n, (aclrtDevResLimitType)5, &v),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtGetDeviceResLimit(n, ACL_RT_DEV_RES_CUBE_CORE, &v),
+		    ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(-1, (aclrtDevResLimitType)2, 1),
+		    ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(0, (aclrtDevResLimitType)2, 1),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(0, (aclrtDevResLimitType)-1, 1),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(n, ACL_RT_DEV_RES_CUBE_CORE, 1),
+		    ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 25),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, UINT32_MAX),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtResetDeviceResLimit(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtResetDeviceResLimit(n), ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(v, 77);
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 10);	/* the failed sets changed nothing */
+
+	/* Reset: the hardware counts again. */
+	ACL_OK(aclrtResetDeviceResLimit(0));
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 24);
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 48);
+
+	/* A limit belongs to one open of the device: gone after a full reset. */
+	ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 3));
+	ACL_OK(aclrtResetDevice(0));
+	EXPECT_FAIL(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v),
+		    ACL_ERROR_RT_DEV_SETUP_ERROR);
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 24);
+	ACL_OK(aclrtResetDevice(0));
+}
+
+/* ---- stream resource limits and the thread's stream --------------------- */
+
+static void *no_context_stream_limits(void *arg)
+{
+	aclrtStream s = arg;
+	uint32_t v = 77;
+
+	/* NULL means the default stream of the current context: there is none. */
+	assert_int_equal(aclrtGetStreamResLimit(NULL, ACL_RT_DEV_RES_CUBE_CORE, &v),
+			 ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtSetStreamResLimit(NULL, ACL_RT_DEV_RES_CUBE_CORE, 1),
+			 ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtResetStreamResLimit(NULL), ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtUseStreamResInCurrentThread(NULL), ACL_ERROR_RT_CONTEXT_NULL);
+	assert_int_equal(aclrtUnuseStreamResInCurrentThread(NULL), ACL_ERROR_RT_CONTEXT_NULL);
+	/* Unbound and without a context: no device to take the limit of. */
+	assert_int_equal(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v),
+			 ACL_ERROR_RT_CONTEXT_NULL);
+	/* Bound to a stream with its own limit: that limit, no context needed. */
+	assert_int_equal(aclrtUseStreamResInCurrentThread(s), ACL_SUCCESS);
+	assert_int_equal(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v), ACL_SUCCESS);
+	assert_int_equal(v, 5);
+	/* ... but not for a type the stream has no limit of. */
+	assert_int_equal(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &v),
+			 ACL_ERROR_RT_CONTEXT_NULL);
+	return NULL;
+}
+
+static void *other_thread_unbound(void *arg)
+{
+	uint32_t v = 77;
+
+	(void)arg;
+	/* The binding of the main thread is not this thread's. */
+	assert_int_equal(aclrtSetDevice(0), ACL_SUCCESS);
+	assert_int_equal(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v), ACL_SUCCESS);
+	assert_int_equal(v, 12);
+	assert_int_equal(aclrtResetDevice(0), ACL_SUCCESS);
+	return NULL;
+}
+
+static void test_stream_res_limits(void **state)
+{
+	aclrtStream s = NULL, s2 = NULL, def = NULL;
+	uint32_t v = 77;
+
+	(void)state;
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateStream(&s2));
+	ACL_OK(aclrtCtxGetCurrentDefaultStream(&def));
+	/* Without its own limit: the process limit, else the hardware count. */
+	ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 24);
+	ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 12));
+	ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	/* Its own limit may exceed the process limit, not the hardware. */
+	ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 20));
+	ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 20);
+	ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 48);
+	ACL_OK(aclrtGetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	/* NULL is the default stream. */
+	ACL_OK(aclrtSetStreamResLimit(NULL, ACL_RT_DEV_RES_VECTOR_CORE, 7));
+	ACL_OK(aclrtGetStreamResLimit(def, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 7);
+	ACL_OK(aclrtResetStreamResLimit(def));
+	ACL_OK(aclrtGetStreamResLimit(NULL, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 48);
+
+	/* Bad rows. */
+	v = 77;
+	EXPECT_FAIL(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtGetStreamResLimit(s, (aclrtDevResLimitType)2, &v),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetStreamResLimit(s, (aclrtDevResLimitType)2, 1),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 25),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_VECTOR_CORE, 49),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclrtGetStreamResLimit((aclrtStream)&v, ACL_RT_DEV_RES_CUBE_CORE, &v),
+		    ACL_ERROR_RT_INVALID_HANDLE);
+	EXPECT_FAIL(aclrtUseStreamResInCurrentThread((aclrtStream)&v), ACL_ERROR_RT_INVALID_HANDLE);
+	assert_int_equal(v, 77);
+	ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 20);
+
+	/* The thread's stream: its limit, else the process limit of the device. */
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	ACL_OK(aclrtUseStreamResInCurrentThread(s));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 20);
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	assert_int_equal(v, 48);
+	rt_run_in_thread(other_thread_unbound, NULL);
+	/* Unbinding another stream is accepted and changes nothing. */
+	ACL_OK(aclrtUnuseStreamResInCurrentThread(s2));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 20);
+	/* Last call wins. */
+	ACL_OK(aclrtUseStreamResInCurrentThread(s2));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	ACL_OK(aclrtUseStreamResInCurrentThread(s));
+	ACL_OK(aclrtUnuseStreamResInCurrentThread(s));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	/* NULL binds the default stream. */
+	ACL_OK(aclrtSetStreamResLimit(NULL, ACL_RT_DEV_RES_CUBE_CORE, 2));
+	ACL_OK(aclrtUseStreamResInCurrentThread(NULL));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 2);
+	ACL_OK(aclrtUnuseStreamResInCurrentThread(def));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	/* A destroyed bound stream: back to the process limit. */
+	ACL_OK(aclrtUseStreamResInCurrentThread(s));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	assert_int_equal(v, 12);
+	EXPECT_FAIL(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 1),
+		    ACL_ERROR_RT_INVALID_HANDLE);
+	EXPECT_FAIL(aclrtResetStreamResLimit(s), ACL_ERROR_RT_INVALID_HANDLE);
+	v = 77;
+	EXPECT_FAIL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtGetResInCurrentThread((aclrtDevResLimitType)2, &v),
+		    ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(v, 77);
+
+	/* A thread without a context, bound to s2 (with its own cube limit). */
+	ACL_OK(aclrtSetStreamResLimit(s2, ACL_RT_DEV_RES_CUBE_CORE, 5));
+	rt_run_in_thread(no_context_stream_limits, s2);
+
+	ACL_OK(aclrtDestroyStream(s2));
+	ACL_OK(aclrtResetDevice(0));
+}
+
+/* ---- kernel timeouts ----------------------------------------------------- */
+
+static void test_op_timeouts(void **state)
+{
+	uint64_t interval = 0, actual = 0;
+	uint32_t ms = 0;
+
+	(void)state;
+	/* Never set: none. */
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, UINT32_MAX);
+	ACL_OK(aclrtGetOpTimeOutInterval(&interval));
+	assert_int_equal(interval, 1000000);	/* 1 s, in microseconds */
+
+	ACL_OK(aclrtSetOpExecuteTimeOut(3));
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 3000);
+	/* Rounded up to whole intervals, at most 254 of them; 0 is the maximum. */
+	ACL_OK(aclrtSetOpExecuteTimeOutWithMs(1500));
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 2000);
+	ACL_OK(aclrtSetOpExecuteTimeOutWithMs(1));
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 1000);
+	ACL_OK(aclrtSetOpExecuteTimeOut(0));
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 254000);
+	ACL_OK(aclrtSetOpExecuteTimeOut(UINT32_MAX));
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 254000);
+	ACL_OK(aclrtSetOpExecuteTimeOutWithMs(0));
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 254000);
+	/* V2: microseconds, the applied value written back; 0 is never. */
+	ACL_OK(aclrtSetOpExecuteTimeOutV2(2500000, &actual));
+	assert_int_equal(actual, 3000000);
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, 3000);
+	ACL_OK(aclrtSetOpExecuteTimeOutV2(UINT64_MAX, &actual));
+	assert_int_equal(actual, 254000000);
+	ACL_OK(aclrtSetOpExecuteTimeOutV2(0, &actual));
+	assert_int_equal(actual, UINT64_MAX);
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, UINT32_MAX);
+
+	EXPECT_FAIL(aclrtSetOpExecuteTimeOutV2(1, NULL), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtGetOpTimeOutInterval(NULL), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclrtGetOpExecuteTimeout(NULL), ACL_ERROR_INVALID_PARAM);
+	/* The rejected V2 call changed nothing. */
+	ACL_OK(aclrtGetOpExecuteTimeout(&ms));
+	assert_int_equal(ms, UINT32_MAX);
+
+	ACL_OK(aclrtSetOpWaitTimeout(0));
+	ACL_OK(aclrtSetOpWaitTimeout(30));
+}
+
+int main(void)
+{
+	/* test_op_timeouts first: it sees the process before any timeout is set. */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_op_timeouts),
+		cmocka_unit_test(test_sys_params),
+		cmocka_unit_test(test_ctx_sys_params),
+		cmocka_unit_test(test_device_res_limits),
+		cmocka_unit_test(test_stream_res_limits),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
