@@ -4,18 +4,22 @@
  * (aclrtSetSysParamOpt, aclrtGetSysParamOpt) and of a context
  * (aclrtCtxSetSysParamOpt, aclrtCtxGetSysParamOpt), device and stream
  * resource limits and the stream a thread takes its limits from, kernel
- * timeouts and aclrtSetOpWaitTimeout. Values read back, every bad-input row with its exact code.
+ * timeouts and aclrtSetOpWaitTimeout; then the init/finalize hooks
+ * (aclInitCallbackRegister ...), aclsysGetCANNVersion and the CANN
+ * attributes. Values read back, every bad-input row with its exact code.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rt_test.h"
 
-/* ACL_OPT_STRONG_CONSISTENCY is deprecated, as upstream's; its behaviour
- * is still tested here. */
+/* aclsysGetCANNVersion and ACL_OPT_STRONG_CONSISTENCY are deprecated, as
+ * upstream's; their behaviour is still tested here. */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
+static char g_root[64];	/* a temporary CANN root for the version files */
 
 #define EXPECT_FAIL(expr, code)                                                 \
 	do {                                                                    \
@@ -431,6 +435,230 @@ static void test_op_timeouts(void **state)
 	ACL_OK(aclrtSetOpWaitTimeout(30));
 }
 
+/* ---- init and finalize hooks --------------------------------------------- */
+
+static int g_init_calls, g_fin_calls;
+static char g_init_config[256];
+static size_t g_init_len;
+static void *g_init_user, *g_fin_user;
+static aclError g_init_rc;
+
+static aclError init_hook(const char *config, size_t len, void *user)
+{
+	g_init_calls++;
+	g_init_len = len;
+	g_init_user = user;
+	snprintf(g_init_config, sizeof(g_init_config), "%s", config ? config : "(null)");
+	return g_init_rc;
+}
+
+static aclError reentering_init_hook(const char *config, size_t len, void *user)
+{
+	(void)config;
+	(void)len;
+	*(aclError *)user = aclInit(NULL);
+	return ACL_SUCCESS;
+}
+
+static aclError fin_hook(void *user)
+{
+	g_fin_calls++;
+	g_fin_user = user;
+	return ACL_SUCCESS;
+}
+
+static void test_init_finalize_hooks(void **state)
+{
+	static const char json[] = "{\"dump\": {}}";
+	char path[128];
+	int user1, user2;
+	aclError inner = -1;
+	uint64_t refs = 7;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/acl.json", g_root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(json, f);
+	fclose(f);
+
+	/* Bad rows. */
+	EXPECT_FAIL(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, NULL, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclInitCallbackRegister((aclRegisterCallbackType)8, init_hook, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclInitCallbackUnRegister((aclRegisterCallbackType)-1, init_hook),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, NULL, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclFinalizeCallbackRegister((aclRegisterCallbackType)0x10000, fin_hook, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_OTHER, NULL),
+		    ACL_ERROR_INVALID_PARAM);
+	/* Removing a hook that is not there does nothing. */
+	ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_DVPP, init_hook));
+	ACL_OK(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_ACL_DVPP, fin_hook));
+
+	/* Registered twice: called once, with the newer user data. */
+	ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, init_hook, &user1));
+	ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_MODEL, init_hook, &user2));
+	ACL_OK(aclFinalizeCallbackRegister(ACL_REG_TYPE_OTHER, fin_hook, &user1));
+	ACL_OK(aclInit(path));
+	assert_int_equal(g_init_calls, 1);
+	assert_string_equal(g_init_config, json);
+	assert_int_equal(g_init_len, strlen(json));
+	assert_ptr_equal(g_init_user, &user2);
+	assert_int_equal(g_fin_calls, 0);
+	/* A repeated aclInit does not call the hooks again. */
+	assert_int_equal(aclInit(path), ACL_ERROR_REPEAT_INITIALIZE);
+	assert_int_equal(g_init_calls, 1);
+	ACL_OK(aclFinalizeReference(&refs));
+	assert_int_equal(refs, 1);
+	assert_int_equal(g_fin_calls, 0);
+	ACL_OK(aclFinalizeReference(&refs));
+	assert_int_equal(refs, 0);
+	assert_int_equal(g_fin_calls, 1);
+	assert_ptr_equal(g_fin_user, &user1);
+
+	/* A failing init hook fails aclInit with its code; nothing is initialised. */
+	g_init_rc = ACL_ERROR_INVALID_FILE;
+	EXPECT_FAIL(aclInit(path), ACL_ERROR_INVALID_FILE);
+	assert_int_equal(g_init_calls, 2);
+	assert_int_equal(aclFinalize(), ACL_ERROR_REPEAT_FINALIZE);
+	assert_int_equal(g_fin_calls, 1);
+	g_init_rc = ACL_SUCCESS;
+
+	/* A hook may not re-enter aclInit. */
+	ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_OTHER, reentering_init_hook, &inner));
+	ACL_OK(aclInit(path));
+	assert_int_equal(inner, ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(g_init_calls, 3);
+	ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_OTHER, reentering_init_hook));
+	ACL_OK(aclFinalize());
+	assert_int_equal(g_fin_calls, 2);
+
+	/* Unregistered: not called any more; the same function under another
+	 * type is another hook. */
+	ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_MODEL, init_hook));
+	ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_RETR, init_hook, NULL));
+	ACL_OK(aclFinalizeCallbackUnRegister(ACL_REG_TYPE_OTHER, fin_hook));
+	ACL_OK(aclInit(path));
+	assert_int_equal(g_init_calls, 4);
+	assert_null(g_init_user);
+	ACL_OK(aclFinalize());
+	assert_int_equal(g_fin_calls, 2);
+	ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_RETR, init_hook));
+	ACL_OK(aclInit(path));
+	assert_int_equal(g_init_calls, 4);
+	ACL_OK(aclFinalize());
+}
+
+/* ---- CANN package versions and attributes -------------------------------- */
+
+static void write_info(const char *pkg, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/share", g_root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/share/info", g_root);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/share/info/%s", g_root, pkg);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/share/info/%s/version.info", g_root, pkg);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_cann_version(void **state)
+{
+	aclCANNPackageVersion v;
+
+	(void)state;
+	setenv("ASCEND_HOME_PATH", g_root, 1);
+	write_info("runtime", "Version=8.5.0-rc.1\n");
+	memset(&v, 0x5a, sizeof(v));
+	ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+	assert_string_equal(v.version, "8.5.0.rc1");
+	assert_string_equal(v.majorVersion, "8");
+	assert_string_equal(v.minorVersion, "5");
+	assert_string_equal(v.releaseVersion, "0");
+	assert_string_equal(v.patchVersion, "rc1");
+	assert_int_equal(v.reserved[0], 0);	/* the struct is zeroed */
+	assert_int_equal(v.version[sizeof(v.version) - 1], 0);
+
+	/* Missing parts are "0"; ops-legacy is found as ops_legacy. */
+	write_info("ops_legacy", "Version=7.1\n");
+	ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_OPP_KERNEL, &v));
+	assert_string_equal(v.version, "7.1");
+	assert_string_equal(v.minorVersion, "1");
+	assert_string_equal(v.releaseVersion, "0");
+	assert_string_equal(v.patchVersion, "0");
+	write_info("hccl", "Version=9.0.0\n");
+	ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_HCCL, &v));
+	assert_string_equal(v.version, "9.0.0");
+
+	/* Fewer than two parts, no file: 100003; unknown name, NULL: 100000. */
+	write_info("hccl", "Version=9\n");
+	memset(&v, 0x5a, sizeof(v));
+	EXPECT_FAIL(aclsysGetCANNVersion(ACL_PKG_NAME_HCCL, &v), ACL_ERROR_INVALID_FILE);
+	EXPECT_FAIL(aclsysGetCANNVersion(ACL_PKG_NAME_COMPILER, &v), ACL_ERROR_INVALID_FILE);
+	EXPECT_FAIL(aclsysGetCANNVersion((aclCANNPackageName)8, &v), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclsysGetCANNVersion((aclCANNPackageName)-1, &v), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal((uint8_t)v.version[0], 0x5a);
+	unsetenv("ASCEND_HOME_PATH");
+	EXPECT_FAIL(aclsysGetCANNVersion(ACL_PKG_NAME_RUNTIME, &v), ACL_ERROR_INVALID_FILE);
+}
+
+static void test_cann_attributes(void **state)
+{
+	const aclCannAttr *list = NULL;
+	size_t num = 0;
+	int32_t v = 7;
+
+	(void)state;
+	ACL_OK(aclGetCannAttributeList(&list, &num));
+	assert_int_equal(num, 2);
+	assert_int_equal(list[0], ACL_CANN_ATTR_INF_NAN);
+	assert_int_equal(list[1], ACL_CANN_ATTR_BF16);
+	ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_INF_NAN, &v));
+	assert_int_equal(v, 1);
+	ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v));
+	assert_int_equal(v, 1);
+	ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_JIT_COMPILE, &v));
+	assert_int_equal(v, 0);
+	v = 7;
+	EXPECT_FAIL(aclGetCannAttributeList(NULL, &num), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclGetCannAttributeList(&list, NULL), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclGetCannAttribute(ACL_CANN_ATTR_UNDEFINED, &v), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclGetCannAttribute((aclCannAttr)3, &v), ACL_ERROR_INVALID_PARAM);
+	EXPECT_FAIL(aclGetCannAttribute(ACL_CANN_ATTR_BF16, NULL), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(v, 7);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	snprintf(g_root, sizeof(g_root), "/tmp/npu-test-rtconfig-XXXXXX");
+	return mkdtemp(g_root) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", g_root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
 int main(void)
 {
 	/* test_op_timeouts first: it sees the process before any timeout is set. */
@@ -440,7 +668,10 @@ int main(void)
 		cmocka_unit_test(test_ctx_sys_params),
 		cmocka_unit_test(test_device_res_limits),
 		cmocka_unit_test(test_stream_res_limits),
+		cmocka_unit_test(test_cann_version),
+		cmocka_unit_test(test_cann_attributes),
+		cmocka_unit_test(test_init_finalize_hooks),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

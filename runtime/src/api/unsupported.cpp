@@ -87,17 +87,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // clang-format off
 #define NPU_NOT_YET_APIS(X) \
     X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
-    /* Initialisation hooks, CANN package versions and attributes */ \
-    X(aclInitCallbackRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, \
-        void *userData)) \
-    X(aclInitCallbackUnRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc)) \
-    X(aclFinalizeCallbackRegister, (aclRegisterCallbackType type, \
-        aclFinalizeCallbackFunc cbFunc, void *userData)) \
-    X(aclFinalizeCallbackUnRegister, (aclRegisterCallbackType type, \
-        aclFinalizeCallbackFunc cbFunc)) \
-    X(aclsysGetCANNVersion, (aclCANNPackageName name, aclCANNPackageVersion *version)) \
-    X(aclGetCannAttributeList, (const aclCannAttr **cannAttrList, size_t *num)) \
-    X(aclGetCannAttribute, (aclCannAttr cannAttr, int32_t *value)) \
     /* Devices */ \
     X(aclrtDeviceGetStreamPriorityRange, (int32_t *leastPriority, int32_t *greatestPriority)) \
     X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
