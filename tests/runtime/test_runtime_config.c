@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rt_test.h"
 
@@ -556,6 +558,71 @@ static void test_init_finalize_hooks(void **state)
 	ACL_OK(aclFinalize());
 }
 
+/* ---- fork -------------------------------------------------------------- */
+
+static int g_child_hook_calls;
+
+static aclError child_init_hook(const char *config, size_t len, void *user)
+{
+	(void)config;
+	(void)len;
+	(void)user;
+	g_child_hook_calls++;
+	return ACL_SUCCESS;
+}
+
+/* In the child: the process settings and hooks are kept, the thread's bound
+ * stream (a handle of the parent's) is not. */
+static int fork_child_checks(void)
+{
+	int64_t v = -1;
+	uint32_t ms = 0, cores = 0;
+
+	if (aclrtGetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, &v) != ACL_SUCCESS || v != 1)
+		return 10;
+	if (aclrtGetOpExecuteTimeout(&ms) != ACL_SUCCESS || ms != 5000)
+		return 11;
+	if (aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &cores) !=
+	    ACL_ERROR_RT_CONTEXT_NULL)
+		return 12;
+	if (aclInit(NULL) != ACL_SUCCESS)
+		return 13;
+	if (g_child_hook_calls != 1)
+		return 14;
+	return 0;
+}
+
+static void test_fork_keeps_process_settings(void **state)
+{
+	aclrtStream s = NULL;
+	uint32_t cores = 0;
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	ACL_OK(aclrtSetSysParamOpt(ACL_OPT_ENABLE_DEBUG_KERNEL, 1));
+	ACL_OK(aclrtSetOpExecuteTimeOut(5));
+	ACL_OK(aclInitCallbackRegister(ACL_REG_TYPE_ACL_TDT_QUEUE, child_init_hook, NULL));
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 3));
+	ACL_OK(aclrtUseStreamResInCurrentThread(s));
+	ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &cores));
+	assert_int_equal(cores, 3);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fork_child_checks());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(g_child_hook_calls, 0);	/* the parent did not init */
+	ACL_OK(aclInitCallbackUnRegister(ACL_REG_TYPE_ACL_TDT_QUEUE, child_init_hook));
+	ACL_OK(aclrtUnuseStreamResInCurrentThread(s));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtResetDevice(0));
+}
+
 /* ---- CANN package versions and attributes -------------------------------- */
 
 static void write_info(const char *pkg, const char *text)
@@ -668,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_ctx_sys_params),
 		cmocka_unit_test(test_device_res_limits),
 		cmocka_unit_test(test_stream_res_limits),
+		cmocka_unit_test(test_fork_keeps_process_settings),
 		cmocka_unit_test(test_cann_version),
 		cmocka_unit_test(test_cann_attributes),
 		cmocka_unit_test(test_init_finalize_hooks),

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/device_info.h"
 
+#include <array>
+#include <atomic>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -10,9 +12,26 @@
 
 namespace npu::rt {
 
+namespace {
+
+// The memory size of each physical device asked so far (0: not yet), so
+// that a process that never sets a device opens it for the question once,
+// not per call. Atomic words: no lock a fork could leave held.
+constexpr uint32_t kCachedDevices = 64;
+std::array<std::atomic<uint64_t>, kCachedDevices> g_size_of{};
+
+}  // namespace
+
 Error DeviceMemorySize(int32_t user_id, uint64_t *bytes) {
     uint32_t phys = 0;
     NPU_RETURN_IF_ERROR(DeviceManager::Get().ToPhysical(user_id, &phys));
+    if (phys < kCachedDevices) {
+        uint64_t cached = g_size_of[phys].load(std::memory_order_relaxed);
+        if (cached != 0) {
+            *bytes = cached;
+            return Error::Ok();
+        }
+    }
     struct npu_version version = {};
     std::shared_ptr<DeviceSession> session = DeviceManager::Get().SessionOf(user_id);
     int err = 0;
@@ -28,6 +47,8 @@ Error DeviceMemorySize(int32_t user_id, uint64_t *bytes) {
     }
     if (err != 0)
         return Error::FromHal(err, "cannot query the memory size of device %d", user_id);
+    if (phys < kCachedDevices)
+        g_size_of[phys].store(version.hbm_size, std::memory_order_relaxed);
     *bytes = version.hbm_size;
     return Error::Ok();
 }

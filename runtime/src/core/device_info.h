@@ -27,8 +27,9 @@ struct DeviceProfile {
 
 // Bytes of device memory of user device user_id (the driver's HBM size),
 // asked of the open session, or of a short-lived open of the device when
-// the process has not opened it. ACL_ERROR_RT_INVALID_DEVICEID when user_id
-// is not visible.
+// the process has not opened it, once per physical device (the size of a
+// device does not change). ACL_ERROR_RT_INVALID_DEVICEID when user_id is
+// not visible.
 Error DeviceMemorySize(int32_t user_id, uint64_t *bytes);
 
 // The 16 bytes of aclrtDeviceGetUuid for physical device phys_id: fixed

@@ -3,6 +3,7 @@
 
 #include "core/device_info.h"
 #include "core/device_manager.h"
+#include "core/fork.h"
 
 namespace npu::rt {
 namespace {
@@ -12,9 +13,28 @@ thread_local void *t_bound_stream = nullptr;
 
 }  // namespace
 
+RuntimeConfig *&RuntimeConfig::Slot() {
+    static RuntimeConfig *config =
+        (RegisterForkHandlers(), new RuntimeConfig());  // never destroyed, see Library::Slot
+    return config;
+}
+
 RuntimeConfig &RuntimeConfig::Get() {
-    static RuntimeConfig *config = new RuntimeConfig();  // never destroyed
-    return *config;
+    return *Slot();
+}
+
+// The child has only the forking thread: the parent's values are read
+// without its lock, which another parent thread may have held at fork().
+void RuntimeConfig::ForkChild() {
+    RuntimeConfig *parent = Slot();
+    KeepParentCopy(parent);
+    RuntimeConfig *child = new RuntimeConfig();
+    child->sys_params_ = parent->sys_params_;
+    child->op_timeout_us_ = parent->op_timeout_us_;
+    child->op_wait_timeout_s_ = parent->op_wait_timeout_s_;
+    child->ts_id_ = parent->ts_id_;
+    Slot() = child;
+    t_bound_stream = nullptr;
 }
 
 void RuntimeConfig::SetSysParam(int opt, int64_t value) {

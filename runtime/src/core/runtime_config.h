@@ -24,6 +24,10 @@ class DeviceSession;
 class RuntimeConfig {
   public:
     static RuntimeConfig &Get();
+    // In a forked child: the settings of the process (system parameters,
+    // timeouts) are kept, those of the parent's device opens and the
+    // calling thread's bound stream are not.
+    static void ForkChild();
 
     // System parameters (aclSysParamOpt 0..3): 0 until set.
     static constexpr int kSysParams = 4;
@@ -67,6 +71,7 @@ class RuntimeConfig {
 
   private:
     RuntimeConfig() = default;
+    static RuntimeConfig *&Slot();  // the instance; a forked child replaces it
 
     struct DeviceLimits {
         std::weak_ptr<DeviceSession> session;  // the open they belong to
