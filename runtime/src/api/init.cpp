@@ -27,8 +27,9 @@ aclError aclFinalizeReference(uint64_t *refCount) {
 namespace {
 
 // A module of aclRegisterCallbackType: 0..7 or ACL_REG_TYPE_OTHER.
-Error CheckHookType(aclRegisterCallbackType type) {
-    int32_t t = EnumValue(type);
+// t is the caller's value as an int: values outside the enum are not read
+// through its type (api_boundary.h, EnumValue).
+Error CheckHookType(int32_t t) {
     NPU_ACL_CHECK(
         (t >= ACL_REG_TYPE_ACL_MODEL && t <= ACL_REG_TYPE_ACL_RETR) || t == ACL_REG_TYPE_OTHER,
         "type %d is not an aclRegisterCallbackType", t);
@@ -40,7 +41,7 @@ Error CheckHookType(aclRegisterCallbackType type) {
 aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
                                  void *userData) {
     return RunApi("aclInitCallbackRegister", [&] {
-        NPU_RETURN_IF_ERROR(CheckHookType(type));
+        NPU_RETURN_IF_ERROR(CheckHookType(EnumValue(type)));
         NPU_ACL_CHECK(cbFunc != nullptr, "cbFunc is NULL");
         Library::Get().AddInitHook(EnumValue(type), cbFunc, userData);
         return Error::Ok();
@@ -49,7 +50,7 @@ aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFu
 
 aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc) {
     return RunApi("aclInitCallbackUnRegister", [&] {
-        NPU_RETURN_IF_ERROR(CheckHookType(type));
+        NPU_RETURN_IF_ERROR(CheckHookType(EnumValue(type)));
         NPU_ACL_CHECK(cbFunc != nullptr, "cbFunc is NULL");
         Library::Get().RemoveInitHook(EnumValue(type), cbFunc);
         return Error::Ok();
@@ -59,7 +60,7 @@ aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallback
 aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc,
                                      void *userData) {
     return RunApi("aclFinalizeCallbackRegister", [&] {
-        NPU_RETURN_IF_ERROR(CheckHookType(type));
+        NPU_RETURN_IF_ERROR(CheckHookType(EnumValue(type)));
         NPU_ACL_CHECK(cbFunc != nullptr, "cbFunc is NULL");
         Library::Get().AddFinalizeHook(EnumValue(type), cbFunc, userData);
         return Error::Ok();
@@ -69,7 +70,7 @@ aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCa
 aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
                                        aclFinalizeCallbackFunc cbFunc) {
     return RunApi("aclFinalizeCallbackUnRegister", [&] {
-        NPU_RETURN_IF_ERROR(CheckHookType(type));
+        NPU_RETURN_IF_ERROR(CheckHookType(EnumValue(type)));
         NPU_ACL_CHECK(cbFunc != nullptr, "cbFunc is NULL");
         Library::Get().RemoveFinalizeHook(EnumValue(type), cbFunc);
         return Error::Ok();
