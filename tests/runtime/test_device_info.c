@@ -285,7 +285,7 @@ static void test_pci_bus_id_bad_inputs(void **state)
 	char id[16];
 	int32_t dev = 77;
 	static const char *const bad[] = {
-		"", "0000:01:00", "0000:01:00.0x", "0001:01:00.0", "0000:01:01.0",
+		"", "0000:01:00", "0000:01:00.0x", "0000:01:01.0",
 		"0000:01:00.1", "0000:00:00.0", "zz:00.0", "0000-01:00.0", "1:00.0",
 		"00000:01:00.0", "0000:01:00.0 ",
 	};
@@ -309,6 +309,8 @@ static void test_pci_bus_id_bad_inputs(void **state)
 	}
 	/* Well formed, but no visible device sits there. */
 	EXPECT_FAIL(aclrtDeviceGetByPCIBusId("0000:ff:00.0", &dev), ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtDeviceGetByPCIBusId("0001:01:00.0", &dev), ACL_ERROR_RT_INVALID_DEVICEID);
+	EXPECT_FAIL(aclrtDeviceGetByPCIBusId("ffff:ff:00.0", &dev), ACL_ERROR_RT_INVALID_DEVICEID);
 	assert_int_equal(dev, 77);
 }
 

@@ -63,7 +63,9 @@ void DeviceUuid(uint32_t phys_id, char out[16]) {
 
 std::string DevicePciBusId(uint32_t phys_id) {
     char buf[32];
-    std::snprintf(buf, sizeof(buf), "0000:%02x:00.0", (phys_id + 1) & 0xff);
+    uint64_t n = uint64_t{phys_id} + 1;  // domain:bus as one 24-bit number
+    std::snprintf(buf, sizeof(buf), "%04x:%02x:00.0", static_cast<unsigned>((n >> 8) & 0xffff),
+                  static_cast<unsigned>(n & 0xff));
     return buf;
 }
 
@@ -99,9 +101,10 @@ bool ParsePciBusId(const char *text, uint32_t *phys_id) {
     if (!Hex(&p, 2, &bus) || *p++ != ':' || !Hex(&p, 2, &dev) || *p++ != '.' || !Hex(&p, 1, &fn) ||
         *p != '\0')
         return false;
-    if (domain != 0 || dev != 0 || fn != 0 || bus == 0)
+    uint32_t n = (domain << 8) | bus;
+    if (dev != 0 || fn != 0 || n == 0)
         return false;
-    *phys_id = bus - 1;
+    *phys_id = n - 1;
     return true;
 }
 

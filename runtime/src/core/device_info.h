@@ -36,10 +36,11 @@ Error DeviceMemorySize(int32_t user_id, uint64_t *bytes);
 // per physical device, the same in every process.
 void DeviceUuid(uint32_t phys_id, char out[16]);
 
-// The emulated PCI bus id of physical device phys_id, "0000:BB:00.0" with
-// bus BB = phys_id + 1 (hexadecimal, lower case), and the reverse: the
-// physical id of a bus id in that form (the domain may be left out, hex
-// digits of either case), false when text is not one.
+// The emulated PCI bus id of physical device phys_id, "DDDD:BB:00.0" with
+// domain and bus DDDDBB = phys_id + 1 (hexadecimal, lower case: device 0 is
+// "0000:01:00.0"), and the reverse: the physical id of a bus id in that
+// form (the domain may be left out for 0000, hex digits of either case),
+// false when text is not one.
 std::string DevicePciBusId(uint32_t phys_id);
 bool ParsePciBusId(const char *text, uint32_t *phys_id);
 
