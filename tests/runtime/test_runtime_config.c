@@ -325,6 +325,9 @@ static void test_stream_res_limits(void **state)
 	EXPECT_FAIL(aclrtGetStreamResLimit((aclrtStream)&v, ACL_RT_DEV_RES_CUBE_CORE, &v),
 		    ACL_ERROR_RT_INVALID_HANDLE);
 	EXPECT_FAIL(aclrtUseStreamResInCurrentThread((aclrtStream)&v), ACL_ERROR_RT_INVALID_HANDLE);
+	EXPECT_FAIL(aclrtUnuseStreamResInCurrentThread((aclrtStream)&v),
+		    ACL_ERROR_RT_INVALID_HANDLE);
+	EXPECT_FAIL(aclrtResetStreamResLimit((aclrtStream)&v), ACL_ERROR_RT_INVALID_HANDLE);
 	assert_int_equal(v, 77);
 	ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
 	assert_int_equal(v, 20);
@@ -378,6 +381,62 @@ static void test_stream_res_limits(void **state)
 	rt_run_in_thread(no_context_stream_limits, s2);
 
 	ACL_OK(aclrtDestroyStream(s2));
+	ACL_OK(aclrtResetDevice(0));
+}
+
+/* ---- concurrent use ------------------------------------------------------ */
+
+struct setter_arg {
+	aclrtContext ctx;
+	int64_t value;	/* this thread's DETERMINISTIC value, 0..3 */
+	int failures;
+};
+
+/* Each thread sets its own context's option and the process option, and
+ * reads its context's back: it must always be its own value. */
+static void *setter_thread(void *p)
+{
+	struct setter_arg *a = p;
+	int64_t v = -1;
+
+	if (aclrtSetCurrentContext(a->ctx) != ACL_SUCCESS) {
+		a->failures++;
+		return NULL;
+	}
+	for (int i = 0; i < 2000; i++) {
+		if (aclrtCtxSetSysParamOpt(ACL_OPT_DETERMINISTIC, a->value) != ACL_SUCCESS ||
+		    aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, a->value) != ACL_SUCCESS ||
+		    aclrtCtxGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v) != ACL_SUCCESS ||
+		    v != a->value || aclrtGetSysParamOpt(ACL_OPT_DETERMINISTIC, &v) != ACL_SUCCESS ||
+		    v < 0 || v > 3)
+			a->failures++;
+	}
+	return NULL;
+}
+
+static void test_concurrent_settings(void **state)
+{
+	struct setter_arg args[4];
+	pthread_t t[4];
+
+	(void)state;
+	ACL_OK(aclrtSetDevice(0));
+	for (int i = 0; i < 4; i++) {
+		args[i].value = i;
+		args[i].failures = 0;
+		ACL_OK(aclrtCreateContext(&args[i].ctx, 0));
+	}
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, setter_thread, &args[i]), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(args[i].failures, 0);
+	}
+	for (int i = 0; i < 4; i++)
+		ACL_OK(aclrtDestroyContext(args[i].ctx));
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, 0));
+	ACL_OK(aclrtResetDevice(0));
 	ACL_OK(aclrtResetDevice(0));
 }
 
@@ -736,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_device_res_limits),
 		cmocka_unit_test(test_stream_res_limits),
 		cmocka_unit_test(test_fork_keeps_process_settings),
+		cmocka_unit_test(test_concurrent_settings),
 		cmocka_unit_test(test_cann_version),
 		cmocka_unit_test(test_cann_attributes),
 		cmocka_unit_test(test_init_finalize_hooks),
