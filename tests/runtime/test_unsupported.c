@@ -81,9 +81,9 @@ static int64_t create_group_info(void)
 	return (int64_t)(intptr_t)aclrtCreateGroupInfo();
 }
 
-static int64_t get_device_info(void)
+static int64_t device_get_limit(void)
 {
-	return aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, (int64_t *)&g_out);
+	return aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, (size_t *)&g_out);
 }
 
 static int64_t allocator_create_desc(void)
@@ -119,7 +119,7 @@ static const struct {
 	{ "aclrtGetMemUceInfo", get_mem_uce_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtCreateBinary", create_binary, 0 /* NULL */, kOutside },
 	{ "aclrtCreateGroupInfo", create_group_info, 0 /* NULL */, kOutside },
-	{ "aclrtGetDeviceInfo", get_device_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
+	{ "aclrtDeviceGetLimit", device_get_limit, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
 	{ "aclrtAllocatorCreateDesc", allocator_create_desc, 0 /* NULL */, kNotYet },
 	{ "aclrtGetTaskIdFromExceptionInfo", task_id_from_exception_info, UINT32_MAX, kNotYet },
 };

@@ -86,68 +86,14 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // X(name, (parameters)); the return type comes from the header.
 // clang-format off
 #define NPU_NOT_YET_APIS(X) \
-    X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
     X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
-    /* Initialisation hooks, CANN package versions and attributes */ \
-    X(aclInitCallbackRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, \
-        void *userData)) \
-    X(aclInitCallbackUnRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc)) \
-    X(aclFinalizeCallbackRegister, (aclRegisterCallbackType type, \
-        aclFinalizeCallbackFunc cbFunc, void *userData)) \
-    X(aclFinalizeCallbackUnRegister, (aclRegisterCallbackType type, \
-        aclFinalizeCallbackFunc cbFunc)) \
-    X(aclsysGetCANNVersion, (aclCANNPackageName name, aclCANNPackageVersion *version)) \
-    X(aclGetCannAttributeList, (const aclCannAttr **cannAttrList, size_t *num)) \
-    X(aclGetCannAttribute, (aclCannAttr cannAttr, int32_t *value)) \
     /* Devices */ \
-    X(aclrtSetTsDevice, (aclrtTsId tsId)) \
-    X(aclrtGetDeviceInfo, (uint32_t deviceId, aclrtDevAttr attr, int64_t *value)) \
-    X(aclGetDeviceCapability, (uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)) \
-    X(aclrtGetDeviceCapability, (int32_t deviceId, aclrtDevFeatureType devFeatureType, \
-        int32_t *value)) \
-    X(aclrtQueryDeviceStatus, (int32_t deviceId, aclrtDeviceStatus *deviceStatus)) \
-    X(aclrtGetDeviceUtilizationRate, (int32_t deviceId, aclrtUtilizationInfo *utilizationInfo)) \
-    X(aclrtCheckArchCompatibility, (const char *socVersion, int32_t *canCompatible)) \
-    X(aclrtDeviceGetUuid, (int32_t deviceId, aclrtUuid *uuid)) \
-    X(aclrtDeviceGetPCIBusId, (int32_t deviceId, char *pciBusId, int32_t len)) \
-    X(aclrtDeviceGetByPCIBusId, (const char *pciBusId, int32_t *deviceId)) \
-    X(aclrtGetDevicesTopo, (uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value)) \
-    X(aclrtDeviceGetHostAtomicCapabilities, (uint32_t *capabilities, \
-        const aclrtAtomicOperation *operations, const uint32_t count, int32_t deviceId)) \
-    X(aclrtDeviceGetP2PAtomicCapabilities, (uint32_t *capabilities, \
-        const aclrtAtomicOperation *operations, const uint32_t count, int32_t srcDeviceId, \
-        int32_t dstDeviceId)) \
-    X(aclrtDevicePeerAccessStatus, (int32_t deviceId, int32_t peerDeviceId, int32_t *status)) \
-    X(aclrtGetLogicDevIdByUserDevId, (const int32_t userDevid, int32_t *const logicDevId)) \
-    X(aclrtGetUserDevIdByLogicDevId, (const int32_t logicDevId, int32_t *const userDevid)) \
-    X(aclrtGetLogicDevIdByPhyDevId, (const int32_t phyDevId, int32_t *const logicDevId)) \
-    X(aclrtGetPhyDevIdByLogicDevId, (const int32_t logicDevId, int32_t *const phyDevId)) \
-    X(aclrtGetUserDevIdByPhyDevId, (const int32_t phyDevId, int32_t *const userDevId)) \
-    X(aclrtGetPhyDevIdByUserDevId, (const int32_t userDevId, int32_t *const phyDevId)) \
     X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
         void *args)) \
     X(aclrtDeviceSetLimit, (aclrtDeviceLimit limit, size_t value)) \
     X(aclrtDeviceGetLimit, (aclrtDeviceLimit limit, size_t *value)) \
     /* Runtime configuration: system parameters, resource limits, timeouts */ \
-    X(aclrtSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
-    X(aclrtGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
-    X(aclrtGetDeviceResLimit, (int32_t deviceId, aclrtDevResLimitType type, uint32_t *value)) \
-    X(aclrtSetDeviceResLimit, (int32_t deviceId, aclrtDevResLimitType type, uint32_t value)) \
-    X(aclrtResetDeviceResLimit, (int32_t deviceId)) \
-    X(aclrtGetStreamResLimit, (aclrtStream stream, aclrtDevResLimitType type, uint32_t *value)) \
-    X(aclrtSetStreamResLimit, (aclrtStream stream, aclrtDevResLimitType type, uint32_t value)) \
-    X(aclrtResetStreamResLimit, (aclrtStream stream)) \
-    X(aclrtUseStreamResInCurrentThread, (aclrtStream stream)) \
-    X(aclrtUnuseStreamResInCurrentThread, (aclrtStream stream)) \
-    X(aclrtGetResInCurrentThread, (aclrtDevResLimitType type, uint32_t *value)) \
-    X(aclrtSetOpExecuteTimeOut, (uint32_t timeout)) \
-    X(aclrtSetOpExecuteTimeOutWithMs, (uint32_t timeout)) \
-    X(aclrtSetOpExecuteTimeOutV2, (uint64_t timeout, uint64_t *actualTimeout)) \
-    X(aclrtGetOpTimeOutInterval, (uint64_t *interval)) \
-    X(aclrtGetOpExecuteTimeout, (uint32_t *const timeoutMs)) \
     /* Contexts */ \
-    X(aclrtCtxSetSysParamOpt, (aclSysParamOpt opt, int64_t value)) \
-    X(aclrtCtxGetSysParamOpt, (aclSysParamOpt opt, int64_t *value)) \
     /* Streams */ \
     X(aclrtPersistentTaskClean, (aclrtStream stream)) \
     /* Events */ \
@@ -222,8 +168,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)) \
     X(aclrtAllocatorUnregister, (aclrtStream stream)) \
     /* Errors, exception information, fault handling */ \
-    X(aclrtGetErrorVerbose, (int32_t deviceId, aclrtErrorInfo *errorInfo)) \
-    X(aclrtRepairError, (int32_t deviceId, const aclrtErrorInfo *errorInfo)) \
     X(aclrtDeviceTaskAbort, (int32_t deviceId, uint32_t timeout)) \
     X(aclrtSetDeviceTaskAbortCallback, (const char *regName, \
         aclrtDeviceTaskAbortCallback callback, void *args)) \

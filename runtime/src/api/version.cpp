@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Version and platform queries that need neither aclInit nor a device:
-// aclrtGetVersion, aclsysGetVersionStr, aclsysGetVersionNum, aclrtGetRunMode
-// and aclrtGetSocName. The version files are those of a CANN root (the
+// aclrtGetVersion, aclsysGetVersionStr, aclsysGetVersionNum,
+// aclsysGetCANNVersion, aclGetCannAttributeList, aclGetCannAttribute,
+// aclrtGetRunMode and aclrtGetSocName. The version files are those of a CANN root (the
 // README's "Installing and using the library": share/info/<pkg>/version.info).
 #include <cctype>
 #include <cstdio>
@@ -49,9 +50,9 @@ std::optional<std::string> ReadKey(const std::string &path, const char *key) {
 std::optional<std::string> PackageVersion(const std::string &name) {
     std::string file;
     if (name == "driver" || name == "firmware") {
-        auto dir = ReadKey("/etc/ascend_install.info", name == "driver"
-                                                           ? "Driver_Install_Path_Param"
-                                                           : "Firmware_Install_Path_Param");
+        auto dir =
+            ReadKey("/etc/ascend_install.info",
+                    name == "driver" ? "Driver_Install_Path_Param" : "Firmware_Install_Path_Param");
         if (!dir)
             return std::nullopt;
         file = *dir + "/" + name + "/version.info";
@@ -76,12 +77,11 @@ Error LookupVersion(const char *pkg, std::string *version) {
             v = PackageVersion(other);
     }
     if (!v || v->empty()) {
-        return Error::Format(ACL_ERROR_INVALID_FILE,
-                             "no version for package %s: no share/info/%s/version.info with a "
-                             "Version= line under ASCEND_HOME_PATH (%s)",
-                             pkg, pkg,
-                             std::getenv("ASCEND_HOME_PATH") ? std::getenv("ASCEND_HOME_PATH")
-                                                             : "unset");
+        return Error::Format(
+            ACL_ERROR_INVALID_FILE,
+            "no version for package %s: no share/info/%s/version.info with a "
+            "Version= line under ASCEND_HOME_PATH (%s)",
+            pkg, pkg, std::getenv("ASCEND_HOME_PATH") ? std::getenv("ASCEND_HOME_PATH") : "unset");
     }
     *version = *v;
     return Error::Ok();
@@ -160,6 +160,42 @@ std::string SocName() {
     return env;
 }
 
+// The package directory of aclsysGetCANNVersion's name, nullptr for a
+// value that is not an aclCANNPackageName.
+const char *CannPackageDir(int32_t name) {
+    switch (name) {
+        case ACL_PKG_NAME_CANN:
+        case ACL_PKG_NAME_RUNTIME:
+            return "runtime";
+        case ACL_PKG_NAME_COMPILER:
+            return "bisheng-compiler";
+        case ACL_PKG_NAME_HCCL:
+            return "hccl";
+        case ACL_PKG_NAME_TOOLKIT:
+            return "oam-tools";
+        case ACL_PKG_NAME_OPP:
+        case ACL_PKG_NAME_OPP_KERNEL:
+            return "ops-legacy";
+        case ACL_PKG_NAME_DRIVER:
+            return "driver";
+        default:
+            return nullptr;
+    }
+}
+
+// Copies text into a field of n bytes; false when it does not fit.
+bool CopyField(char *field, size_t n, const std::string &text) {
+    if (text.size() >= n)
+        return false;
+    std::memcpy(field, text.c_str(), text.size() + 1);
+    return true;
+}
+
+// The attributes of CANN this runtime reports available: those of its
+// Ascend910B2 SoC (bf16 and Inf/NaN arithmetic). No operator compiler
+// comes with it, so ACL_CANN_ATTR_JIT_COMPILE is not.
+const aclCannAttr kCannAttrs[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16};
+
 }  // namespace
 
 aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion) {
@@ -201,6 +237,77 @@ aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum) {
                                  "the version of %s, \"%s\", is not major.minor.patch with an "
                                  "optional alpha/beta/rc suffix",
                                  pkgName, v.c_str());
+        }
+        return Error::Ok();
+    });
+}
+
+aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version) {
+    return RunApi("aclsysGetCANNVersion", [&] {
+        NPU_ACL_CHECK(version != nullptr, "version is NULL");
+        int32_t n = npu::rt::EnumValue(name);
+        const char *dir = CannPackageDir(n);
+        NPU_ACL_CHECK(dir != nullptr, "name %d is not an aclCANNPackageName (0..7)", n);
+        std::string v;
+        NPU_RETURN_IF_ERROR(LookupVersion(dir, &v));
+        // "8.5.0-rc.1" -> "8.5.0.rc1": the suffix after '-' loses its dots.
+        size_t dash = v.find('-');
+        if (dash != std::string::npos) {
+            std::string suffix = v.substr(dash + 1);
+            std::erase(suffix, '.');
+            v = v.substr(0, dash) + "." + suffix;
+        }
+        std::string parts[4] = {"0", "0", "0", "0"};
+        size_t count = 0, start = 0;
+        while (count < 4) {
+            size_t dot = v.find('.', start);
+            parts[count++] = v.substr(start, dot == std::string::npos ? dot : dot - start);
+            if (dot == std::string::npos)
+                break;
+            start = dot + 1;
+        }
+        if (count < 2) {
+            return Error::Format(ACL_ERROR_INVALID_FILE,
+                                 "the version of %s, \"%s\", has fewer than two parts", dir,
+                                 v.c_str());
+        }
+        aclCANNPackageVersion out;
+        std::memset(&out, 0, sizeof(out));
+        bool ok = CopyField(out.version, sizeof(out.version), v) &&
+                  CopyField(out.majorVersion, sizeof(out.majorVersion), parts[0]) &&
+                  CopyField(out.minorVersion, sizeof(out.minorVersion), parts[1]) &&
+                  CopyField(out.releaseVersion, sizeof(out.releaseVersion), parts[2]) &&
+                  CopyField(out.patchVersion, sizeof(out.patchVersion), parts[3]);
+        if (!ok) {
+            return Error::Format(ACL_ERROR_INTERNAL_ERROR,
+                                 "the version of %s, \"%.64s\", does not fit aclCANNPackageVersion",
+                                 dir, v.c_str());
+        }
+        *version = out;
+        return Error::Ok();
+    });
+}
+
+aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num) {
+    return RunApi("aclGetCannAttributeList", [&] {
+        NPU_ACL_CHECK(cannAttrList != nullptr, "cannAttrList is NULL");
+        NPU_ACL_CHECK(num != nullptr, "num is NULL");
+        *cannAttrList = kCannAttrs;
+        *num = sizeof(kCannAttrs) / sizeof(kCannAttrs[0]);
+        return Error::Ok();
+    });
+}
+
+aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value) {
+    return RunApi("aclGetCannAttribute", [&] {
+        NPU_ACL_CHECK(value != nullptr, "value is NULL");
+        int32_t a = npu::rt::EnumValue(cannAttr);
+        NPU_ACL_CHECK(a >= ACL_CANN_ATTR_INF_NAN && a <= ACL_CANN_ATTR_JIT_COMPILE,
+                      "cannAttr %d is not an aclCannAttr (0..2)", a);
+        *value = 0;
+        for (aclCannAttr have : kCannAttrs) {
+            if (have == a)
+                *value = 1;
         }
         return Error::Ok();
     });

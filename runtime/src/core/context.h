@@ -10,7 +10,11 @@
 #ifndef NPU_RT_CORE_CONTEXT_H
 #define NPU_RT_CORE_CONTEXT_H
 
+#include <array>
+#include <cstdint>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <utility>
 
 #include "core/device_session.h"
@@ -40,12 +44,28 @@ class Context {
     // the context, before any other thread can see it).
     void *handle() const { return handle_; }
 
+    // aclrtCtxSetSysParamOpt / aclrtCtxGetSysParamOpt (options 0..2): false
+    // when opt was never set in this context.
+    void SetSysParam(int opt, int64_t value) {
+        std::lock_guard<std::mutex> lock(sys_params_mu_);
+        sys_params_[static_cast<size_t>(opt)] = value;
+    }
+    bool SysParam(int opt, int64_t *value) {
+        std::lock_guard<std::mutex> lock(sys_params_mu_);
+        const std::optional<int64_t> &v = sys_params_[static_cast<size_t>(opt)];
+        if (v)
+            *value = *v;
+        return v.has_value();
+    }
+
   private:
     friend class DeviceManager;
 
     const std::shared_ptr<DeviceSession> session_;
     const Kind kind_;
     void *handle_ = nullptr;
+    std::mutex sys_params_mu_;  // protects sys_params_
+    std::array<std::optional<int64_t>, 3> sys_params_;
     HostFuncThread host_funcs_;  // destroyed after the streams it serves
     ContextStreams streams_;     // after session_: destroyed first
 };

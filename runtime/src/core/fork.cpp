@@ -8,6 +8,7 @@
 #include "core/host_tasks.h"
 #include "core/library.h"
 #include "core/notify.h"
+#include "core/runtime_config.h"
 #include "core/share_registry.h"
 #include "core/thread_state.h"
 #include "npu/hal.h"
@@ -35,6 +36,7 @@ void ForkChild() {
     EventsForkChild();
     ReportSubscriptions::ForkChild();
     NotifiesForkChild();
+    RuntimeConfig::ForkChild();
     // The forking thread's current context is the parent's: forget it
     // without releasing it (the parent's objects are never destroyed here).
     ThreadState::ForgetCurrentContextInChild();

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/config_file.h"
 #include "core/device_manager.h"
@@ -21,6 +22,16 @@ uint64_t HashContent(std::string_view text) {
     return h;
 }
 
+// Whether this thread is running an aclInit or aclFinalize hook, which
+// must not re-enter them (the library's lock is held).
+thread_local bool t_in_hook = false;
+
+Error ReentryError() {
+    return Error(ACL_ERROR_INVALID_PARAM,
+                 "called from an aclInit or aclFinalize hook (aclInitCallbackRegister, "
+                 "aclFinalizeCallbackRegister), which must not initialise or finalise");
+}
+
 }  // namespace
 
 Library *&Library::Slot() {
@@ -34,12 +45,19 @@ Library &Library::Get() {
 }
 
 // The parent's state is left as it is (leaked): the child never touches it.
+// The hooks are functions of the child too: it keeps them.
 void Library::ForkChild() {
-    KeepParentCopy(Slot());
-    Slot() = new Library();
+    Library *parent = Slot();
+    KeepParentCopy(parent);
+    Library *child = new Library();
+    child->init_hooks_ = parent->init_hooks_;
+    child->finalize_hooks_ = parent->finalize_hooks_;
+    Slot() = child;
 }
 
 Error Library::Init(const char *config_path) {
+    if (t_in_hook)
+        return ReentryError();
     std::lock_guard<std::mutex> lock(mu_);
     if (refcount_ > 0) {
         ++refcount_;
@@ -62,38 +80,114 @@ Error Library::Init(const char *config_path) {
                              "configuration \"%s\" differs from the one of the first aclInit",
                              config_path != nullptr ? config_path : "(null)");
     }
+    NPU_RETURN_IF_ERROR(RunInitHooks(content));
     first_config_hash_ = hash;
     refcount_ = 1;
     return Error::Ok();
 }
 
-void Library::TearDownLocked() {
+Error Library::RunInitHooks(const std::string &config) {
+    std::vector<Hook<InitHook>> hooks;
+    {
+        std::lock_guard<std::mutex> lock(hooks_mu_);
+        hooks = init_hooks_;
+    }
+    t_in_hook = true;
+    for (const Hook<InitHook> &h : hooks) {
+        aclError rc = h.fn(config.c_str(), config.size(), h.user_data);
+        if (rc != ACL_SUCCESS) {
+            t_in_hook = false;
+            return Error::Format(rc, "the init hook %p of module type %d failed with %d",
+                                 reinterpret_cast<void *>(h.fn), h.type, rc);
+        }
+    }
+    t_in_hook = false;
+    return Error::Ok();
+}
+
+Error Library::TearDownLocked() {
+    std::vector<Hook<FinalizeHook>> hooks;
+    {
+        std::lock_guard<std::mutex> lock(hooks_mu_);
+        hooks = finalize_hooks_;
+    }
+    Error first;
+    t_in_hook = true;
+    for (const Hook<FinalizeHook> &h : hooks) {
+        aclError rc = h.fn(h.user_data);
+        if (rc != ACL_SUCCESS && first.ok()) {
+            first = Error::Format(rc, "the finalize hook %p of module type %d failed with %d",
+                                  reinterpret_cast<void *>(h.fn), h.type, rc);
+        }
+    }
+    t_in_hook = false;
     refcount_ = 0;
     DeviceManager::Get().ResetAll();
+    return first;
+}
+
+template <typename Fn>
+void Library::AddHook(std::vector<Hook<Fn>> *hooks, int32_t type, Fn fn, void *user_data) {
+    for (Hook<Fn> &h : *hooks) {
+        if (h.type == type && h.fn == fn) {
+            h.user_data = user_data;
+            return;
+        }
+    }
+    hooks->push_back(Hook<Fn>{type, fn, user_data});
+}
+
+template <typename Fn>
+void Library::RemoveHook(std::vector<Hook<Fn>> *hooks, int32_t type, Fn fn) {
+    std::erase_if(*hooks, [&](const Hook<Fn> &h) { return h.type == type && h.fn == fn; });
+}
+
+void Library::AddInitHook(int32_t type, InitHook fn, void *user_data) {
+    std::lock_guard<std::mutex> lock(hooks_mu_);
+    AddHook(&init_hooks_, type, fn, user_data);
+}
+
+void Library::RemoveInitHook(int32_t type, InitHook fn) {
+    std::lock_guard<std::mutex> lock(hooks_mu_);
+    RemoveHook(&init_hooks_, type, fn);
+}
+
+void Library::AddFinalizeHook(int32_t type, FinalizeHook fn, void *user_data) {
+    std::lock_guard<std::mutex> lock(hooks_mu_);
+    AddHook(&finalize_hooks_, type, fn, user_data);
+}
+
+void Library::RemoveFinalizeHook(int32_t type, FinalizeHook fn) {
+    std::lock_guard<std::mutex> lock(hooks_mu_);
+    RemoveHook(&finalize_hooks_, type, fn);
 }
 
 Error Library::Finalize() {
+    if (t_in_hook)
+        return ReentryError();
     std::lock_guard<std::mutex> lock(mu_);
     if (refcount_ == 0) {
         return Error(ACL_ERROR_REPEAT_FINALIZE, "not initialised (or already finalised)");
     }
-    TearDownLocked();
-    return Error::Ok();
+    return TearDownLocked();
 }
 
 Error Library::FinalizeReference(uint64_t *ref_count) {
+    if (t_in_hook)
+        return ReentryError();
     std::lock_guard<std::mutex> lock(mu_);
     if (refcount_ == 0) {
         return Error(ACL_ERROR_REPEAT_FINALIZE, "not initialised (or already finalised)");
     }
+    Error err;
     if (refcount_ > 1) {
         --refcount_;
     } else {
-        TearDownLocked();
+        err = TearDownLocked();
     }
     if (ref_count != nullptr)
         *ref_count = refcount_;
-    return Error::Ok();
+    return err;
 }
 
 }  // namespace npu::rt

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/error.h"
 
@@ -28,15 +30,49 @@ class Library {
     // *ref_count (if not null) receives the references left.
     Error FinalizeReference(uint64_t *ref_count);
 
+    // The hooks of aclInitCallbackRegister and aclFinalizeCallbackRegister
+    // (their aclInitCallbackFunc and aclFinalizeCallbackFunc), kept per
+    // (module type, function) in the order registered: registering a pair
+    // again replaces its user data, removing an absent pair does nothing.
+    // aclInit calls every init hook with the configuration's JSON text (""
+    // without a file) once it accepted the file; the first hook that fails
+    // fails aclInit with its code, and the library stays uninitialised.
+    // The finalize that releases the last reference calls every finalize
+    // hook before tearing the devices down, and returns the first hook
+    // failure after the teardown. A hook may register and remove hooks,
+    // but calling aclInit or aclFinalize from one fails.
+    using InitHook = aclError (*)(const char *config, size_t len, void *user_data);
+    using FinalizeHook = aclError (*)(void *user_data);
+    void AddInitHook(int32_t type, InitHook fn, void *user_data);
+    void RemoveInitHook(int32_t type, InitHook fn);
+    void AddFinalizeHook(int32_t type, FinalizeHook fn, void *user_data);
+    void RemoveFinalizeHook(int32_t type, FinalizeHook fn);
+
   private:
     Library() = default;
     static Library *&Slot();  // the instance; a forked child replaces it
-    void TearDownLocked();
+    Error TearDownLocked();
+    Error RunInitHooks(const std::string &config);
+
+    template <typename Fn>
+    struct Hook {
+        int32_t type;
+        Fn fn;
+        void *user_data;
+    };
+    template <typename Fn>
+    static void AddHook(std::vector<Hook<Fn>> *hooks, int32_t type, Fn fn, void *user_data);
+    template <typename Fn>
+    static void RemoveHook(std::vector<Hook<Fn>> *hooks, int32_t type, Fn fn);
 
     std::mutex mu_;
     // Protected by mu_.
     uint64_t refcount_ = 0;
     std::optional<uint64_t> first_config_hash_;  // content hash of the first aclInit
+
+    std::mutex hooks_mu_;  // protects init_hooks_, finalize_hooks_ (taken after mu_)
+    std::vector<Hook<InitHook>> init_hooks_;
+    std::vector<Hook<FinalizeHook>> finalize_hooks_;
 };
 
 }  // namespace npu::rt

@@ -124,6 +124,10 @@ class Stream {
     bool used_host_func() const { return used_host_func_.load(std::memory_order_acquire); }
     void set_used_host_func() { used_host_func_.store(true, std::memory_order_release); }
 
+    // aclrtSetStreamResLimit: cores per aclrtDevResLimitType, kNoResLimit if unset.
+    static constexpr uint32_t kNoResLimit = UINT32_MAX;
+    std::atomic<uint32_t> res_limit[2] = {kNoResLimit, kNoResLimit};
+
   private:
     friend class ContextStreams;
     friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &);
