@@ -12,7 +12,6 @@
 #include <type_traits>
 
 #include "acl/acl.h"
-#include "acl/acl_rt_allocator.h"
 #include "api/api_boundary.h"
 
 namespace {
@@ -228,24 +227,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtMemMapSetLink, (aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)) \
     /* IPC memory */ \
     X(aclrtIpcMemImportPidInterServer, (const char *key, aclrtServerPid *serverPids, size_t num)) \
-    /* External allocator (acl_rt_allocator.h) */ \
-    X(aclrtAllocatorCreateDesc, (void)) \
-    X(aclrtAllocatorDestroyDesc, (aclrtAllocatorDesc allocatorDesc)) \
-    X(aclrtAllocatorSetObjToDesc, (aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator)) \
-    X(aclrtAllocatorSetAllocFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorAllocFunc func)) \
-    X(aclrtAllocatorSetFreeFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorFreeFunc func)) \
-    X(aclrtAllocatorSetAllocAdviseFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorAllocAdviseFunc func)) \
-    X(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorGetAddrFromBlockFunc func)) \
-    X(aclrtAllocatorRegister, (aclrtStream stream, aclrtAllocatorDesc allocatorDesc)) \
-    X(aclrtAllocatorGetByStream, (aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, \
-        aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc, \
-        aclrtAllocatorFreeFunc *freeFunc, aclrtAllocatorAllocAdviseFunc *allocAdviseFunc, \
-        aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)) \
-    X(aclrtAllocatorUnregister, (aclrtStream stream)) \
     /* Errors, exception information, fault handling */ \
     X(aclrtGetErrorVerbose, (int32_t deviceId, aclrtErrorInfo *errorInfo)) \
     X(aclrtRepairError, (int32_t deviceId, const aclrtErrorInfo *errorInfo)) \
