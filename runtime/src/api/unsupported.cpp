@@ -199,9 +199,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtMemcpyAsyncWithOffset, (void **dst, size_t destMax, size_t dstDataOffset, \
         const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, \
         aclrtStream stream)) \
-    X(aclrtMemsetD32, (void *ptr, size_t memSize, uint32_t value, size_t N)) \
-    X(aclrtMemsetD32Async, (void *ptr, size_t memSize, uint32_t value, size_t N, \
-        aclrtStream stream)) \
     X(aclrtMemManagedAdvise, (const void *const ptr, uint64_t size, \
         aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location)) \
     X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
