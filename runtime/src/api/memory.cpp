@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The aclrtMalloc family and aclrtFree (spec §9.1, §9.2, §9.5).
+// The aclrtMalloc family (with aclrtMallocForTaskScheduler) and aclrtFree
+// (spec §9.1, §9.2, §9.5).
 #include <cstdint>
 #include <optional>
 
@@ -65,6 +66,24 @@ Error CheckMallocAttributes(const Context &ctx, const aclrtMallocConfig &cfg) {
     return Error::Ok();
 }
 
+// aclrtMallocWithCfg and aclrtMallocForTaskScheduler.
+Error MallocWithCfg(void **devPtr, size_t size, uint32_t bits, aclrtMallocConfig *cfg) {
+    NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL (size %zu, policy 0x%x)", size, bits);
+    NPU_ACL_CHECK(cfg == nullptr || cfg->numAttrs == 0 || cfg->attrs != nullptr,
+                  "cfg->attrs is NULL but cfg->numAttrs is %zu",
+                  cfg != nullptr ? cfg->numAttrs : 0);
+    NPU_ACL_CHECK(size != 0, "size is 0 (policy 0x%x)", bits);
+    NPU_ACL_CHECK(size <= SIZE_MAX - 64, "size %zu is too large (rounding overflows)", size);
+    NPU_RT_CHECK(cfg == nullptr || cfg->attrs != nullptr,
+                 "cfg is not NULL but cfg->attrs is NULL (numAttrs 0)");
+    std::shared_ptr<Context> ctx;
+    NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+    if (cfg != nullptr)
+        NPU_RETURN_IF_ERROR(CheckMallocAttributes(*ctx, *cfg));
+    auto req = npu::rt::TranslateMalloc(MallocApi::kMallocWithCfg, size, bits);
+    return npu::rt::AllocateDeviceMemory(*ctx, size, req, devPtr);
+}
+
 }  // namespace
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -87,23 +106,16 @@ aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 
 aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
                             aclrtMallocConfig *cfg) {
-    return RunApi("aclrtMallocWithCfg", [&] {
-        uint32_t bits = PolicyBits(policy);
-        NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL (size %zu, policy 0x%x)", size, bits);
-        NPU_ACL_CHECK(cfg == nullptr || cfg->numAttrs == 0 || cfg->attrs != nullptr,
-                      "cfg->attrs is NULL but cfg->numAttrs is %zu",
-                      cfg != nullptr ? cfg->numAttrs : 0);
-        NPU_ACL_CHECK(size != 0, "size is 0 (policy 0x%x)", bits);
-        NPU_ACL_CHECK(size <= SIZE_MAX - 64, "size %zu is too large (rounding overflows)", size);
-        NPU_RT_CHECK(cfg == nullptr || cfg->attrs != nullptr,
-                     "cfg is not NULL but cfg->attrs is NULL (numAttrs 0)");
-        std::shared_ptr<Context> ctx;
-        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-        if (cfg != nullptr)
-            NPU_RETURN_IF_ERROR(CheckMallocAttributes(*ctx, *cfg));
-        auto req = npu::rt::TranslateMalloc(MallocApi::kMallocWithCfg, size, bits);
-        return npu::rt::AllocateDeviceMemory(*ctx, size, req, devPtr);
-    });
+    return RunApi("aclrtMallocWithCfg",
+                  [&] { return MallocWithCfg(devPtr, size, PolicyBits(policy), cfg); });
+}
+
+// Device memory for the task scheduler of graph mode: the same memory and
+// the same checks as aclrtMallocWithCfg.
+aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                     aclrtMallocConfig *cfg) {
+    return RunApi("aclrtMallocForTaskScheduler",
+                  [&] { return MallocWithCfg(devPtr, size, PolicyBits(policy), cfg); });
 }
 
 aclError aclrtFree(void *devPtr) {

@@ -180,18 +180,12 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         size_t num)) \
     /* Host callbacks and host functions */ \
     /* Memory */ \
-    X(aclrtMallocForTaskScheduler, (void **devPtr, size_t size, aclrtMemMallocPolicy policy, \
-        aclrtMallocConfig *cfg)) \
-    X(aclrtMemFlush, (void *devPtr, size_t size)) \
-    X(aclrtMemInvalidate, (void *devPtr, size_t size)) \
     X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
         size_t *outputNum)) \
     X(aclrtCheckMemType, (void **addrList, uint32_t size, uint32_t memType, \
         uint32_t *checkResult, uint32_t reserve)) \
     X(aclrtHostMemMapCapabilities, (uint32_t deviceId, aclrtHacType hacType, \
         aclrtHostMemMapCapability *capabilities)) \
-    X(aclrtMemcpyAsyncWithCondition, (void *dst, size_t destMax, const void *src, size_t count, \
-        aclrtMemcpyKind kind, aclrtStream stream)) \
     X(aclrtGetMemcpyDescSize, (aclrtMemcpyKind kind, size_t *descSize)) \
     X(aclrtSetMemcpyDesc, (void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, \
         size_t count, void *config)) \
@@ -211,12 +205,10 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, \
         uint64_t flags, aclrtStream stream)) \
     X(aclrtMemP2PMap, (void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)) \
-    X(aclrtCmoAsync, (void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream)) \
     X(aclrtCmoGetDescSize, (size_t *size)) \
     X(aclrtCmoSetDesc, (void *cmoDesc, void *src, size_t size)) \
     X(aclrtCmoAsyncWithDesc, (void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream, \
         const void *reserve)) \
-    X(aclrtDeviceL2CacheFlush, (void *rsv)) \
     /* Virtual memory */ \
     X(aclrtReserveMemAddressNoUCMemory, (void **virPtr, size_t size, size_t alignment, \
         void *expectPtr, uint64_t flags)) \
