@@ -8,6 +8,7 @@
 #include "api/api_boundary.h"
 #include "core/device_manager.h"
 #include "core/device_memory.h"
+#include "core/managed_memory.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -84,6 +85,13 @@ Error MallocWithCfg(void **devPtr, size_t size, uint32_t bits, aclrtMallocConfig
     return npu::rt::AllocateDeviceMemory(*ctx, size, req, devPtr);
 }
 
+// aclrtFree frees device memory and managed memory (aclrtMemAllocManaged).
+Error FreeDeviceOrManaged(void *devPtr) {
+    if (npu::rt::ManagedMemory::Get().Lookup(devPtr, 0, nullptr))
+        return npu::rt::ManagedMemory::Get().Free(devPtr);
+    return npu::rt::FreeDeviceMemory(devPtr);
+}
+
 }  // namespace
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -121,7 +129,7 @@ aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocP
 aclError aclrtFree(void *devPtr) {
     return RunApi("aclrtFree", [&] {
         NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL");
-        return npu::rt::FreeDeviceMemory(devPtr);
+        return FreeDeviceOrManaged(devPtr);
     });
 }
 
@@ -136,6 +144,6 @@ aclError aclrtFreeWithDevSync(void *devPtr) {
             if (sync != ACL_SUCCESS)
                 return Error::Format(sync, "synchronising the device before the free failed");
         }
-        return npu::rt::FreeDeviceMemory(devPtr);
+        return FreeDeviceOrManaged(devPtr);
     });
 }

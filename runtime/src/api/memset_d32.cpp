@@ -11,6 +11,7 @@
 #include "core/device_session.h"
 #include "core/fill32.h"
 #include "core/host_memory.h"
+#include "core/managed_memory.h"
 #include "core/memcpy_plan.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
@@ -44,6 +45,9 @@ Error CheckTarget(void *ptr, size_t memSize, size_t N, std::shared_ptr<DeviceSes
         *device = std::move(s);
         return Error::Ok();
     }
+    NPU_ACL_CHECK(!npu::rt::ManagedMemory::Get().Lookup(ptr, 0, nullptr),
+                  "ptr %p is managed memory (aclrtMemAllocManaged), which upstream does not fill",
+                  ptr);
     NPU_ACL_CHECK(npu::rt::LookupHostMemory(ptr, 1, nullptr),
                   "ptr %p is neither device memory nor ACL host memory (aclrtMallocHost, "
                   "aclrtHostRegister)",

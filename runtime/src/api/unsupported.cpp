@@ -86,7 +86,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // clang-format off
 #define NPU_NOT_YET_APIS(X) \
     X(aclrtSetOpWaitTimeout, (uint32_t timeout)) \
-    X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
     /* Initialisation hooks, CANN package versions and attributes */ \
     X(aclInitCallbackRegister, (aclRegisterCallbackType type, aclInitCallbackFunc cbFunc, \
         void *userData)) \
@@ -193,14 +192,10 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtMemcpyAsyncWithOffset, (void **dst, size_t destMax, size_t dstDataOffset, \
         const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, \
         aclrtStream stream)) \
-    X(aclrtMemManagedAdvise, (const void *const ptr, uint64_t size, \
-        aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location)) \
     X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
         size_t size, void *data, size_t dataSize)) \
     X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \
         const void *ptr, size_t size, void **data, size_t *dataSizes)) \
-    X(aclrtMemManagedPrefetchAsync, (const void *ptr, size_t size, \
-        aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream)) \
     X(aclrtMemManagedPrefetchBatchAsync, (const void **ptrs, size_t *sizes, size_t count, \
         aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, \
         uint64_t flags, aclrtStream stream)) \
