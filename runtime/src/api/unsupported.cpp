@@ -181,10 +181,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     /* Memory */ \
     X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
         size_t *outputNum)) \
-    X(aclrtCheckMemType, (void **addrList, uint32_t size, uint32_t memType, \
-        uint32_t *checkResult, uint32_t reserve)) \
-    X(aclrtHostMemMapCapabilities, (uint32_t deviceId, aclrtHacType hacType, \
-        aclrtHostMemMapCapability *capabilities)) \
     X(aclrtGetMemcpyDescSize, (aclrtMemcpyKind kind, size_t *descSize)) \
     X(aclrtSetMemcpyDesc, (void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, \
         size_t count, void *config)) \
