@@ -358,6 +358,81 @@ static void test_prefetch(void **state)
 	ACL_OK(aclrtDestroyStream(s));
 }
 
+static void test_prefetch_batch(void **state)
+{
+	uint8_t *a, *b;
+	aclrtStream s;
+	aclrtMemManagedLocation locs[2] = { { ACL_MEM_LOCATIONTYPE_DEVICE, 0 },
+					    { ACL_MEM_LOCATIONTYPE_HOST, 0 } };
+	aclrtMemManagedLocation bad_dev[1] = { { ACL_MEM_LOCATIONTYPE_DEVICE, 99 } };
+	size_t idx[2] = { 0, 2 };
+	size_t bad_start[1] = { 1 };
+	size_t not_increasing[2] = { 0, 0 };
+	size_t past_count[2] = { 0, 3 };
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtMemAllocManaged((void **)&a, 2 * MIB, ACL_RT_MEM_ATTACH_GLOBAL));
+	ACL_OK(aclrtMemAllocManaged((void **)&b, 2 * MIB, ACL_RT_MEM_ATTACH_GLOBAL));
+	memset(a, 0x21, 2 * MIB);
+	const void *ptrs[3] = { a, b, a + MIB };
+	size_t sizes[3] = { 2 * MIB, 4096, MIB };
+	size_t zero_size[3] = { 2 * MIB, 0, MIB };
+	const void *null_ptr[3] = { a, NULL, a };
+	const void *unmanaged[3] = { a, g_dev, a };
+
+	ACL_OK(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 3, locs, idx, 2, 0, s));
+	ACL_OK(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 3, locs, idx, 1, 0, NULL));
+	ACL_OK(aclrtSynchronizeStream(s));
+	assert_int_equal(rt_first_not(a, 2 * MIB, 0x21), 2 * MIB);
+	const struct {
+		const void **ptrs;
+		size_t *sizes;
+		size_t count;
+		aclrtMemManagedLocation *locs;
+		size_t *idx;
+		size_t n_locs;
+		uint64_t flags;
+		aclError want;
+		const char *msg;
+	} rows[] = {
+		{ NULL, sizes, 3, locs, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "ptrs is NULL" },
+		{ ptrs, NULL, 3, locs, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "sizes is NULL" },
+		{ ptrs, sizes, 0, locs, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "count is 0" },
+		{ ptrs, sizes, 3, NULL, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "prefetchLocs is NULL" },
+		{ ptrs, sizes, 3, locs, NULL, 2, 0, ACL_ERROR_INVALID_PARAM,
+		  "prefetchLocIdxs is NULL" },
+		{ ptrs, sizes, 3, locs, idx, 0, 0, ACL_ERROR_INVALID_PARAM, "numPrefetchLocs 0" },
+		{ ptrs, sizes, 1, locs, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "numPrefetchLocs 2" },
+		{ ptrs, sizes, 3, locs, idx, 2, 1, ACL_ERROR_INVALID_PARAM, "flags 0x1" },
+		{ ptrs, sizes, 3, locs, bad_start, 1, 0, ACL_ERROR_INVALID_PARAM,
+		  "prefetchLocIdxs[0] = 1" },
+		{ ptrs, sizes, 3, locs, not_increasing, 2, 0, ACL_ERROR_INVALID_PARAM,
+		  "prefetchLocIdxs[1] = 0" },
+		{ ptrs, sizes, 3, locs, past_count, 2, 0, ACL_ERROR_INVALID_PARAM,
+		  "prefetchLocIdxs[1] = 3" },
+		{ ptrs, sizes, 3, bad_dev, idx, 1, 0, ACL_ERROR_RT_INVALID_DEVICEID,
+		  "prefetchLocs[0].id 99" },
+		{ null_ptr, sizes, 3, locs, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "ptrs[1] is NULL" },
+		{ ptrs, zero_size, 3, locs, idx, 2, 0, ACL_ERROR_INVALID_PARAM, "sizes[1] is 0" },
+		{ unmanaged, sizes, 3, locs, idx, 2, 0, ACL_ERROR_RT_PARAM_INVALID,
+		  "not inside one aclrtMemAllocManaged allocation" },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		aclError rc = aclrtMemManagedPrefetchBatchAsync(rows[i].ptrs, rows[i].sizes,
+								rows[i].count, rows[i].locs,
+								rows[i].idx, rows[i].n_locs,
+								rows[i].flags, s);
+
+		if (rc != rows[i].want)
+			fail_msg("row %zu (%s): %d, expected %d", i, rows[i].msg, rc, rows[i].want);
+		assert_msg_has(rows[i].msg);
+	}
+	ACL_OK(aclrtFree(a));
+	ACL_OK(aclrtFree(b));
+	ACL_OK(aclrtDestroyStream(s));
+}
+
 /* Threads allocate, use and free managed memory at once: each keeps its own bytes. */
 #define N_THREADS 4
 #define N_ROUNDS 50
@@ -417,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_memset_d32_refuses_managed),
 		cmocka_unit_test(test_advise),
 		cmocka_unit_test(test_prefetch),
+		cmocka_unit_test(test_prefetch_batch),
 		cmocka_unit_test(test_concurrent_allocations),
 	};
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Managed (unified) memory: aclrtMemAllocManaged, aclrtMemManagedAdvise and
-// aclrtMemManagedPrefetchAsync. The host and the device share one copy of
-// the bytes (core/managed_memory.h), so placement hints and prefetches have
-// nothing to move: they are checked and accepted. aclrtFree frees managed
-// memory (api/memory.cpp).
+// Managed (unified) memory: aclrtMemAllocManaged, aclrtMemManagedAdvise,
+// aclrtMemManagedPrefetchAsync and aclrtMemManagedPrefetchBatchAsync. The host and the device share
+// one copy of the bytes (core/managed_memory.h), so placement hints and prefetches have nothing to
+// move: they are checked and accepted. aclrtFree frees managed memory (api/memory.cpp).
 #include <cinttypes>
+#include <cstdio>
 
 #include "acl/acl.h"
 #include "api/api_boundary.h"
@@ -98,5 +98,48 @@ aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
         NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
         // Nothing to migrate: queuing nothing keeps the stream's order.
         return CheckManagedRange(ptr, size);
+    });
+}
+
+// prefetchLocs[i] is where the ranges from prefetchLocIdxs[i] up to the
+// next index go: the indices start at 0 and increase, each below count.
+aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, size_t count,
+                                           aclrtMemManagedLocation *prefetchLocs,
+                                           size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                           uint64_t flags, aclrtStream stream) {
+    return RunApi("aclrtMemManagedPrefetchBatchAsync", [&] {
+        NPU_ACL_CHECK(ptrs != nullptr, "ptrs is NULL (count %zu)", count);
+        NPU_ACL_CHECK(sizes != nullptr, "sizes is NULL (count %zu)", count);
+        NPU_ACL_CHECK(count != 0, "count is 0");
+        NPU_ACL_CHECK(prefetchLocs != nullptr, "prefetchLocs is NULL");
+        NPU_ACL_CHECK(prefetchLocIdxs != nullptr, "prefetchLocIdxs is NULL");
+        NPU_ACL_CHECK(numPrefetchLocs != 0 && numPrefetchLocs <= count,
+                      "numPrefetchLocs %zu is not in 1..count (%zu)", numPrefetchLocs, count);
+        NPU_ACL_CHECK(flags == 0, "flags 0x%" PRIx64 " is reserved and must be 0", flags);
+        for (size_t i = 0; i < numPrefetchLocs; ++i) {
+            NPU_ACL_CHECK(
+                i == 0 ? prefetchLocIdxs[0] == 0
+                       : prefetchLocIdxs[i] > prefetchLocIdxs[i - 1] && prefetchLocIdxs[i] < count,
+                "prefetchLocIdxs[%zu] = %zu: the indices must start at 0, increase "
+                "and stay below count (%zu)",
+                i, prefetchLocIdxs[i], count);
+            char role[40];
+            std::snprintf(role, sizeof(role), "prefetchLocs[%zu]", i);
+            NPU_RETURN_IF_ERROR(CheckLocation(prefetchLocs[i], role));
+        }
+        for (size_t i = 0; i < count; ++i) {
+            NPU_ACL_CHECK(ptrs[i] != nullptr, "ptrs[%zu] is NULL", i);
+            NPU_ACL_CHECK(sizes[i] != 0, "sizes[%zu] is 0", i);
+        }
+        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
+        if (!ctx)
+            return npu::rt::NoContextError();
+        NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
+        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        for (size_t i = 0; i < count; ++i)
+            NPU_RETURN_IF_ERROR(CheckManagedRange(ptrs[i], sizes[i]));
+        return Error::Ok();
     });
 }

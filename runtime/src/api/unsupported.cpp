@@ -192,9 +192,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         size_t size, void *data, size_t dataSize)) \
     X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \
         const void *ptr, size_t size, void **data, size_t *dataSizes)) \
-    X(aclrtMemManagedPrefetchBatchAsync, (const void **ptrs, size_t *sizes, size_t count, \
-        aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, \
-        uint64_t flags, aclrtStream stream)) \
     X(aclrtMemP2PMap, (void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)) \
     X(aclrtCmoGetDescSize, (size_t *size)) \
     X(aclrtCmoSetDesc, (void *cmoDesc, void *src, size_t size)) \
