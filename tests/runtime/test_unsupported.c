@@ -86,9 +86,9 @@ static int64_t get_device_info(void)
 	return aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, (int64_t *)&g_out);
 }
 
-static int64_t get_memcpy_desc_size(void)
+static int64_t get_mem_usage_info(void)
 {
-	return aclrtGetMemcpyDescSize(ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, (size_t *)&g_out);
+	return aclrtGetMemUsageInfo(0, NULL, 0, (size_t *)&g_out);
 }
 
 static int64_t task_id_from_exception_info(void)
@@ -120,8 +120,7 @@ static const struct {
 	{ "aclrtCreateBinary", create_binary, 0 /* NULL */, kOutside },
 	{ "aclrtCreateGroupInfo", create_group_info, 0 /* NULL */, kOutside },
 	{ "aclrtGetDeviceInfo", get_device_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
-	{ "aclrtGetMemcpyDescSize", get_memcpy_desc_size, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-	  kNotYet },
+	{ "aclrtGetMemUsageInfo", get_mem_usage_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
 	{ "aclrtGetTaskIdFromExceptionInfo", task_id_from_exception_info, UINT32_MAX, kNotYet },
 };
 

@@ -181,10 +181,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     /* Memory */ \
     X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
         size_t *outputNum)) \
-    X(aclrtGetMemcpyDescSize, (aclrtMemcpyKind kind, size_t *descSize)) \
-    X(aclrtSetMemcpyDesc, (void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, \
-        size_t count, void *config)) \
-    X(aclrtMemcpyAsyncWithDesc, (void *desc, aclrtMemcpyKind kind, aclrtStream stream)) \
     X(aclrtMemcpyAsyncWithOffset, (void **dst, size_t destMax, size_t dstDataOffset, \
         const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, \
         aclrtStream stream)) \
