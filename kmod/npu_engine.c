@@ -283,25 +283,74 @@ static void npu_engine_wrote(struct npu_ring *ring, const struct npu_opnd *dst, 
 		npu_sched_note_write(dst->peer->ndev->sched);
 }
 
-static int npu_engine_copy(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe,
-			   bool *wrote)
+/* A 1-D copy of len (> 0) bytes in direction dir (< NPU_DIR_COUNT). */
+static int npu_engine_copy_range(struct npu_ring *ring, void *bounce, u32 dir, u64 dst, u64 src,
+				 u64 len, bool *wrote)
 {
 	struct npu_xfer x;
 	int ret;
 
-	if (sqe->value || !sqe->len || sqe->dir >= NPU_DIR_COUNT)
-		return -EINVAL;
-	ret = npu_xfer_get(ring, &x, sqe->dir, sqe->dst, sqe->len, sqe->src, sqe->len);
+	ret = npu_xfer_get(ring, &x, dir, dst, len, src, len);
 	if (ret)
 		return ret;
 	ret = -EAGAIN;
-	if (sqe->len >= NPU_ENGINE_SPLIT_MIN)
-		ret = npu_sched_split(ring, &x, sqe->len, bounce);
+	if (len >= NPU_ENGINE_SPLIT_MIN)
+		ret = npu_sched_split(ring, &x, len, bounce);
 	if (ret == -EAGAIN)
-		ret = npu_engine_move(&x, 0, 0, sqe->len, bounce);
+		ret = npu_engine_move(&x, 0, 0, len, bounce);
 	npu_engine_wrote(ring, &x.dst, wrote);
 	npu_xfer_put(&x);
 	return ret;
+}
+
+static int npu_engine_copy(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe,
+			   bool *wrote)
+{
+	if (sqe->value || !sqe->len || sqe->dir >= NPU_DIR_COUNT)
+		return -EINVAL;
+	return npu_engine_copy_range(ring, bounce, sqe->dir, sqe->dst, sqe->src, sqe->len, wrote);
+}
+
+static noinline u64 npu_engine_word_load(const u64 *word);
+
+/*
+ * COPY_INDIRECT: the record at sqe->src is device memory the application
+ * may rewrite at any time, so each field is loaded once into private
+ * memory, and only the private copy is checked and used: the copy then
+ * resolves its operands like any D2D COPY.
+ */
+static int npu_engine_copy_indirect(struct npu_ring *ring, void *bounce,
+				    const struct npu_sqe *sqe, bool *wrote)
+{
+	struct npu_copy_ind rec;
+	struct npu_opnd o;
+	const u64 *k;
+	void *p;
+	int ret;
+
+	if (sqe->dir != NPU_DIR_D2D || sqe->dst || sqe->len || sqe->value)
+		return -EINVAL;
+	/* Aligned to its size, the record never straddles a page. */
+	if (!IS_ALIGNED(sqe->src, sizeof(rec)))
+		return -EINVAL;
+	ret = npu_opnd_get_dev(ring, &o, sqe->src, sizeof(rec), false, false);
+	if (ret)
+		return ret;
+	if (npu_opnd_seg(&o, 0, sizeof(rec), &p) < sizeof(rec)) {
+		npu_opnd_put(&o);
+		return -EIO;
+	}
+	k = p;
+	rec.src = npu_engine_word_load(&k[0]);
+	rec.dst = npu_engine_word_load(&k[1]);
+	rec.len = npu_engine_word_load(&k[2]);
+	rec.rsvd = npu_engine_word_load(&k[3]);
+	npu_opnd_put(&o);
+	/* What the writer wrote before the record is visible after it. */
+	smp_rmb();
+	if (!rec.len || rec.rsvd)
+		return -EINVAL;
+	return npu_engine_copy_range(ring, bounce, NPU_DIR_D2D, rec.dst, rec.src, rec.len, wrote);
 }
 
 /* Bytes a 2-D operand spans: (rows - 1) * pitch + width, or 0 on overflow. */
@@ -492,7 +541,8 @@ static int npu_engine_value_wait(struct npu_ring *ring, const struct npu_sqe *sq
  * Return: the CQE result: 0; -EINVAL for a malformed descriptor (opcode,
  * flags, dir, a non-zero reserved or unused field, len 0, a fill value
  * above 0xff, an unaligned value address, 2-D pitches below the width or
- * spans that overflow); -EFAULT for a device range not inside one
+ * spans that overflow, an indirect record that is unaligned, has len 0
+ * or a non-zero rsvd); -EFAULT for a device range not inside one
  * allocation of the context (or of an enabled peer, for D2D), a wrapping
  * range or an unreachable host address; -EPERM for a write into a
  * READONLY allocation.
@@ -517,6 +567,8 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 	case NPU_OP_VALUE_WRITE:
 	case NPU_OP_TIMESTAMP:
 		return npu_engine_value_write(ring, sqe, wrote);
+	case NPU_OP_COPY_INDIRECT:
+		return npu_engine_copy_indirect(ring, bounce, sqe, wrote);
 	}
 	return -EINVAL;
 }

@@ -42,7 +42,7 @@ MIB = 1 << 20
 
 # uapi values
 (NPU_OP_NOP, NPU_OP_COPY, NPU_OP_MEMSET, NPU_OP_COPY2D, NPU_OP_VALUE_WRITE, NPU_OP_VALUE_WAIT,
- NPU_OP_TIMESTAMP) = range(7)
+ NPU_OP_TIMESTAMP, NPU_OP_COPY_INDIRECT, NPU_OP_COUNT) = range(9)
 H2D, D2H, D2D, H2H = range(4)
 NO_WHITELIST = 1
 MEM_P2P, MEM_HOST = 1, 4
@@ -191,7 +191,13 @@ def seeds():
     s["sqe_timestamp"] = ring + sqe(NPU_OP_TIMESTAMP, 0, (DEV, 8), (7, 0), 8) + \
         sqe(NPU_OP_TIMESTAMP, 0, (DEV, 4), (7, 0), 0, value=1) + enter(2, 2)
     s["sqe_bad"] = ring + sqe(NPU_OP_COPY, H2D, (6, 0), (6, 0), 4096) + \
-        sqe(7, 0, (7, 0), (7, 0), 0) + enter(2, 2)
+        sqe(NPU_OP_COUNT, 0, (7, 0), (7, 0), 0) + enter(2, 2)
+    # The record of a COPY_INDIRECT is device memory: zeroed (len 0), then
+    # with a value written over its len, then not 32-byte aligned.
+    s["sqe_copy_indirect"] = ring + sqe(NPU_OP_COPY_INDIRECT, D2D, (7, 0), (DEV, 0), 0) + \
+        sqe(NPU_OP_VALUE_WRITE, 0, (DEV, 16), (7, 0), 8, value=64) + \
+        sqe(NPU_OP_COPY_INDIRECT, D2D, (7, 0), (DEV, 0), 0) + \
+        sqe(NPU_OP_COPY_INDIRECT, D2D, (7, 0), (DEV, 8), 0) + enter(4, 4) + reap()
     s["sqe_host_registered"] = hdr + alloc(16) + ring_new() + \
         ioctl("HOST_REGISTER", struct.pack("<QQ", 0, 15)) + \
         sqe(NPU_OP_COPY, H2D, (DEV, 0), (HOST, 0), 16384) + enter()

@@ -86,9 +86,9 @@ static int64_t device_get_limit(void)
 	return aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, (size_t *)&g_out);
 }
 
-static int64_t allocator_create_desc(void)
+static int64_t get_mem_usage_info(void)
 {
-	return (int64_t)(intptr_t)aclrtAllocatorCreateDesc();
+	return aclrtGetMemUsageInfo(0, NULL, 0, (size_t *)&g_out);
 }
 
 static int64_t task_id_from_exception_info(void)
@@ -120,7 +120,7 @@ static const struct {
 	{ "aclrtCreateBinary", create_binary, 0 /* NULL */, kOutside },
 	{ "aclrtCreateGroupInfo", create_group_info, 0 /* NULL */, kOutside },
 	{ "aclrtDeviceGetLimit", device_get_limit, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
-	{ "aclrtAllocatorCreateDesc", allocator_create_desc, 0 /* NULL */, kNotYet },
+	{ "aclrtGetMemUsageInfo", get_mem_usage_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
 	{ "aclrtGetTaskIdFromExceptionInfo", task_id_from_exception_info, UINT32_MAX, kNotYet },
 };
 

@@ -5,7 +5,8 @@
  * concurrently; a ring parked on VALUE_WAIT released by a VALUE_WRITE of
  * another ring and by a host write while a third ring keeps going; the
  * four wait conditions, GEQ across the wrap-around; COPY2D data; malformed
- * value and 2-D descriptors failing alone; -ECANCELED for what a parked
+ * value and 2-D descriptors failing alone; COPY_INDIRECT reading its record
+ * when it runs, and hostile records failing alone; -ECANCELED for what a parked
  * ring holds on RING_ABORT and RING_DESTROY; a copy large enough to be
  * split across engines; and every object the driver allocated gone at the
  * end (leak counters).
@@ -468,6 +469,167 @@ static void test_timestamp_is_the_clock_when_it_runs(void **state)
 	t_ring_unmap(&io);
 }
 
+static void write_record(struct file *f, struct t_ring *r, uint64_t rec, uint64_t src,
+			 uint64_t dst, uint64_t len, uint64_t rsvd)
+{
+	struct npu_copy_ind ind = { .src = src, .dst = dst, .len = len, .rsvd = rsvd };
+	struct npu_sqe s = t_copy(NPU_DIR_H2D, rec, (uintptr_t)&ind, sizeof(ind));
+
+	assert_int_equal(t_ring_run(f, r, &s), 0);
+}
+
+static struct npu_sqe copy_indirect(uint64_t rec, uint64_t ud)
+{
+	struct npu_sqe s = { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D, .src = rec,
+			     .user_data = ud };
+	return s;
+}
+
+/*
+ * COPY_INDIRECT reads its record when it runs, not when it is queued: a
+ * record rewritten while the ring is held decides the copy. Large copies
+ * take the split path like any COPY.
+ */
+static void test_copy_indirect_reads_its_record_when_it_runs(void **state)
+{
+	enum { N = 3 * 4096 + 100, BIG = 12 << 20 };
+	uint8_t *src = malloc(BIG), *back = malloc(BIG);
+	struct t_ring r, io;
+	struct npu_sqe hold, s;
+	struct npu_cqe c;
+	struct file *f;
+	uint64_t d, d2, rec;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	assert_int_equal(t_ring_create(f, &io, 8, 8), 0);
+	d = alloc(f, BIG);
+	d2 = alloc(f, BIG);
+	rec = alloc(f, 4096);
+	fill(src, BIG, 21);
+	s = t_copy(NPU_DIR_H2D, d, (uintptr_t)src, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	s = t_memset(NPU_DIR_H2D, d2, 0xBB, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	host_write_u64(f, &io, rec + 64, 0);
+	write_record(f, &io, rec, d, d2, N, 0);
+	hold = value_wait(rec + 64, 1, NPU_WAIT_EQ, 1);
+	s = copy_indirect(rec, 2);
+	t_ring_push(&r, &hold);
+	t_ring_push(&r, &s);
+	submit(f, &r, 2);
+	usleep(10000);
+	/* Queued already; the record changes before it runs. */
+	write_record(f, &io, rec, d + 64, d2 + 128, N, 0);
+	host_write_u64(f, &io, rec + 64, 1);
+	assert_int_equal(wait_cqes(f, &r, 2, 10000), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.res, 0);
+	}
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	for (int i = 0; i < 128; i++)
+		assert_int_equal(back[i], 0xBB);
+	assert_memory_equal(back + 128, src + 64, N);
+	for (int i = 128 + N; i < 128 + N + 64; i++)
+		assert_int_equal(back[i], 0xBB);
+	/* A record of BIG bytes: the split path. */
+	write_record(f, &io, rec, d, d2, BIG, 0);
+	s = copy_indirect(rec, 3);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	assert_memory_equal(back, src, BIG);
+	t_close(f);
+	t_ring_unmap(&r);
+	t_ring_unmap(&io);
+	free(src);
+	free(back);
+}
+
+/*
+ * Hostile records and descriptors: each fails alone with -EINVAL or
+ * -EFAULT, and nothing outside the context's allocations is touched (the
+ * host buffer a record names stays as it was).
+ */
+static void test_copy_indirect_rejects_hostile_records(void **state)
+{
+	uint8_t host[4096];
+	struct t_ring r;
+	struct file *f;
+	uint64_t d, d2, rec;
+
+	(void)state;
+	memset(host, 0x5C, sizeof(host));
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	d = alloc(f, 8192);
+	d2 = alloc(f, 8192);
+	rec = alloc(f, 4096);
+	const uint64_t h = (uintptr_t)host;
+	const struct {
+		const char *what;
+		uint64_t src, dst, len, rsvd;
+		int32_t res;
+	} records[] = {
+		{ "len 0", d, d2, 0, 0, -EINVAL },
+		{ "rsvd set", d, d2, 64, 1, -EINVAL },
+		{ "src past the end", d + 8192 * 64, d2, 64, 0, -EFAULT },
+		{ "len past dst's end", d, d2 + 8000, 8192, 0, -EFAULT },
+		{ "len wraps", d, d2, UINT64_MAX, 0, -EFAULT },
+		{ "dst a host address", d, h, 64, 0, -EFAULT },
+		{ "src a host address", h, d2, 64, 0, -EFAULT },
+		{ "dst unmapped", d, d2 + 64 * T_MIB, 64, 0, -EFAULT },
+		{ "src 0", 0, d2, 64, 0, -EFAULT },
+	};
+	for (unsigned int i = 0; i < sizeof(records) / sizeof(records[0]); i++) {
+		struct npu_sqe s = copy_indirect(rec, 100 + i);
+		int32_t res;
+
+		write_record(f, &r, rec, records[i].src, records[i].dst, records[i].len,
+			     records[i].rsvd);
+		res = t_ring_run(f, &r, &s);
+		if (res != records[i].res)
+			fail_msg("record %s: res %d, expected %d", records[i].what, res,
+				 records[i].res);
+	}
+	const struct {
+		const char *what;
+		struct npu_sqe s;
+		int32_t res;
+	} sqes[] = {
+		{ "record unaligned", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D,
+					.src = rec + 8 }, -EINVAL },
+		{ "record unmapped", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D,
+				       .src = rec + 64 * T_MIB }, -EFAULT },
+		{ "record in host memory", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D,
+					     .src = h & ~31ULL }, -EFAULT },
+		{ "dir H2D", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_H2D, .src = rec },
+		  -EINVAL },
+		{ "dst set", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D, .src = rec,
+			       .dst = d2 }, -EINVAL },
+		{ "len set", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D, .src = rec,
+			       .len = 64 }, -EINVAL },
+		{ "value set", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D, .src = rec,
+				 .value = 1 }, -EINVAL },
+		{ "pitches set", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D, .src = rec,
+				   .dpitch = 64 }, -EINVAL },
+	};
+	write_record(f, &r, rec, d, d2, 64, 0);
+	for (unsigned int i = 0; i < sizeof(sqes) / sizeof(sqes[0]); i++) {
+		int32_t res = t_ring_run(f, &r, &sqes[i].s);
+
+		if (res != sqes[i].res)
+			fail_msg("%s: res %d, expected %d", sqes[i].what, res, sqes[i].res);
+	}
+	for (size_t i = 0; i < sizeof(host); i++)
+		assert_int_equal(host[i], 0x5C);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
 /* COPY2D: rows at their pitches, gaps untouched; H2D, D2D and D2H. */
 static void test_copy2d_moves_rows(void **state)
 {
@@ -749,6 +911,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timestamp_is_the_clock_when_it_runs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_copy2d_moves_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_indirect_reads_its_record_when_it_runs,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_indirect_rejects_hostile_records, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_abort_and_destroy_cancel_a_parked_ring, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_split_large_copy_keeps_data, setup, teardown),

@@ -31,12 +31,13 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 4 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 5 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
 				 * 4: PHYS_PEER, NPU_MEM_HOST physical memory,
-				 *    NPU_OP_TIMESTAMP */
+				 *    NPU_OP_TIMESTAMP;
+				 * 5: NPU_OP_COPY_INDIRECT, struct npu_copy_ind */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -240,7 +241,26 @@ struct npu_ring_hdr {
 #define NPU_OP_VALUE_WAIT	5 /* hold this ring until cond(*(u64 *)dst, value); len 0 or 8 */
 #define NPU_OP_TIMESTAMP	6 /* store the engine's clock (CLOCK_MONOTONIC, ns) as a __u64
 				   * at device VA dst (8-aligned) when it runs; len 0 or 8, value 0 */
-#define NPU_OP_COUNT		7
+#define NPU_OP_COPY_INDIRECT	7 /* a D2D copy whose operands are read from device memory
+				   * when it runs: src is the device VA of a struct
+				   * npu_copy_ind; dir NPU_DIR_D2D; dst, len, value 0 */
+#define NPU_OP_COUNT		8
+
+/*
+ * The record of an NPU_OP_COPY_INDIRECT, in device memory of the ring's
+ * context (not a peer's), 32-byte aligned. The application writes it, at
+ * any time; the engine reads each field once when the descriptor runs,
+ * then checks and runs the copy exactly as an NPU_OP_COPY of dir
+ * NPU_DIR_D2D with these dst, src and len (-EFAULT for ranges not inside
+ * one allocation of the context or of an enabled peer; -EPERM for a
+ * READONLY destination). A record with len 0 or rsvd not 0: -EINVAL.
+ */
+struct npu_copy_ind {
+	__u64 src;		/* device VA of the source */
+	__u64 dst;		/* device VA of the destination */
+	__u64 len;		/* bytes, > 0 */
+	__u64 rsvd;		/* must be 0 */
+};
 
 /*
  * NPU_OP_VALUE_WAIT conditions (npu_sqe.cond), the values of CANN's
@@ -839,6 +859,7 @@ struct npu_smi_query {
 	X(struct npu_mem_info, 64)			\
 	X(struct npu_ring_hdr, 320)			\
 	X(struct npu_sqe, 64)				\
+	X(struct npu_copy_ind, 32)			\
 	X(struct npu_cqe, 16)				\
 	X(struct npu_ring_create, 48)			\
 	X(struct npu_ring_destroy, 8)			\

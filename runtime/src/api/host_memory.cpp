@@ -10,6 +10,7 @@
 #include "core/device_manager.h"
 #include "core/host_memory.h"
 #include "core/host_pool.h"
+#include "core/managed_memory.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -59,12 +60,16 @@ Error MallocHost(void **ptr, uint64_t size) {
     return HostPool::Get().Allocate(static_cast<size_t>(size), false, ptr);
 }
 
-// aclrtFreeHost's checks: a device pointer is the wrong kind, anything but
+// aclrtFreeHost's checks: a device or managed pointer is the wrong kind, anything but
 // the start of a pool allocation is unknown.
 Error FreeHost(void *hostPtr) {
     if (DeviceManager::Get().FindSession(hostPtr, 1)) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                              "%p is device memory (free it with aclrtFree)", hostPtr);
+    }
+    if (npu::rt::ManagedMemory::Get().Lookup(hostPtr, 0, nullptr)) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "%p is managed memory (free it with aclrtFree)", hostPtr);
     }
     return HostPool::Get().Free(hostPtr, false);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Copies and fills on streams: aclrtMemcpyAsync (spec §11.4),
+// Copies and fills on streams: aclrtMemcpyAsync (spec §11.4) and its
+// deprecated twin aclrtMemcpyAsyncWithCondition,
 // aclrtMemsetAsync (§11.6), aclrtMemcpy2d and aclrtMemcpy2dAsync (§12).
 #include <cstring>
 
@@ -131,6 +132,21 @@ void Classify2d(void *dst, size_t dpitch, const void *src, size_t spitch, const 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
     return RunApi("aclrtMemcpyAsync", [&] {
+        if (count == 0)
+            return Error::Ok();
+        NPU_ACL_CHECK(dst != nullptr, "dst is NULL (count %zu)", count);
+        NPU_ACL_CHECK(src != nullptr, "src is NULL (count %zu)", count);
+        int32_t k = npu::rt::EnumValue(kind);
+        NPU_ACL_CHECK(k >= ACL_MEMCPY_HOST_TO_HOST && k <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
+                      "kind %d is not a valid copy kind (0..5)", k);
+        return MemcpyAsync(dst, destMax, src, count, k, stream);
+    });
+}
+
+// Deprecated upstream; the same contract as aclrtMemcpyAsync.
+aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+                                       aclrtMemcpyKind kind, aclrtStream stream) {
+    return RunApi("aclrtMemcpyAsyncWithCondition", [&] {
         if (count == 0)
             return Error::Ok();
         NPU_ACL_CHECK(dst != nullptr, "dst is NULL (count %zu)", count);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The aclrtMalloc family and aclrtFree (spec §9.1, §9.2, §9.5).
+// The aclrtMalloc family (with aclrtMallocForTaskScheduler) and aclrtFree
+// (spec §9.1, §9.2, §9.5).
 #include <cstdint>
 #include <optional>
 
@@ -7,6 +8,7 @@
 #include "api/api_boundary.h"
 #include "core/device_manager.h"
 #include "core/device_memory.h"
+#include "core/managed_memory.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -65,6 +67,31 @@ Error CheckMallocAttributes(const Context &ctx, const aclrtMallocConfig &cfg) {
     return Error::Ok();
 }
 
+// aclrtMallocWithCfg and aclrtMallocForTaskScheduler.
+Error MallocWithCfg(void **devPtr, size_t size, uint32_t bits, aclrtMallocConfig *cfg) {
+    NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL (size %zu, policy 0x%x)", size, bits);
+    NPU_ACL_CHECK(cfg == nullptr || cfg->numAttrs == 0 || cfg->attrs != nullptr,
+                  "cfg->attrs is NULL but cfg->numAttrs is %zu",
+                  cfg != nullptr ? cfg->numAttrs : 0);
+    NPU_ACL_CHECK(size != 0, "size is 0 (policy 0x%x)", bits);
+    NPU_ACL_CHECK(size <= SIZE_MAX - 64, "size %zu is too large (rounding overflows)", size);
+    NPU_RT_CHECK(cfg == nullptr || cfg->attrs != nullptr,
+                 "cfg is not NULL but cfg->attrs is NULL (numAttrs 0)");
+    std::shared_ptr<Context> ctx;
+    NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+    if (cfg != nullptr)
+        NPU_RETURN_IF_ERROR(CheckMallocAttributes(*ctx, *cfg));
+    auto req = npu::rt::TranslateMalloc(MallocApi::kMallocWithCfg, size, bits);
+    return npu::rt::AllocateDeviceMemory(*ctx, size, req, devPtr);
+}
+
+// aclrtFree frees device memory and managed memory (aclrtMemAllocManaged).
+Error FreeDeviceOrManaged(void *devPtr) {
+    if (npu::rt::ManagedMemory::Get().Lookup(devPtr, 0, nullptr))
+        return npu::rt::ManagedMemory::Get().Free(devPtr);
+    return npu::rt::FreeDeviceMemory(devPtr);
+}
+
 }  // namespace
 
 aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -87,29 +114,22 @@ aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy poli
 
 aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
                             aclrtMallocConfig *cfg) {
-    return RunApi("aclrtMallocWithCfg", [&] {
-        uint32_t bits = PolicyBits(policy);
-        NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL (size %zu, policy 0x%x)", size, bits);
-        NPU_ACL_CHECK(cfg == nullptr || cfg->numAttrs == 0 || cfg->attrs != nullptr,
-                      "cfg->attrs is NULL but cfg->numAttrs is %zu",
-                      cfg != nullptr ? cfg->numAttrs : 0);
-        NPU_ACL_CHECK(size != 0, "size is 0 (policy 0x%x)", bits);
-        NPU_ACL_CHECK(size <= SIZE_MAX - 64, "size %zu is too large (rounding overflows)", size);
-        NPU_RT_CHECK(cfg == nullptr || cfg->attrs != nullptr,
-                     "cfg is not NULL but cfg->attrs is NULL (numAttrs 0)");
-        std::shared_ptr<Context> ctx;
-        NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-        if (cfg != nullptr)
-            NPU_RETURN_IF_ERROR(CheckMallocAttributes(*ctx, *cfg));
-        auto req = npu::rt::TranslateMalloc(MallocApi::kMallocWithCfg, size, bits);
-        return npu::rt::AllocateDeviceMemory(*ctx, size, req, devPtr);
-    });
+    return RunApi("aclrtMallocWithCfg",
+                  [&] { return MallocWithCfg(devPtr, size, PolicyBits(policy), cfg); });
+}
+
+// Device memory for the task scheduler of graph mode: the same memory and
+// the same checks as aclrtMallocWithCfg.
+aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+                                     aclrtMallocConfig *cfg) {
+    return RunApi("aclrtMallocForTaskScheduler",
+                  [&] { return MallocWithCfg(devPtr, size, PolicyBits(policy), cfg); });
 }
 
 aclError aclrtFree(void *devPtr) {
     return RunApi("aclrtFree", [&] {
         NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL");
-        return npu::rt::FreeDeviceMemory(devPtr);
+        return FreeDeviceOrManaged(devPtr);
     });
 }
 
@@ -124,6 +144,6 @@ aclError aclrtFreeWithDevSync(void *devPtr) {
             if (sync != ACL_SUCCESS)
                 return Error::Format(sync, "synchronising the device before the free failed");
         }
-        return npu::rt::FreeDeviceMemory(devPtr);
+        return FreeDeviceOrManaged(devPtr);
     });
 }

@@ -7,6 +7,7 @@
 #include "core/device_manager.h"
 #include "core/device_memory.h"
 #include "core/host_memory.h"
+#include "core/managed_memory.h"
 #include "core/thread_state.h"
 
 using npu::rt::DeviceManager;
@@ -45,6 +46,13 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
         NPU_ACL_CHECK(attributes != nullptr, "attributes is NULL (ptr %p)", ptr);
         if (std::shared_ptr<DeviceSession> s = DeviceManager::Get().FindSession(ptr, 1))
             return DeviceAttributes(*s, ptr, attributes);
+        // Managed memory is pool memory too: asked first.
+        npu::rt::ManagedRange managed;
+        if (npu::rt::ManagedMemory::Get().Lookup(ptr, 0, &managed)) {
+            Fill(attributes, ACL_MEM_LOCATION_TYPE_MANAGED,
+                 static_cast<uint32_t>(managed.user_device), kHostPageSize);
+            return Error::Ok();
+        }
         if (npu::rt::LookupHostMemory(ptr, 1, nullptr)) {
             Fill(attributes, ACL_MEM_LOCATION_TYPE_HOST, 0, kHostPageSize);
             return Error::Ok();

@@ -12,7 +12,6 @@
 #include <type_traits>
 
 #include "acl/acl.h"
-#include "acl/acl_rt_allocator.h"
 #include "api/api_boundary.h"
 
 namespace {
@@ -86,7 +85,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // X(name, (parameters)); the return type comes from the header.
 // clang-format off
 #define NPU_NOT_YET_APIS(X) \
-    X(aclrtMemAllocManaged, (void **ptr, uint64_t size, uint32_t flag)) \
     /* Devices */ \
     X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
         void *args)) \
@@ -102,46 +100,20 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         size_t num)) \
     /* Host callbacks and host functions */ \
     /* Memory */ \
-    X(aclrtMallocForTaskScheduler, (void **devPtr, size_t size, aclrtMemMallocPolicy policy, \
-        aclrtMallocConfig *cfg)) \
-    X(aclrtMemFlush, (void *devPtr, size_t size)) \
-    X(aclrtMemInvalidate, (void *devPtr, size_t size)) \
     X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
         size_t *outputNum)) \
-    X(aclrtCheckMemType, (void **addrList, uint32_t size, uint32_t memType, \
-        uint32_t *checkResult, uint32_t reserve)) \
-    X(aclrtHostMemMapCapabilities, (uint32_t deviceId, aclrtHacType hacType, \
-        aclrtHostMemMapCapability *capabilities)) \
-    X(aclrtMemcpyAsyncWithCondition, (void *dst, size_t destMax, const void *src, size_t count, \
-        aclrtMemcpyKind kind, aclrtStream stream)) \
-    X(aclrtGetMemcpyDescSize, (aclrtMemcpyKind kind, size_t *descSize)) \
-    X(aclrtSetMemcpyDesc, (void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr, \
-        size_t count, void *config)) \
-    X(aclrtMemcpyAsyncWithDesc, (void *desc, aclrtMemcpyKind kind, aclrtStream stream)) \
     X(aclrtMemcpyAsyncWithOffset, (void **dst, size_t destMax, size_t dstDataOffset, \
         const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, \
         aclrtStream stream)) \
-    X(aclrtMemsetD32, (void *ptr, size_t memSize, uint32_t value, size_t N)) \
-    X(aclrtMemsetD32Async, (void *ptr, size_t memSize, uint32_t value, size_t N, \
-        aclrtStream stream)) \
-    X(aclrtMemManagedAdvise, (const void *const ptr, uint64_t size, \
-        aclrtMemManagedAdviseType advise, aclrtMemManagedLocation location)) \
     X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
         size_t size, void *data, size_t dataSize)) \
     X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \
         const void *ptr, size_t size, void **data, size_t *dataSizes)) \
-    X(aclrtMemManagedPrefetchAsync, (const void *ptr, size_t size, \
-        aclrtMemManagedLocation location, uint32_t flags, aclrtStream stream)) \
-    X(aclrtMemManagedPrefetchBatchAsync, (const void **ptrs, size_t *sizes, size_t count, \
-        aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, \
-        uint64_t flags, aclrtStream stream)) \
     X(aclrtMemP2PMap, (void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)) \
-    X(aclrtCmoAsync, (void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream)) \
     X(aclrtCmoGetDescSize, (size_t *size)) \
     X(aclrtCmoSetDesc, (void *cmoDesc, void *src, size_t size)) \
     X(aclrtCmoAsyncWithDesc, (void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream, \
         const void *reserve)) \
-    X(aclrtDeviceL2CacheFlush, (void *rsv)) \
     /* Virtual memory */ \
     X(aclrtReserveMemAddressNoUCMemory, (void **virPtr, size_t size, size_t alignment, \
         void *expectPtr, uint64_t flags)) \
@@ -149,24 +121,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtMemMapSetLink, (aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)) \
     /* IPC memory */ \
     X(aclrtIpcMemImportPidInterServer, (const char *key, aclrtServerPid *serverPids, size_t num)) \
-    /* External allocator (acl_rt_allocator.h) */ \
-    X(aclrtAllocatorCreateDesc, (void)) \
-    X(aclrtAllocatorDestroyDesc, (aclrtAllocatorDesc allocatorDesc)) \
-    X(aclrtAllocatorSetObjToDesc, (aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator)) \
-    X(aclrtAllocatorSetAllocFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorAllocFunc func)) \
-    X(aclrtAllocatorSetFreeFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorFreeFunc func)) \
-    X(aclrtAllocatorSetAllocAdviseFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorAllocAdviseFunc func)) \
-    X(aclrtAllocatorSetGetAddrFromBlockFuncToDesc, (aclrtAllocatorDesc allocatorDesc, \
-        aclrtAllocatorGetAddrFromBlockFunc func)) \
-    X(aclrtAllocatorRegister, (aclrtStream stream, aclrtAllocatorDesc allocatorDesc)) \
-    X(aclrtAllocatorGetByStream, (aclrtStream stream, aclrtAllocatorDesc *allocatorDesc, \
-        aclrtAllocator *allocator, aclrtAllocatorAllocFunc *allocFunc, \
-        aclrtAllocatorFreeFunc *freeFunc, aclrtAllocatorAllocAdviseFunc *allocAdviseFunc, \
-        aclrtAllocatorGetAddrFromBlockFunc *getAddrFromBlockFunc)) \
-    X(aclrtAllocatorUnregister, (aclrtStream stream)) \
     /* Errors, exception information, fault handling */ \
     X(aclrtDeviceTaskAbort, (int32_t deviceId, uint32_t timeout)) \
     X(aclrtSetDeviceTaskAbortCallback, (const char *regName, \

@@ -32,6 +32,8 @@ class DeviceSession {
     int32_t user_id() const { return user_id_; }
     // True when the device has 1 GiB pages.
     bool has_huge1g() const { return has_huge1g_; }
+    // True when the driver runs NPU_OP_COPY_INDIRECT (ABI 1.5 and later).
+    bool has_copy_indirect() const { return has_copy_indirect_; }
     // True when [addr, addr + len) lies in this device's aperture.
     bool InAperture(const void *addr, size_t len) const;
 
@@ -48,13 +50,19 @@ class DeviceSession {
     void ForgetPhysReserve(uint32_t id);
 
   private:
-    DeviceSession(halDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g)
-        : hal_(hal), phys_id_(phys_id), user_id_(user_id), has_huge1g_(has_huge1g) {}
+    DeviceSession(halDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g,
+                  bool has_copy_indirect)
+        : hal_(hal),
+          phys_id_(phys_id),
+          user_id_(user_id),
+          has_huge1g_(has_huge1g),
+          has_copy_indirect_(has_copy_indirect) {}
 
     halDevice *const hal_;  // owned: closed by the destructor
     const uint32_t phys_id_;
     const int32_t user_id_;
     const bool has_huge1g_;
+    const bool has_copy_indirect_;
     AllocationRegistry allocations_;
     std::atomic<uint32_t> live_streams_{0};
     mutable std::mutex phys_mu_;  // protects phys_reserve_

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#include "core/memcpy_desc.h"
+
+#include "core/memcpy_plan.h"
+#include "core/stream.h"
+
+namespace npu::rt {
+
+size_t MemcpyDescSize() {
+    return sizeof(struct npu_copy_ind);
+}
+
+Error WriteMemcpyDesc(const Context &ctx, void *desc, const void *src, void *dst, size_t count) {
+    struct npu_copy_ind rec = {};
+    rec.src = reinterpret_cast<uint64_t>(src);
+    rec.dst = reinterpret_cast<uint64_t>(dst);
+    rec.len = count;
+    MemcpyPlan plan;
+    NPU_RETURN_IF_ERROR(PlanMemcpy(ctx, desc, &rec, sizeof(rec), &plan));
+    return RunMemcpy(plan, desc, &rec, sizeof(rec));
+}
+
+Error IssueMemcpyDesc(Stream &s, void *desc) {
+    struct npu_sqe sqe = {};
+    sqe.opcode = NPU_OP_COPY_INDIRECT;
+    sqe.dir = NPU_DIR_D2D;
+    sqe.src = reinterpret_cast<uint64_t>(desc);
+    return s.Submit(&sqe, 1, nullptr);
+}
+
+}  // namespace npu::rt
