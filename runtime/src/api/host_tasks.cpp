@@ -67,9 +67,16 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
         if (!ctx)
             return ThreadState::NoContextError();
         NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        // Checked again, with the mark set, in one step: a concurrent
+        // aclrtSubscribeReport of the stream sees one or the other.
+        if (!ReportSubscriptions::Get().ClaimForHostFunc(*ref.get())) {
+            return Error::Format(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                                 "stream %p takes callbacks (aclrtSubscribeReport); it cannot "
+                                 "also run aclrtLaunchHostFunc work",
+                                 ref->handle());
+        }
         HostTaskQueue *queue = nullptr;
         NPU_RETURN_IF_ERROR(ctx->host_funcs().Queue(&queue));
-        ref->set_used_host_func();
         return npu::rt::QueueHostTask(*ref.get(), fn, args, true, *queue);
     });
 }

@@ -262,13 +262,14 @@ void ReportSubscriptions::ForkChild() {
 }
 
 Error ReportSubscriptions::Subscribe(uint64_t thread_id, Stream &s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Under mu_, as ClaimForHostFunc sets the mark: one of the two wins.
     if (s.used_host_func()) {
         return Error::Format(ACL_ERROR_RT_STREAM_SUBSCRIBE,
                              "stream %p already runs aclrtLaunchHostFunc work; it cannot also "
                              "take callbacks",
                              s.handle());
     }
-    std::lock_guard<std::mutex> lock(mu_);
     auto bound = streams_.find(s.handle());
     if (bound != streams_.end()) {
         if (bound->second == thread_id) {
@@ -350,6 +351,14 @@ Error ReportSubscriptions::OwnQueue(std::shared_ptr<HostTaskQueue> *out) {
 bool ReportSubscriptions::Subscribed(const Stream &s) {
     std::lock_guard<std::mutex> lock(mu_);
     return streams_.count(s.handle()) != 0;
+}
+
+bool ReportSubscriptions::ClaimForHostFunc(Stream &s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (streams_.count(s.handle()) != 0)
+        return false;
+    s.set_used_host_func();
+    return true;
 }
 
 void ReportSubscriptions::Forget(const void *stream_handle) {

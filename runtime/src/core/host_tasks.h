@@ -155,6 +155,9 @@ class ReportSubscriptions {
     // when it serves none.
     Error OwnQueue(std::shared_ptr<HostTaskQueue> *out);
     bool Subscribed(const Stream &s);
+    // Marks s as running aclrtLaunchHostFunc work unless it is subscribed
+    // (then false): one step under mu_, against a concurrent Subscribe.
+    bool ClaimForHostFunc(Stream &s);
     // A destroyed stream's subscription goes with it.
     void Forget(const void *stream_handle);
 
