@@ -51,13 +51,9 @@ aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream
         const int32_t type = npu::rt::EnumValue(cmoType);
         NPU_ACL_CHECK(type >= ACL_RT_CMO_TYPE_PREFETCH && type <= ACL_RT_CMO_TYPE_FLUSH,
                       "cmoType %d is not one of ACL_RT_CMO_TYPE_* (0..3)", type);
-        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        std::shared_ptr<Context> ctx;
         StreamRef ref;
-        NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
-        if (!ctx)
-            return npu::rt::NoContextError();
-        NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
-        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         npu::rt::CopyOperand op;
         NPU_RETURN_IF_ERROR(npu::rt::ClassifyOperand(src, size, "src", &op));
         NPU_RT_CHECK(op.is_device(), "src %p is not device memory", src);

@@ -18,15 +18,6 @@ using npu::rt::ThreadState;
 
 namespace {
 
-// The stream of a host-work call, in the caller's current context.
-Error OwnStream(aclrtStream stream, std::shared_ptr<Context> *ctx, StreamRef *ref) {
-    *ctx = ThreadState::CurrentContext();
-    NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, *ctx, ref));
-    if (!*ctx)
-        return ThreadState::NoContextError();
-    return npu::rt::CheckStreamContext(*ref, **ctx);
-}
-
 Error Subscribe(uint64_t thread_id, aclrtStream stream) {
     std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
     StreamRef ref;
@@ -95,7 +86,7 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
         NPU_RT_CHECK(fn != nullptr, "fn is NULL");
         std::shared_ptr<Context> ctx;
         StreamRef ref;
-        NPU_RETURN_IF_ERROR(OwnStream(stream, &ctx, &ref));
+        NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         std::shared_ptr<HostTaskQueue> queue;
         NPU_RETURN_IF_ERROR(ReportSubscriptions::Get().QueueOf(*ref.get(), &queue));
         return npu::rt::QueueHostTask(*ref.get(), fn, userData, block == ACL_CALLBACK_BLOCK,

@@ -89,13 +89,9 @@ aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
         NPU_ACL_CHECK(size != 0, "size is 0 (ptr %p)", ptr);
         NPU_ACL_CHECK(flags == 0, "flags 0x%x is reserved and must be 0", flags);
         NPU_RETURN_IF_ERROR(CheckLocation(location, "location"));
-        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        std::shared_ptr<Context> ctx;
         StreamRef ref;
-        NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
-        if (!ctx)
-            return npu::rt::NoContextError();
-        NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
-        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         // Nothing to migrate: queuing nothing keeps the stream's order.
         return CheckManagedRange(ptr, size);
     });
@@ -131,13 +127,9 @@ aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, siz
             NPU_ACL_CHECK(ptrs[i] != nullptr, "ptrs[%zu] is NULL", i);
             NPU_ACL_CHECK(sizes[i] != 0, "sizes[%zu] is 0", i);
         }
-        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        std::shared_ptr<Context> ctx;
         StreamRef ref;
-        NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
-        if (!ctx)
-            return npu::rt::NoContextError();
-        NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
-        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         for (size_t i = 0; i < count; ++i)
             NPU_RETURN_IF_ERROR(CheckManagedRange(ptrs[i], sizes[i]));
         return Error::Ok();

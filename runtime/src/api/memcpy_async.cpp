@@ -129,9 +129,12 @@ void Classify2d(void *dst, size_t dpitch, const void *src, size_t spitch, const 
 
 }  // namespace
 
-aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-                          aclrtMemcpyKind kind, aclrtStream stream) {
-    return RunApi("aclrtMemcpyAsync", [&] {
+namespace {
+
+// aclrtMemcpyAsync's checks and copy, under the name of the API called.
+aclError MemcpyAsyncApi(const char *api, void *dst, size_t destMax, const void *src, size_t count,
+                        aclrtMemcpyKind kind, aclrtStream stream) {
+    return RunApi(api, [&] {
         if (count == 0)
             return Error::Ok();
         NPU_ACL_CHECK(dst != nullptr, "dst is NULL (count %zu)", count);
@@ -143,19 +146,18 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     });
 }
 
+}  // namespace
+
+aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+    return MemcpyAsyncApi("aclrtMemcpyAsync", dst, destMax, src, count, kind, stream);
+}
+
 // Deprecated upstream; the same contract as aclrtMemcpyAsync.
 aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
-    return RunApi("aclrtMemcpyAsyncWithCondition", [&] {
-        if (count == 0)
-            return Error::Ok();
-        NPU_ACL_CHECK(dst != nullptr, "dst is NULL (count %zu)", count);
-        NPU_ACL_CHECK(src != nullptr, "src is NULL (count %zu)", count);
-        int32_t k = npu::rt::EnumValue(kind);
-        NPU_ACL_CHECK(k >= ACL_MEMCPY_HOST_TO_HOST && k <= ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
-                      "kind %d is not a valid copy kind (0..5)", k);
-        return MemcpyAsync(dst, destMax, src, count, k, stream);
-    });
+    return MemcpyAsyncApi("aclrtMemcpyAsyncWithCondition", dst, destMax, src, count, kind,
+                          stream);
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,

@@ -104,13 +104,9 @@ aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N
             return Error::Ok();
         std::shared_ptr<DeviceSession> device;
         NPU_RETURN_IF_ERROR(CheckTarget(ptr, memSize, N, &device));
-        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        std::shared_ptr<Context> ctx;
         StreamRef ref;
-        NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
-        if (!ctx)
-            return npu::rt::NoContextError();
-        NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
-        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         return Fill(*ref.get(), ptr, value, N, device.get(), false);
     });
 }

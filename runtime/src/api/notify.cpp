@@ -28,12 +28,9 @@ Error OnStream(aclrtNotify notify, aclrtStream stream, Op op) {
     NPU_ACL_CHECK(notify != nullptr, "notify is NULL");
     Pinned<Notify> n;
     NPU_RETURN_IF_ERROR(Notify::Acquire(notify, &n));
-    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+    std::shared_ptr<Context> ctx;
     StreamRef s;
-    NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &s));
-    if (!ctx)
-        return ThreadState::NoContextError();
-    NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(s, *ctx));
+    NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &s));
     return op(*n.get(), *s.get());
 }
 

@@ -43,6 +43,21 @@ inline Error ResolveStream(void *stream, const std::shared_ptr<Context> &ctx, St
     return DefaultStream(*ctx, ref);
 }
 
+inline Error CheckStreamContext(const StreamRef &ref, const Context &ctx);
+
+// The stream of a call that works in the current context, in upstream's
+// check order: a non-null handle must be live (ACL_ERROR_RT_INVALID_HANDLE),
+// then a context must be current (ACL_ERROR_RT_CONTEXT_NULL); NULL means its
+// default stream; a stream of another context is ACL_ERROR_RT_STREAM_CONTEXT.
+inline Error CurrentContextStream(void *stream, std::shared_ptr<Context> *ctx, StreamRef *ref) {
+    *ctx = ThreadState::CurrentContext();
+    NPU_RETURN_IF_ERROR(PinStream(stream, ref));
+    if (!*ctx)
+        return NoContextError();
+    NPU_RETURN_IF_ERROR(UseStream(**ctx, ref));
+    return CheckStreamContext(*ref, **ctx);
+}
+
 inline Error CheckStreamContext(const StreamRef &ref, const Context &ctx) {
     if (ref->context() != &ctx) {
         return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
