@@ -21,29 +21,7 @@
 #include <string.h>
 
 #include "acl/acl.h"
-
-#define INFO_LOG(fmt, ...) fprintf(stdout, "[INFO]  " fmt "\n", ##__VA_ARGS__)
-#define ERROR_LOG(fmt, ...) fprintf(stderr, "[ERROR] " fmt "\n", ##__VA_ARGS__)
-
-/* On failure: report the call, its code and the runtime's message, then unwind. */
-#define CHECK_ACL(expr)                                                          \
-	do {                                                                     \
-		aclError ret_ = (expr);                                          \
-		if (ret_ != ACL_SUCCESS) {                                       \
-			const char *msg_ = aclGetRecentErrMsg();                 \
-			ERROR_LOG("%s failed, error code %d: %s", #expr, (int)ret_, \
-				  msg_ ? msg_ : "(no message)");                 \
-			goto out;                                                \
-		}                                                                \
-	} while (0)
-
-#define CHECK(cond, fmt, ...)                            \
-	do {                                             \
-		if (!(cond)) {                           \
-			ERROR_LOG(fmt, ##__VA_ARGS__);   \
-			goto out;                        \
-		}                                        \
-	} while (0)
+#include "sample_log.h"
 
 struct verify {
 	const uint8_t *expected, *actual;
