@@ -130,6 +130,7 @@ static int npu_ioctl_device_info(struct npu_ctx *ctx, void *data)
 	args->engines = npu_sched_engines(ndev);
 	args->contexts = atomic_read(&ndev->nr_contexts);
 	args->allocations = atomic64_read(&ndev->nr_allocations);
+	npu_sched_busy(ndev, &args->busy_ns, &args->up_ns);
 	return 0;
 }
 

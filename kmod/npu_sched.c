@@ -98,6 +98,9 @@ struct npu_sched {
 	void *inline_bounce[NPU_SCHED_INLINE_SLOTS];
 	unsigned long inline_free;	/* bitmap of free inline_bounce; protected by lock */
 	atomic64_t nr_inline;		/* rings run by their submitter */
+	atomic64_t busy_ns;		/* summed over engines and submitters: time spent
+					 * running rings and chunks (aclrtGetDeviceUtilizationRate) */
+	u64 start_ns;			/* when the engines started */
 };
 
 static bool npu_sched_use_mm(struct mm_struct *mm)
@@ -216,10 +219,13 @@ static void npu_sched_help(struct npu_engine_thr *e, struct npu_chunk_job *job, 
 	bool user = npu_engine_xfer_user(job->x);
 	bool used = user && npu_sched_use_mm(job->ring->mm);
 
+	u64 t0 = ktime_get_ns();
+
 	if (user && !used)
 		atomic_cmpxchg(&job->err, 0, -EFAULT);
 	else
 		npu_engine_chunk_run(job, off, e->bounce);
+	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
 	npu_sched_unuse_mm(job->ring->mm, used);
 	if (atomic_dec_and_test(&job->left))
 		wake_up(&s->chunk_wq);
@@ -344,6 +350,7 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 	struct npu_sched *s = e->s;
 	enum npu_engine_stop stop;
 	bool wrote = false, used;
+	u64 t0;
 
 	used = npu_sched_use_mm(ring->mm);
 	mutex_lock(&ring->submit_lock);
@@ -352,7 +359,9 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 		ring->flags &= ~NPU_RING_NEED_WAKEUP;
 		npu_ring_publish_flags(ring);
 	}
+	t0 = ktime_get_ns();
 	stop = npu_engine_run(ring, e->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
+	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
 	ring->mm_ok = false;
 	mutex_unlock(&ring->submit_lock);
 	npu_sched_unuse_mm(ring->mm, used);
@@ -389,6 +398,7 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	struct npu_sched *s = ring->ctx->ndev->sched;
 	enum npu_engine_stop stop;
 	bool wrote = false;
+	u64 t0;
 	unsigned int slot;
 
 	if (!current->mm || current->mm != ring->mm)
@@ -408,7 +418,9 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 
 	mutex_lock(&ring->submit_lock);
 	ring->mm_ok = true;
+	t0 = ktime_get_ns();
 	stop = npu_engine_run(ring, s->inline_bounce[slot], NPU_SCHED_BATCH, false, 0, &wrote);
+	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
 	ring->mm_ok = false;
 	mutex_unlock(&ring->submit_lock);
 	atomic64_inc(&s->nr_inline);
@@ -733,6 +745,19 @@ u64 npu_sched_inline_runs(const struct npu_device *ndev)
 }
 
 /**
+ * npu_sched_busy() - how long the device's engines have worked
+ * @ndev: the device
+ * @busy_ns: out: time spent running rings and chunks, summed over engines
+ *	and submitters that ran their own ring
+ * @up_ns: out: time since the engines started
+ */
+void npu_sched_busy(const struct npu_device *ndev, u64 *busy_ns, u64 *up_ns)
+{
+	*busy_ns = atomic64_read(&ndev->sched->busy_ns);
+	*up_ns = ktime_get_ns() - ndev->sched->start_ns;
+}
+
+/**
  * npu_sched_engines() - engines per device
  * @ndev: the device
  *
@@ -773,6 +798,8 @@ static int npu_sched_inline_init(struct npu_sched *s)
 	}
 	s->inline_free = GENMASK(NPU_SCHED_INLINE_SLOTS - 1, 0);
 	atomic64_set(&s->nr_inline, 0);
+	atomic64_set(&s->busy_ns, 0);
+	s->start_ns = ktime_get_ns();
 	return 0;
 }
 

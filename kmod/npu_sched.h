@@ -47,6 +47,7 @@ struct npu_chunk_job {
 int npu_sched_init(struct npu_device *ndev);
 void npu_sched_fini(struct npu_device *ndev);
 unsigned int npu_sched_engines(const struct npu_device *ndev);
+void npu_sched_busy(const struct npu_device *ndev, u64 *busy_ns, u64 *up_ns);
 
 void npu_sched_attach(struct npu_ring *ring);
 void npu_sched_detach(struct npu_ring *ring);

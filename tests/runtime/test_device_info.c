@@ -171,13 +171,47 @@ static void test_query_device_status(void **state)
 	assert_int_equal(st, 7);
 }
 
+/* Copies make the engines busy; an idle private device is not. */
+static void test_utilization_follows_the_engines(void **state)
+{
+	enum { kBytes = 64 << 20 };
+	aclrtUtilizationInfo u = { 0 };
+	const char *backend = getenv("NPU_DEVICE");
+	int busy = 0;
+	void *a = NULL, *b = NULL;
+
+	(void)state;
+	ACL_OK(aclrtSetDevice(0));
+	ACL_OK(aclrtMalloc(&a, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMalloc(&b, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtGetDeviceUtilizationRate(0, &u)); /* starts a window */
+	/* A window of copies only: some share of it is busy. */
+	for (int i = 0; i < 8 && !busy; i++) {
+		for (int j = 0; j < 4; j++)
+			ACL_OK(aclrtMemcpy(b, kBytes, a, kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+		ACL_OK(aclrtGetDeviceUtilizationRate(0, &u));
+		busy = u.cubeUtilization > 0;
+	}
+	assert_true(busy);
+	assert_in_range(u.cubeUtilization, 1, 100);
+	/* Idle: on the private in-process device nobody else copies. */
+	if (backend && !strcmp(backend, "inproc")) {
+		usleep(300 * 1000);
+		ACL_OK(aclrtGetDeviceUtilizationRate(0, &u));
+		assert_int_equal(u.cubeUtilization, 0);
+	}
+	ACL_OK(aclrtFree(a));
+	ACL_OK(aclrtFree(b));
+	ACL_OK(aclrtResetDevice(0));
+}
+
 static void test_utilization_rate(void **state)
 {
 	aclrtUtilizationInfo u;
 
 	(void)state;
-	/* -1 for every engine, whatever the id (upstream's call still succeeds). */
-	const int32_t ids[] = { 0, -1, 1000 };
+	/* A bad id: -1 everywhere, and the call still succeeds (upstream's). */
+	const int32_t ids[] = { -1, 1000 };
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		memset(&u, 0x37, sizeof(u));
 		u.utilizationExtend = NULL;
@@ -187,6 +221,14 @@ static void test_utilization_rate(void **state)
 		assert_int_equal(u.aicpuUtilization, -1);
 		assert_int_equal(u.memoryUtilization, -1);
 	}
+	/* Device 0: the copy engines' busy share, as cube and vector. */
+	memset(&u, 0x37, sizeof(u));
+	u.utilizationExtend = NULL;
+	ACL_OK(aclrtGetDeviceUtilizationRate(0, &u));
+	assert_in_range(u.cubeUtilization, 0, 100);
+	assert_int_equal(u.vectorUtilization, u.cubeUtilization);
+	assert_int_equal(u.aicpuUtilization, -1);
+	assert_int_equal(u.memoryUtilization, -1);
 	EXPECT_FAIL(aclrtGetDeviceUtilizationRate(0, NULL), ACL_ERROR_INVALID_PARAM);
 	memset(&u, 0x37, sizeof(u));
 	u.utilizationExtend = (aclrtUtilizationExtendInfo *)&u;
@@ -612,6 +654,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_rt_get_device_capability),
 		cmocka_unit_test(test_query_device_status),
 		cmocka_unit_test(test_utilization_rate),
+		cmocka_unit_test(test_utilization_follows_the_engines),
 		cmocka_unit_test(test_check_arch_compatibility),
 		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_pci_bus_id_round_trip),

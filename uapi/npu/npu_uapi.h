@@ -31,13 +31,14 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 5 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 6 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
 				 * 4: PHYS_PEER, NPU_MEM_HOST physical memory,
 				 *    NPU_OP_TIMESTAMP;
-				 * 5: NPU_OP_COPY_INDIRECT, struct npu_copy_ind */
+				 * 5: NPU_OP_COPY_INDIRECT, struct npu_copy_ind;
+				 * 6: npu_device_info.busy_ns and up_ns */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -90,7 +91,11 @@ struct npu_device_info {
 	__u32 engines;				/* out: copy engines */
 	__u32 contexts;				/* out: open contexts */
 	__u64 allocations;			/* out: live allocation objects */
-	__u64 rsvd[4];				/* out: zero */
+	__u64 busy_ns;				/* out: time the engines (and submitters
+						 * running their own ring) spent running
+						 * descriptors, summed over them */
+	__u64 up_ns;				/* out: time since the engines started */
+	__u64 rsvd[2];				/* out: zero */
 };
 
 /*

@@ -201,13 +201,16 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo *u
         NPU_ACL_CHECK(utilizationInfo != nullptr, "utilizationInfo is NULL");
         NPU_ACL_CHECK(utilizationInfo->utilizationExtend == nullptr,
                       "utilizationInfo->utilizationExtend is reserved and must be NULL");
-        // Cube, vector and AI CPU: the device has none of these engines and
-        // the driver keeps no busy time of its copy engines, so each query
-        // is unsupported, which upstream reports as -1 (whatever deviceId
-        // is); memoryUtilization is -1 on every chip.
-        (void)deviceId;
-        utilizationInfo->cubeUtilization = -1;
-        utilizationInfo->vectorUtilization = -1;
+        // The device's only engines are its copy engines: their busy share
+        // (core/device_info.h) is what cube and vector report. It has no AI
+        // CPU, and memoryUtilization is -1 on every chip. A query that fails
+        // (a bad deviceId included) is -1, and the call still succeeds, as
+        // upstream's.
+        int32_t engines = -1;
+        if (!npu::rt::EngineUtilization(deviceId, &engines).ok())
+            engines = -1;
+        utilizationInfo->cubeUtilization = engines;
+        utilizationInfo->vectorUtilization = engines;
         utilizationInfo->aicpuUtilization = -1;
         utilizationInfo->memoryUtilization = -1;
         return Error::Ok();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/device_info.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cctype>
@@ -20,7 +21,54 @@ namespace {
 constexpr uint32_t kCachedDevices = 64;
 std::array<std::atomic<uint64_t>, kCachedDevices> g_size_of{};
 
+// The driver's (busy, up) figures at the previous utilisation query, per
+// physical device. Two atomic words, no lock: two queries racing may each
+// measure a slightly different window, and the result is clamped to 0-100.
+std::array<std::atomic<uint64_t>, kCachedDevices> g_last_busy{};
+std::array<std::atomic<uint64_t>, kCachedDevices> g_last_up{};
+
+// halDeviceInfo of user device user_id: its open session's, else a
+// short-lived open's.
+Error DeviceInfoOf(int32_t user_id, uint32_t phys, struct npu_device_info *info) {
+    std::shared_ptr<DeviceSession> session = DeviceManager::Get().SessionOf(user_id);
+    int err = 0;
+    if (session) {
+        err = halDeviceInfo(session->hal(), info);
+    } else {
+        halDevice *dev = nullptr;
+        err = halDeviceOpen(phys, &dev);
+        if (err == 0) {
+            err = halDeviceInfo(dev, info);
+            halDeviceClose(dev);
+        }
+    }
+    if (err != 0)
+        return Error::FromHal(err, "cannot query device %d", user_id);
+    return Error::Ok();
+}
+
 }  // namespace
+
+Error EngineUtilization(int32_t user_id, int32_t *percent) {
+    uint32_t phys = 0;
+    NPU_RETURN_IF_ERROR(DeviceManager::Get().ToPhysical(user_id, &phys));
+    struct npu_device_info info = {};
+    NPU_RETURN_IF_ERROR(DeviceInfoOf(user_id, phys, &info));
+    uint64_t busy = info.busy_ns, up = info.up_ns;
+    if (phys < kCachedDevices) {
+        const uint64_t last_busy = g_last_busy[phys].exchange(info.busy_ns);
+        const uint64_t last_up = g_last_up[phys].exchange(info.up_ns);
+        // A device restarted since (npud) counts from its start.
+        if (last_up < info.up_ns && last_busy <= info.busy_ns) {
+            busy -= last_busy;
+            up -= last_up;
+        }
+    }
+    const double capacity = static_cast<double>(up) * (info.engines ? info.engines : 1);
+    const double share = capacity > 0 ? 100.0 * static_cast<double>(busy) / capacity : 0.0;
+    *percent = static_cast<int32_t>(std::min(100.0, std::max(0.0, share + 0.5)));
+    return Error::Ok();
+}
 
 Error DeviceMemorySize(int32_t user_id, uint64_t *bytes) {
     uint32_t phys = 0;

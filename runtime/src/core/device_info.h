@@ -32,6 +32,13 @@ struct DeviceProfile {
 // not visible.
 Error DeviceMemorySize(int32_t user_id, uint64_t *bytes);
 
+// aclrtGetDeviceUtilizationRate: the share (0-100) of the time the copy
+// engines of user device user_id spent running descriptors (the driver's
+// busy time, summed over engines, over the engines' count), since the
+// previous query in this process, or since the device started for the
+// first. Asked of the open session, or of a short-lived open.
+Error EngineUtilization(int32_t user_id, int32_t *percent);
+
 // The 16 bytes of aclrtDeviceGetUuid for physical device phys_id: fixed
 // per physical device, the same in every process.
 void DeviceUuid(uint32_t phys_id, char out[16]);

@@ -102,6 +102,10 @@ static void print_device(uint32_t d, halDevice *dev)
 		return;
 	printf("Device %u\n", d);
 	printf("  HBM total %.1f MiB, free %.1f MiB\n", mib(info.hbm_total), mib(info.hbm_free));
+	printf("  Engines %u, busy %.3f s of %.3f s up (%.1f%% of their time)\n", info.engines,
+	       info.busy_ns / 1e9, info.up_ns / 1e9,
+	       info.up_ns && info.engines ? 100.0 * info.busy_ns / ((double)info.up_ns * info.engines)
+					  : 0.0);
 	for (c = 0; c < NPU_CLASS_COUNT; c++)
 		printf("  free %s pages: %.1f MiB of %.1f MiB\n", class_names[c], mib(info.free[c]),
 		       mib(info.total[c]));
@@ -187,9 +191,11 @@ static void json_device(uint32_t d, halDevice *dev, bool first)
 	if (halDeviceInfo(dev, &info) < 0)
 		return;
 	printf("%s\n  {\"id\": %u, \"hbm_total\": %llu, \"hbm_free\": %llu, \"engines\": %u, "
+	       "\"engine_busy_ns\": %llu, \"up_ns\": %llu, "
 	       "\"contexts\": %u, \"allocations\": %llu,\n   \"pages\": [",
 	       first ? "" : ",", d, (unsigned long long)info.hbm_total,
-	       (unsigned long long)info.hbm_free, info.engines, info.contexts,
+	       (unsigned long long)info.hbm_free, info.engines, (unsigned long long)info.busy_ns,
+	       (unsigned long long)info.up_ns, info.contexts,
 	       (unsigned long long)info.allocations);
 	for (c = 0; c < NPU_CLASS_COUNT; c++)
 		printf("%s{\"page\": \"%s\", \"total\": %llu, \"free\": %llu}", c ? ", " : "",
