@@ -215,10 +215,13 @@ ContextStreams::~ContextStreams() {
         std::lock_guard<std::mutex> lock(mu_);
         handles.swap(handles_);
     }
+    // The internal stream's handle, read before any stream is freed: the
+    // internal stream may go before others in the loop.
     const Stream *internal = internal_.load(std::memory_order_acquire);
+    const void *internal_handle = internal != nullptr ? internal->handle() : nullptr;
     // Newest first, the default and internal streams (created early) last.
     for (auto it = handles.rbegin(); it != handles.rend(); ++it) {
-        if (internal == nullptr || internal->handle() != *it)
+        if (*it != internal_handle)
             StreamHooks::Get().Notify(*it, ACL_RT_STREAM_STATE_DESTROY_PRE);
         std::unique_ptr<Stream> s = StreamTable().Remove(*it);
         if (s && s->kind() != Stream::Kind::kInternal)
