@@ -5,6 +5,7 @@
  * wins), the read-back of aclrtAllocatorGetByStream, unregistration, every
  * bad-input row, hostile descriptor handles and concurrent registrations.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -334,12 +335,12 @@ static void test_stream_handle_is_not_validated(void **state)
 #define N_ROUNDS 2000
 
 static aclrtAllocatorDesc g_shared;
-static volatile int g_stop;
+static atomic_int g_stop;
 
 static void *rewriter(void *arg)
 {
 	(void)arg;
-	for (unsigned i = 0; !g_stop; i++) {
+	for (unsigned i = 0; !atomic_load(&g_stop); i++) {
 		/* Not atomic as a pair: registrations may see either object. */
 		if (aclrtAllocatorSetObjToDesc(g_shared, (i & 1) ? &g_obj_a : &g_obj_b) != ACL_SUCCESS)
 			return (void *)1;
@@ -375,7 +376,7 @@ static void test_concurrent_registrations(void **state)
 	void *rc;
 
 	g_shared = full_desc();
-	g_stop = 0;
+	atomic_store(&g_stop, 0);
 	assert_int_equal(pthread_create(&rw, NULL, rewriter, NULL), 0);
 	for (uintptr_t i = 0; i < N_THREADS; i++)
 		assert_int_equal(pthread_create(&t[i], NULL, registrar, (void *)i), 0);
@@ -384,7 +385,7 @@ static void test_concurrent_registrations(void **state)
 		if (rc != NULL)
 			fail_msg("registrar %d failed at step %d", i, (int)(uintptr_t)rc);
 	}
-	g_stop = 1;
+	atomic_store(&g_stop, 1);
 	assert_int_equal(pthread_join(rw, &rc), 0);
 	assert_null(rc);
 	ACL_OK(aclrtAllocatorDestroyDesc(g_shared));

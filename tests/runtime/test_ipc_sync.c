@@ -82,6 +82,41 @@ static void test_event_opened_in_the_same_process(void **state)
 	ACL_OK(aclrtFree(b));
 }
 
+/*
+ * Destroying an exported event whose record is still queued returns at
+ * once, even when the record waits behind something that may never come
+ * (here a notify wait): the exported words stay mapped for the record and
+ * for importers, and the stream runs on when released.
+ */
+static void test_destroy_exported_event_with_a_queued_record(void **state)
+{
+	aclrtEvent ev = NULL, opened = NULL;
+	aclrtNotify gate = NULL;
+	aclrtIpcEventHandle h;
+	aclrtStream s = NULL;
+	aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtCreateNotify(&gate, 0));
+	ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_IPC));
+	ACL_OK(aclrtIpcGetEventHandle(ev, &h));
+	ACL_OK(aclrtIpcOpenEventHandle(h, &opened));
+	ACL_OK(aclrtWaitAndResetNotify(gate, s, 0));
+	ACL_OK(aclrtRecordEvent(ev, s));
+	ACL_OK(aclrtDestroyEvent(ev)); /* would block until the gate opens */
+	ACL_OK(aclrtQueryEventStatus(opened, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_NOT_READY);
+	ACL_OK(aclrtRecordNotify(gate, NULL));
+	ACL_OK(aclrtSynchronizeStream(s));
+	ACL_OK(aclrtSynchronizeEvent(opened));
+	ACL_OK(aclrtQueryEventStatus(opened, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	ACL_OK(aclrtDestroyEvent(opened));
+	ACL_OK(aclrtDestroyNotify(gate));
+	ACL_OK(aclrtDestroyStream(s));
+}
+
 /* An imported notify is the exporter's: a record through either releases
  * a wait through the other. */
 static void test_notify_imported_in_the_same_process(void **state)
@@ -357,6 +392,7 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_event_opened_in_the_same_process),
+		cmocka_unit_test(test_destroy_exported_event_with_a_queued_record),
 		cmocka_unit_test(test_notify_imported_in_the_same_process),
 		cmocka_unit_test(test_notify_between_processes),
 		cmocka_unit_test(test_event_between_processes),

@@ -120,11 +120,13 @@ Event::Event(uint32_t flags, bool complete_unrecorded)
 
 Event::~Event() {
     if (ipc_ && !opened_ && last_.recorded) {
-        // The record still queued writes the exported words: let it run
-        // before they are freed.
+        // A record still queued writes the exported words: keep them for
+        // good rather than block here (the stream may never run again,
+        // e.g. behind a wait no one will satisfy) or let the record write
+        // freed memory.
         StreamRef rec;
-        if (AcquireStream(last_.stream, &rec).ok())
-            (void)rec->WaitSeq(last_.seq);
+        if (AcquireStream(last_.stream, &rec).ok() && !rec->Done(last_.seq))
+            (void)ipc_.release();
     }
     if (ipc_ && opened_ && !WaitsDone()) {
         // A queued wait still reads the mapping: keep it for good rather

@@ -211,6 +211,7 @@ Error HostTaskQueue::RunReady(uint64_t timeout_ns, const std::atomic<bool> *stop
             tasks_.pop_front();
         }
         t.fn(t.arg);
+        PublishHostTaskEffects();
         ran = true;
         NPU_RETURN_IF_ERROR(Release(t));
     }

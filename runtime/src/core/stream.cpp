@@ -136,6 +136,7 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     }
     if (err != 0)
         return Error::FromHal(err, "waiting for stream %p failed", handle_);
+    AcquireHostTaskEffects();
     return Error::Ok();
 }
 

@@ -22,6 +22,20 @@
 
 namespace npu::rt {
 
+// Host work (core/host_tasks.h) reports its completion through device
+// words, so through npud or the kernel: a path that neither the C++ memory
+// model nor ThreadSanitizer follows. A host task publishes its writes here
+// once it ran, and a wait or query that saw work complete acquires them, so
+// whoever returns from aclrtSynchronizeStream sees what the host functions
+// before it wrote.
+inline std::atomic<uint64_t> g_host_task_effects{0};
+inline void PublishHostTaskEffects() {
+    g_host_task_effects.fetch_add(1, std::memory_order_release);
+}
+inline void AcquireHostTaskEffects() {
+    (void)g_host_task_effects.load(std::memory_order_acquire);
+}
+
 class Context;
 class DeviceSession;
 class EventSlab;
@@ -92,9 +106,14 @@ class Stream {
     // (so for every wait above, and for an event's).
     Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0);
     // Whether descriptor seq has completed (never blocks).
-    bool Done(uint64_t seq) { return halQueueCompleted(queue_) >= seq; }
+    bool Done(uint64_t seq) {
+        if (halQueueCompleted(queue_) < seq)
+            return false;
+        AcquireHostTaskEffects();
+        return true;
+    }
     // Whether everything queued so far has completed (never blocks).
-    bool Idle() { return halQueueCompleted(queue_) >= halQueueSubmitted(queue_); }
+    bool Idle() { return Done(halQueueSubmitted(queue_)); }
 
     // Staging memory (AllocPinnedStaging) used by descriptors up to seq:
     // freed once they completed, lazily.
