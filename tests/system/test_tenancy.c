@@ -540,8 +540,13 @@ static void test_freed_hbm_returns_host_memory(void **state)
 		      npud ? "npud VmRSS" : "module backing", before >> 20, touched >> 20,
 		      after >> 20, (unsigned long long)(size >> 20));
 	assert_true(touched - before >= (long long)size / 2);
-	/* At most the idle chunks kept for reuse (32 MiB), and some slack. */
-	assert_true(after - before <= 64 * (long long)MiB);
+	/*
+	 * What the free gave back, measured from the peak: all of it but the
+	 * idle chunks kept for reuse (16 MiB) and some slack. Not measured
+	 * against "before": npud's own heap (FUSE buffers, per-thread malloc
+	 * arenas) may grow while it serves the copy, and that is not HBM.
+	 */
+	assert_true(touched - after >= (long long)size - 64 * (long long)MiB);
 }
 
 /* ---- Whitelists survive pid reuse ----------------------------------- */
