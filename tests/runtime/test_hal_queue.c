@@ -5,8 +5,11 @@
  * waits with timeouts and the ring statistics. Runs on every backend.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rt_test.h"
 #include "npu/hal.h"
@@ -205,6 +208,77 @@ static void test_stats(void **state)
  * A ring the driver failed for good (an impossible sq_tail in its shared
  * memory: -EPROTO) is a task-scheduler error upstream, not an internal one.
  */
+/*
+ * The synchronous calls (halMemcpy, halMemset) run on the device's own
+ * queue: each returns its own result, a failure does not stick to the
+ * next call, and they are not counted among the process's queues.
+ */
+static void test_sync_calls_return_their_own_result(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t v = 0x1122334455667788ULL, back = 0;
+	struct npu_ring_stats before, after;
+
+	assert_int_equal(halQueueStatsTotal(&before), 0);
+	assert_int_equal(halMemcpy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D), 0);
+	/* Past the end of the allocation: this call fails, the next does not. */
+	assert_int_equal(halMemcpy(f->dev, &back, (void *)(uintptr_t)(f->buf.va + (1 << 20)), 8,
+				   NPU_DIR_D2H),
+			 -EFAULT);
+	assert_int_equal(halMemcpy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
+	assert_true(back == v);
+	assert_int_equal(halMemset(f->dev, (void *)(uintptr_t)f->buf.va, 0xab, 8, NPU_DIR_H2D), 0);
+	assert_int_equal(halMemcpy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
+	assert_true(back == 0xababababababababULL);
+	assert_int_equal(halQueueStatsTotal(&after), 0);
+	assert_int_equal(after.sqes - before.sqes, 0);
+}
+
+/*
+ * In a forked child (with the HAL's fork handlers installed) the parent's
+ * queue and device answer -EBADF (their ring memory is not mapped there),
+ * and destroying them is harmless.
+ */
+static void test_parent_queue_in_a_forked_child_is_ebadf(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t v = 1;
+	int status = -1;
+	pid_t pid;
+
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct npu_sqe s = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)&v, 8);
+		struct npu_ring_stats st;
+		uint64_t seq = 99;
+
+		if (halQueueSubmit(f->q, &s, 1, NULL) != -EBADF)
+			_exit(1);
+		if (halQueueWait(f->q, halQueueSubmitted(f->q), 0) != -EBADF)
+			_exit(2);
+		if (halQueueTakeError(f->q, &seq) != -EBADF || seq != 0)
+			_exit(3);
+		if (halQueueAbort(f->q) != -EBADF || halQueueStats(f->q, &st) != -EBADF)
+			_exit(4);
+		if (halMemcpy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D) != -EBADF)
+			_exit(5);
+		(void)halQueueCompleted(f->q);
+		halQueueDestroy(f->q);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* The parent's queue still works. */
+	struct npu_sqe s = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)&v, 8);
+	uint64_t last = 0;
+
+	assert_int_equal(halQueueSubmit(f->q, &s, 1, &last), 0);
+	assert_int_equal(halQueueWait(f->q, last, 0), 0);
+	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+}
+
 static void test_failed_ring_maps_to_ts_error(void **state)
 {
 	(void)state;
@@ -223,7 +297,12 @@ int main(void)
 		cmocka_unit_test(test_value_wait_timeout),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_failed_ring_maps_to_ts_error),
+		cmocka_unit_test(test_sync_calls_return_their_own_result),
+		cmocka_unit_test(test_parent_queue_in_a_forked_child_is_ebadf),
 	};
 
+	/* What the runtime does for its users; a direct HAL user does it too. */
+	if (pthread_atfork(halForkPrepare, halForkParent, halForkChild) != 0)
+		return 1;
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

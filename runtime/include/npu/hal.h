@@ -102,7 +102,7 @@ int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t
 int halNop(halDevice *dev);
 
 /* ---------------------------------------------------------------------- */
-/* Queues, host memory and peers (streams issue)                           */
+/* Queues, host memory and peers                                           */
 /* ---------------------------------------------------------------------- */
 
 /*
@@ -110,7 +110,9 @@ int halNop(halDevice *dev);
  * submission order; different queues run concurrently on the device's
  * engines. Each descriptor gets a sequence number (1, 2, ... per queue);
  * the HAL writes it into user_data, so callers leave user_data alone.
- * All queue functions are thread safe.
+ * All queue functions are thread safe. In a forked child a queue of the
+ * parent fails every call with -EBADF (halQueueCompleted returns what had
+ * completed at the fork) and halQueueDestroy leaves it alone.
  */
 typedef struct halQueue halQueue;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * halDevice: one driver context of this process on one device, with its
- * device-VA aperture and the ring that synchronous copies go through.
+ * device-VA aperture and the queue that synchronous copies go through.
  */
 #include <atomic>
 #include <cerrno>
@@ -11,7 +11,6 @@
 #include <new>
 #include <utility>
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -40,7 +39,8 @@ constexpr uint64_t kMinApertureSize = 64 * kGiB;
 // window keeps device addresses recognisable and leaves room for the VMM
 // reservations a later ABI adds; any 1 GiB aligned address works too.
 constexpr uint64_t kApertureHint = 16 * kTiB;
-constexpr uint32_t kSyncRingEntries = 64;
+// Synchronous calls have one descriptor in flight per device.
+constexpr uint32_t kSyncQueueEntries = 64;
 
 // A mapping of this process, unmapped on destruction.
 class Mapping {
@@ -77,30 +77,6 @@ private:
 
 	void *addr_ = nullptr;
 	size_t size_ = 0;
-};
-
-class UniqueFd {
-public:
-	UniqueFd() = default;
-	explicit UniqueFd(int fd) : fd_(fd) {}
-	~UniqueFd()
-	{
-		if (fd_ >= 0)
-			::close(fd_);
-	}
-	UniqueFd(UniqueFd &&o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-	UniqueFd &operator=(UniqueFd &&o) noexcept
-	{
-		std::swap(fd_, o.fd_);
-		return *this;
-	}
-	UniqueFd(const UniqueFd &) = delete;
-	UniqueFd &operator=(const UniqueFd &) = delete;
-
-	int get() const { return fd_; }
-
-private:
-	int fd_ = -1;
 };
 
 // Reserve an inaccessible window for device addresses, 1 TiB: at the fixed
@@ -151,28 +127,11 @@ int ReserveAperture(uint32_t devId, Mapping *out)
 	return ret;
 }
 
-size_t PageRound(uint64_t bytes)
-{
-	const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-	return static_cast<size_t>((bytes + page - 1) & ~(page - 1));
-}
-
-template <typename T> T AtomicLoadAcquire(const T *p)
-{
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-
-template <typename T> void AtomicStoreRelease(T *p, T v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
 } // namespace
 } // namespace npu::hal
 
 using npu::hal::DeviceFile;
 using npu::hal::Mapping;
-using npu::hal::UniqueFd;
 
 struct halDevice {
 	uint32_t devId = 0;
@@ -181,148 +140,30 @@ struct halDevice {
 	std::unique_ptr<DeviceFile> file;
 	Mapping aperture;
 
-	// The synchronous ring: a memfd mapped shared. The memfd stays open
-	// for the ring's lifetime so npud can duplicate it (pidfd_getfd).
-	UniqueFd ring_fd;
-	Mapping ring_mem;
-	bool ring_live = false;
-	uint32_t ring_id = 0;
-
-	std::mutex ring_lock; /* Protects: the ring's SQ/CQ entries, cq_head, sq_tail, seq */
-	uint64_t seq = 0;
+	// The queue of synchronous calls (halMemcpy, halMemset): one ring
+	// client for everything, see hal_queue.cpp.
+	halQueue *sync_queue = nullptr;
+	std::mutex sync_lock; /* Serialises: calls on sync_queue */
 
 	~halDevice()
 	{
-		halForkUntrackFd(ring_fd.get());
-		if (ring_live) {
-			struct npu_ring_destroy rd = {};
-			rd.ring_id = ring_id;
-			file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
-		}
-		// Members go in reverse order: ring memory, memfd, aperture are
-		// declared after file, so close the file explicitly first.
+		// Its ring is destroyed through file: close the file after it.
+		halQueueDestroy(sync_queue);
 		file.reset();
 	}
 
-	struct npu_ring_hdr *hdr() const
-	{
-		return static_cast<struct npu_ring_hdr *>(ring_mem.addr());
-	}
-	struct npu_sqe *sqes() const
-	{
-		return reinterpret_cast<struct npu_sqe *>(static_cast<char *>(ring_mem.addr()) +
-							   NPU_RING_SQES_OFF);
-	}
-	struct npu_cqe *cqes() const
-	{
-		return reinterpret_cast<struct npu_cqe *>(static_cast<char *>(ring_mem.addr()) +
-							   NPU_RING_SQES_OFF +
-							   npu::hal::kSyncRingEntries * sizeof(struct npu_sqe));
-	}
+	// In a forked child, sync_lock may be held by a thread that does not
+	// exist there: answer -EBADF before taking it.
+	uint32_t generation = npu::hal::ForkGeneration();
 
-	int CreateRing();
-	int Submit(const struct npu_sqe &proto);
+	int Submit(const struct npu_sqe &sqe)
+	{
+		if (generation != npu::hal::ForkGeneration())
+			return -EBADF;
+		std::lock_guard<std::mutex> guard(sync_lock);
+		return npu::hal::QueueRunOne(sync_queue, sqe);
+	}
 };
-
-int halDevice::CreateRing()
-{
-	using npu::hal::kSyncRingEntries;
-	const size_t bytes = npu::hal::PageRound(npu_ring_bytes(kSyncRingEntries, kSyncRingEntries));
-	UniqueFd fd(::memfd_create("npu-ring", MFD_CLOEXEC | MFD_ALLOW_SEALING));
-	if (fd.get() < 0)
-		return -errno;
-	// Sealed against shrinking: npud maps only memory that cannot be truncated away.
-	if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) < 0 ||
-	    ::fcntl(fd.get(), F_ADD_SEALS, F_SEAL_SHRINK) < 0)
-		return -errno;
-	void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	Mapping mem(p, bytes);
-	// The ring is this process's: a forked child gets no mapping of it.
-	if (::madvise(p, bytes, MADV_DONTFORK) < 0)
-		return -errno;
-
-	struct npu_ring_create rc = {};
-	rc.addr = reinterpret_cast<uint64_t>(p);
-	rc.size = bytes;
-	rc.sq_entries = kSyncRingEntries;
-	rc.cq_entries = kSyncRingEntries;
-	int ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
-	if (ret < 0)
-		return ret;
-	if (rc.sqes_off != NPU_RING_SQES_OFF ||
-	    rc.cqes_off != NPU_RING_SQES_OFF + kSyncRingEntries * sizeof(struct npu_sqe)) {
-		struct npu_ring_destroy rd = {};
-		rd.ring_id = rc.ring_id;
-		file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
-		return -EPROTO;
-	}
-	ring_fd = std::move(fd);
-	halForkTrackFd(ring_fd.get());
-	ring_mem = std::move(mem);
-	ring_id = rc.ring_id;
-	ring_live = true;
-	return 0;
-}
-
-// Post one descriptor, ring the doorbell, wait for its completion and
-// return its result. A completion left over from an earlier call whose
-// wait failed (user_data older than ours) is consumed and dropped. The
-// driver returns from a wait with nothing in flight at once, so a missing
-// completion is retried a few times, then reported as -EIO. A wait ended
-// by a signal (-EINTR) or declined by npud (-EAGAIN) is waited again.
-int halDevice::Submit(const struct npu_sqe &proto)
-{
-	using npu::hal::kSyncRingEntries;
-	constexpr int kMaxEnters = 4;
-	std::lock_guard<std::mutex> guard(ring_lock);
-	struct npu_ring_hdr *h = hdr();
-	const uint32_t mask = kSyncRingEntries - 1;
-
-	uint32_t tail = h->sq_tail; // only we write it
-	if (tail - npu::hal::AtomicLoadAcquire(&h->sq_head) >= kSyncRingEntries)
-		return -EBUSY;
-	const uint64_t tag = ++seq;
-	struct npu_sqe *sqe = &sqes()[tail & mask];
-	*sqe = proto;
-	sqe->user_data = tag;
-	npu::hal::AtomicStoreRelease(&h->sq_tail, tail + 1);
-
-	struct npu_ring_enter re = {};
-	re.ring_id = ring_id;
-	re.to_submit = 1;
-	re.min_complete = 1;
-	re.flags = NPU_ENTER_GETEVENTS;
-	unsigned declined = 0;
-	for (int i = 0; i < kMaxEnters;) {
-		int ret = file->RingEnter(&re);
-		// A signal handler ran, or npud declined to wait (the doorbell
-		// was rung either way): wait again.
-		if (ret == -EINTR)
-			continue;
-		if (ret == -EAGAIN) {
-			npu::hal::WaitRetryPause(&declined);
-			continue;
-		}
-		if (ret < 0)
-			return ret;
-		i++;
-		uint32_t head = h->cq_head; // only we write it
-		uint32_t ctail = npu::hal::AtomicLoadAcquire(&h->cq_tail);
-		while (head != ctail) {
-			struct npu_cqe cqe = cqes()[head & mask];
-			head++;
-			npu::hal::AtomicStoreRelease(&h->cq_head, head);
-			if (cqe.user_data == tag)
-				return cqe.res;
-		}
-		// Ours is not there yet: submit it if the driver has not taken
-		// it, else just wait for it.
-		re.to_submit = npu::hal::AtomicLoadAcquire(&h->sq_head) == tail ? 1 : 0;
-	}
-	return -EIO;
-}
 
 npu::hal::DeviceFile *npu::hal::DeviceFileOf(halDevice *dev)
 {
@@ -400,7 +241,8 @@ int halDeviceOpen(uint32_t devId, halDevice **out)
 	dev->ctx_id = cs.ctx_id;
 	dev->tgid = cs.tgid;
 
-	ret = dev->CreateRing();
+	ret = npu::hal::QueueCreateUnlisted(dev.get(), npu::hal::kSyncQueueEntries,
+					    &dev->sync_queue);
 	if (ret < 0)
 		return ret;
 	*out = dev.release();

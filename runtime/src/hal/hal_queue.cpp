@@ -76,6 +76,11 @@ struct halQueue {
 	size_t bytes = 0;
 	uint32_t ring_id = 0;
 	uint32_t entries = 0;
+	// The fork generation that made the queue: in a forked child the ring
+	// is not mapped (MADV_DONTFORK) and its locks may be held by threads
+	// that do not exist there, so every entry point answers -EBADF first.
+	uint32_t generation = npu::hal::ForkGeneration();
+	bool stale() const { return generation != npu::hal::ForkGeneration(); }
 
 	struct npu_ring_hdr *hdr = nullptr;
 	struct npu_sqe *sqes = nullptr;
@@ -85,10 +90,11 @@ struct halQueue {
 	uint64_t next_seq = 0;
 	std::atomic<uint64_t> submitted{ 0 };
 
-	std::mutex reap_lock; /* Protects: cq_head, err_res, err_seq */
+	std::mutex reap_lock; /* Protects: cq_head, err_res, err_seq, last_res */
 	std::atomic<uint64_t> completed{ 0 };
 	int err_res = 0;
 	uint64_t err_seq = 0;
+	int last_res = 0; /* result of descriptor `completed` */
 
 	~halQueue()
 	{
@@ -104,7 +110,9 @@ struct halQueue {
 	void Reap(bool try_only = false);
 	int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
 	int WaitSeq(uint64_t seq, uint64_t timeout_ns);
-	int SubmitChunk(const struct npu_sqe *in, uint32_t n);
+	int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
+			uint64_t *last_seq = nullptr);
+	int RunOne(const struct npu_sqe &in);
 };
 
 int halQueue::Create(uint32_t n)
@@ -173,6 +181,7 @@ void halQueue::Reap(bool try_only)
 		if (seq <= done || seq > limit)
 			continue;
 		done = seq;
+		last_res = c.res;
 		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
 		if (c.res != 0 && c.res != -ECANCELED && err_res == 0) {
 			err_res = c.res;
@@ -238,8 +247,10 @@ int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
 	}
 }
 
-// Publish n <= entries descriptors, waiting for room first.
-int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
+// Publish n <= entries descriptors, waiting for room first, and ring the
+// doorbell if the engine sleeps (unless !doorbell: the caller enters the
+// driver itself). *last_seq (may be null) gets the last one's number.
+int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, uint64_t *last_seq)
 {
 	std::unique_lock<std::mutex> guard(submit_lock);
 	// Room: outstanding + n <= entries.
@@ -262,6 +273,8 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
 	}
 	next_seq += n;
 	submitted.store(next_seq, std::memory_order_release);
+	if (last_seq != nullptr)
+		*last_seq = next_seq;
 	// Store-then-load against the engine's flags-then-sq_tail (Dekker):
 	// sequentially consistent accesses, so the ordering holds in the C++
 	// model itself, which ThreadSanitizer checks (it ignores fences). The
@@ -269,13 +282,49 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n)
 	// of NEED_WAKEUP and its last look at sq_tail.
 	__atomic_store_n(&hdr->sq_tail, tail + n, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (!(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP))
+	if (!doorbell || !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP))
 		return 0;
 	const uint32_t pending = tail + n - __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
 	guard.unlock();
 	if (pending == 0)
 		return 0;
 	return Enter(std::min(pending, entries), 0, 0);
+}
+
+// The synchronous path: publish one descriptor and enter the driver at once
+// with it and the wait, so that a driver whose engines are not running this
+// ring executes it in the calling thread (no cross-thread wake-up either
+// way). Returns the descriptor's result. Callers are serialised by the
+// owner of the queue (halDevice): ours is then the newest descriptor, and
+// the result of the newest completion is ours.
+int halQueue::RunOne(const struct npu_sqe &in)
+{
+	uint64_t seq = 0;
+	int ret = SubmitChunk(&in, 1, false, &seq);
+	if (ret < 0)
+		return ret;
+	unsigned declined = 0;
+	for (;;) {
+		Reap();
+		const uint64_t done = completed.load(std::memory_order_acquire);
+		if (done >= seq)
+			break;
+		const uint32_t to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
+					   __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+		const uint64_t need = std::min<uint64_t>(seq - done, entries);
+		ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), kWaitSliceNs);
+		// -ETIME: the slice ended (a long copy); -EINTR: a signal
+		// handler ran; -EAGAIN: npud declined to wait. Wait again.
+		if (ret == -EAGAIN)
+			npu::hal::WaitRetryPause(&declined);
+		else if (ret < 0 && ret != -ETIME && ret != -EINTR)
+			return ret;
+	}
+	std::lock_guard<std::mutex> guard(reap_lock);
+	// The first-error record is not used on this queue: keep it clear.
+	err_res = 0;
+	err_seq = 0;
+	return last_res;
 }
 
 namespace {
@@ -324,9 +373,9 @@ void npu::hal::ForkResetQueues()
 	RegistrySlot() = new QueueRegistry;
 }
 
-extern "C" {
-
-int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)
+// A queue that halQueueStatsTotal does not count (the HAL's own
+// synchronous queue); otherwise halQueueCreate.
+int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out)
 {
 	if (dev == nullptr || out == nullptr)
 		return -EINVAL;
@@ -343,13 +392,32 @@ int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)
 	if (ret < 0)
 		return ret;
 	*out = q.release();
-	RegisterQueue(*out);
 	return 0;
+}
+
+int npu::hal::QueueRunOne(halQueue *q, const struct npu_sqe &sqe)
+{
+	if (q->stale())
+		return -EBADF;
+	return q->RunOne(sqe);
+}
+
+extern "C" {
+
+int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)
+{
+	int ret = npu::hal::QueueCreateUnlisted(dev, entries, out);
+	if (ret == 0)
+		RegisterQueue(*out);
+	return ret;
 }
 
 void halQueueDestroy(halQueue *q)
 {
-	if (q == nullptr)
+	// A parent's queue in a forked child is left alone (leaked): its
+	// memory is not mapped here, and whatever the child maps at that
+	// address later is not ours to unmap.
+	if (q == nullptr || q->stale())
 		return;
 	UnregisterQueue(q);
 	if (q->entries != 0) {
@@ -376,6 +444,8 @@ int halQueueAbort(halQueue *q)
 {
 	if (q == nullptr)
 		return -EINVAL;
+	if (q->stale())
+		return -EBADF;
 	// submitted moves before sq_tail (SubmitChunk), so sub is at least the
 	// sequence number of the tail, and at most a ring ahead of it.
 	const uint32_t tail = __atomic_load_n(&q->hdr->sq_tail, __ATOMIC_ACQUIRE);
@@ -393,6 +463,8 @@ int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t
 {
 	if (q == nullptr || (n != 0 && sqes == nullptr))
 		return -EINVAL;
+	if (q->stale())
+		return -EBADF;
 	uint64_t last = 0;
 	while (n != 0) {
 		const uint32_t chunk = std::min(n, q->entries);
@@ -410,6 +482,8 @@ int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t
 
 uint64_t halQueueCompleted(halQueue *q)
 {
+	if (q->stale())
+		return q->completed.load(std::memory_order_acquire);
 	q->Reap(true);
 	return q->completed.load(std::memory_order_acquire);
 }
@@ -423,11 +497,18 @@ int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns)
 {
 	if (q == nullptr || seq > q->submitted.load(std::memory_order_acquire))
 		return -EINVAL;
+	if (q->stale())
+		return -EBADF;
 	return q->WaitSeq(seq, timeout_ns);
 }
 
 int halQueueTakeError(halQueue *q, uint64_t *seq)
 {
+	if (q->stale()) {
+		if (seq != nullptr)
+			*seq = 0;
+		return -EBADF;
+	}
 	q->Reap();
 	std::lock_guard<std::mutex> guard(q->reap_lock);
 	const int res = q->err_res;
@@ -442,6 +523,8 @@ int halQueueStats(halQueue *q, struct npu_ring_stats *out)
 {
 	if (q == nullptr || out == nullptr)
 		return -EINVAL;
+	if (q->stale())
+		return -EBADF;
 	struct npu_ring_stats st = {};
 	st.ring_id = q->ring_id;
 	int ret = q->file->Ioctl(NPU_IOCTL_RING_STATS, &st);
