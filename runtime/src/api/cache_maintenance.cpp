@@ -7,7 +7,7 @@
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
-#include "core/memcpy_plan.h"
+#include "core/copy_plan.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -54,12 +54,12 @@ aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream
         std::shared_ptr<Context> ctx;
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
-        npu::rt::CopyOperand op;
-        NPU_RETURN_IF_ERROR(npu::rt::ClassifyOperand(src, size, "src", &op));
+        npu::rt::Operand op;
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(src, size, "src", &op));
         NPU_RT_CHECK(op.is_device(), "src %p is not device memory", src);
-        NPU_RT_CHECK(op.device.get() == &ref->session(),
+        NPU_RT_CHECK(op.dev == &ref->session(),
                      "src %p is memory of device %d, the stream runs on device %d", src,
-                     op.device->user_id(), ref->session().user_id());
+                     op.dev->user_id(), ref->session().user_id());
         return Error::Ok();
     });
 }

@@ -3,7 +3,7 @@
 // §11.5).
 #include "acl/acl.h"
 #include "api/api_boundary.h"
-#include "core/memcpy_plan.h"
+#include "core/copy_plan.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -28,9 +28,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
         // As upstream, the synchronous copy takes its direction from the
         // addresses; kind is only validated.
-        npu::rt::MemcpyPlan plan;
-        NPU_RETURN_IF_ERROR(npu::rt::PlanMemcpy(*ctx, dst, src, count, &plan));
-        return npu::rt::RunMemcpy(plan, dst, src, count);
+        return npu::rt::CopyNow(*ctx, dst, src, count);
     });
 }
 
@@ -44,6 +42,6 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
         NPU_RT_CHECK(count <= maxCount, "count %zu is larger than maxCount %zu", count, maxCount);
         // int32 -> uint32 -> uint8: the low byte.
         auto byte = static_cast<uint8_t>(static_cast<uint32_t>(value));
-        return npu::rt::RunMemset(*ctx, devPtr, byte, count);
+        return npu::rt::FillNow(*ctx, devPtr, byte, count);
     });
 }

@@ -11,7 +11,7 @@
 #include "core/device_session.h"
 #include "core/host_memory.h"
 #include "core/stream.h"
-#include "core/stream_copy.h"
+#include "core/copy_plan.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -78,8 +78,8 @@ Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int3
     }
 
     Operand d, sr;
-    npu::rt::ClassifyForStream(dst, count, own, &d);
-    npu::rt::ClassifyForStream(src, count, own, &sr);
+    npu::rt::Classify(dst, count, &own, &d);
+    npu::rt::Classify(src, count, &own, &sr);
     const CopyShape shape{ count, 1, count, count };
     if (k == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
         NPU_RT_CHECK(d.loc == Loc::kDevice && sr.loc != Loc::kDevice,
@@ -123,8 +123,8 @@ Error Check2dLimits(size_t width, size_t height) {
 
 void Classify2d(void *dst, size_t dpitch, const void *src, size_t spitch, const CopyShape &sh,
                 npu::rt::DeviceSession &own, Operand *d, Operand *sr) {
-    npu::rt::ClassifyForStream(dst, (sh.height - 1) * dpitch + sh.width, own, d);
-    npu::rt::ClassifyForStream(src, (sh.height - 1) * spitch + sh.width, own, sr);
+    npu::rt::Classify(dst, (sh.height - 1) * dpitch + sh.width, &own, d);
+    npu::rt::Classify(src, (sh.height - 1) * spitch + sh.width, &own, sr);
 }
 
 }  // namespace

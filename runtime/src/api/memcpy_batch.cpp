@@ -9,9 +9,8 @@
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/host_memory.h"
-#include "core/memcpy_plan.h"
 #include "core/stream.h"
-#include "core/stream_copy.h"
+#include "core/copy_plan.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -72,16 +71,7 @@ const char *LocName(int32_t type) {
 // Where ptr (count bytes) lives, as the pointer attribute lookup sees it.
 Error Locate(const void *ptr, size_t count, const char *role, size_t i, Operand *out) {
     NPU_RT_CHECK(ptr != nullptr, "%s of copy %zu is NULL", role, i);
-    npu::rt::CopyOperand op;
-    NPU_RETURN_IF_ERROR(npu::rt::ClassifyOperand(ptr, count, role, &op));
-    if (op.is_device()) {
-        out->loc = Loc::kDevice;
-        out->dev = op.device.get();
-        out->other = op.device;
-    } else {
-        out->loc = npu::rt::LookupHostMemory(ptr, count, nullptr) ? Loc::kHost : Loc::kUnregistered;
-    }
-    return Error::Ok();
+    return npu::rt::ClassifyChecked(ptr, count, role, out);
 }
 
 // Whether the actual location matches the attribute's (UNREGISTERED counts

@@ -12,7 +12,7 @@
 #include "core/fill32.h"
 #include "core/host_memory.h"
 #include "core/managed_memory.h"
-#include "core/memcpy_plan.h"
+#include "core/copy_plan.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -40,8 +40,8 @@ Error CheckTarget(void *ptr, size_t memSize, size_t N, std::shared_ptr<DeviceSes
     if (std::shared_ptr<DeviceSession> s = npu::rt::DeviceManager::Get().FindSession(ptr, 1)) {
         uint32_t page_size = 0;
         NPU_RETURN_IF_ERROR(npu::rt::DeviceMappingPageSize(*s, ptr, &page_size));
-        npu::rt::CopyOperand op;
-        NPU_RETURN_IF_ERROR(npu::rt::ClassifyOperand(ptr, bytes, "ptr", &op));
+        npu::rt::Operand op;
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(ptr, bytes, "ptr", &op));
         *device = std::move(s);
         return Error::Ok();
     }

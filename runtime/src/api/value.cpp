@@ -5,7 +5,7 @@
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/device_session.h"
-#include "core/memcpy_plan.h"
+#include "core/copy_plan.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -26,8 +26,8 @@ Error ValueOp(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream, 
         NPU_RT_CHECK(flag < 4, "flag %u is not one of ACL_STREAM_WAIT_VALUE_* (0..3)", flag);
     else
         NPU_RT_CHECK(flag == 0, "flag %u is reserved and must be 0", flag);
-    npu::rt::CopyOperand op;
-    NPU_RETURN_IF_ERROR(npu::rt::ClassifyOperand(devAddr, sizeof(uint64_t), "devAddr", &op));
+    npu::rt::Operand op;
+    NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(devAddr, sizeof(uint64_t), "devAddr", &op));
     NPU_RT_CHECK(op.is_device(), "devAddr %p is not device memory", devAddr);
     // The engines store and load whole aligned words (emulator choice).
     NPU_RT_CHECK(reinterpret_cast<uintptr_t>(devAddr) % 8 == 0, "devAddr %p is not 8-byte aligned",
@@ -36,9 +36,9 @@ Error ValueOp(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream, 
         return npu::rt::NoContextError();
     NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
     NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-    NPU_RT_CHECK(op.device.get() == &ref->session(),
+    NPU_RT_CHECK(op.dev == &ref->session(),
                  "devAddr %p is memory of device %d, the stream runs on device %d", devAddr,
-                 op.device->user_id(), ref->session().user_id());
+                 op.dev->user_id(), ref->session().user_id());
     struct npu_sqe sqe = {};
     sqe.opcode = wait ? NPU_OP_VALUE_WAIT : NPU_OP_VALUE_WRITE;
     sqe.dst = reinterpret_cast<uint64_t>(devAddr);

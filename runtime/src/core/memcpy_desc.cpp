@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/memcpy_desc.h"
 
-#include "core/memcpy_plan.h"
+#include "core/copy_plan.h"
 #include "core/stream.h"
 
 namespace npu::rt {
@@ -15,9 +15,7 @@ Error WriteMemcpyDesc(const Context &ctx, void *desc, const void *src, void *dst
     rec.src = reinterpret_cast<uint64_t>(src);
     rec.dst = reinterpret_cast<uint64_t>(dst);
     rec.len = count;
-    MemcpyPlan plan;
-    NPU_RETURN_IF_ERROR(PlanMemcpy(ctx, desc, &rec, sizeof(rec), &plan));
-    return RunMemcpy(plan, desc, &rec, sizeof(rec));
+    return CopyNow(ctx, desc, &rec, sizeof(rec));
 }
 
 Error IssueMemcpyDesc(Stream &s, void *desc) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "core/stream_copy.h"
+#include "core/copy_plan.h"
 
+#include <optional>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -8,12 +9,27 @@
 #include "core/device_manager.h"
 #include "core/device_session.h"
 #include "core/host_memory.h"
-#include "core/memcpy_plan.h"
 #include "core/peer_access.h"
 #include "core/stream.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 namespace {
+
+const char *DirName(uint32_t dir) {
+    switch (dir) {
+        case NPU_DIR_H2D:
+            return "host to device";
+        case NPU_DIR_D2H:
+            return "device to host";
+        case NPU_DIR_D2D:
+            return "device to device";
+        case NPU_DIR_H2H:
+            return "host to host";
+        default:
+            return "?";
+    }
+}
 
 // The synchronous path, row by row, after the stream has drained: for
 // operands that the stream's ring cannot name.
@@ -21,15 +37,12 @@ Error CopyAfterDrain(Stream &s, Context &ctx, void *dst, const void *src, const 
     NPU_RETURN_IF_ERROR(s.Synchronize());
     auto *d = static_cast<unsigned char *>(dst);
     auto *p = static_cast<const unsigned char *>(src);
-    for (size_t r = 0; r < sh.height; ++r) {
-        MemcpyPlan plan;
-        NPU_RETURN_IF_ERROR(PlanMemcpy(ctx, d + r * sh.dpitch, p + r * sh.spitch, sh.width, &plan));
-        NPU_RETURN_IF_ERROR(RunMemcpy(plan, d + r * sh.dpitch, p + r * sh.spitch, sh.width));
-    }
+    for (size_t r = 0; r < sh.height; ++r)
+        NPU_RETURN_IF_ERROR(CopyNow(ctx, d + r * sh.dpitch, p + r * sh.spitch, sh.width));
     return Error::Ok();
 }
 
-// Whether s's ring may name device memory of peer (spec §7.9 peer access).
+// Whether s's ring may name device memory of peer (aclrtDeviceEnablePeerAccess).
 bool RingReaches(Stream &s, DeviceSession &peer) {
     const int32_t own = s.session().user_id();
     if (!PeerAccessEnabled(own, peer.user_id()))
@@ -39,10 +52,10 @@ bool RingReaches(Stream &s, DeviceSession &peer) {
 
 }  // namespace
 
-void ClassifyForStream(const void *ptr, size_t len, DeviceSession &own, Operand *out) {
-    if (own.InAperture(ptr, 1)) {
+void Classify(const void *ptr, size_t len, DeviceSession *own, Operand *out) {
+    if (own != nullptr && own->InAperture(ptr, 1)) {
         out->loc = Loc::kDevice;
-        out->dev = &own;
+        out->dev = own;
         return;
     }
     out->other = DeviceManager::Get().FindSession(ptr, 1);
@@ -52,6 +65,27 @@ void ClassifyForStream(const void *ptr, size_t len, DeviceSession &own, Operand 
         return;
     }
     out->loc = LookupHostMemory(ptr, len, nullptr) ? Loc::kHost : Loc::kUnregistered;
+}
+
+Error ClassifyChecked(const void *ptr, size_t len, const char *role, Operand *out) {
+    Classify(ptr, len, nullptr, out);
+    if (!out->is_device())
+        return Error::Ok();
+    std::optional<Allocation> a = out->dev->allocations().Find(reinterpret_cast<uintptr_t>(ptr));
+    if (!a) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "%s %p is a device address of device %d but not inside a live "
+                             "allocation",
+                             role, ptr, out->dev->user_id());
+    }
+    if (!a->Contains(reinterpret_cast<uintptr_t>(ptr), len)) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "%s %p + %zu bytes runs past the end of its allocation "
+                             "(base 0x%llx, %llu bytes) on device %d",
+                             role, ptr, len, static_cast<unsigned long long>(a->base),
+                             static_cast<unsigned long long>(a->mapped), out->dev->user_id());
+    }
+    return Error::Ok();
 }
 
 Error ReviseKind(int32_t kind, Loc src, Loc dst, int32_t *effective) {
@@ -99,6 +133,65 @@ Error ReviseKind(int32_t kind, Loc src, Loc dst, int32_t *effective) {
     return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                          "kind %d does not fit a copy from %s memory to %s memory", kind,
                          kNames[static_cast<int>(src)], kNames[static_cast<int>(dst)]);
+}
+
+Error CopyNow(const Context &ctx, void *dst, const void *src, size_t count) {
+    Operand d, s;
+    NPU_RETURN_IF_ERROR(ClassifyChecked(dst, count, "dst", &d));
+    NPU_RETURN_IF_ERROR(ClassifyChecked(src, count, "src", &s));
+    if (dst == src)
+        return Error::Ok();
+    DeviceSession *engine = nullptr;
+    uint32_t dir = 0;
+    if (!d.is_device() && !s.is_device()) {
+        dir = NPU_DIR_H2H;
+        engine = &ctx.session();
+    } else if (!s.is_device()) {
+        dir = NPU_DIR_H2D;
+        engine = d.dev;
+    } else if (!d.is_device()) {
+        dir = NPU_DIR_D2H;
+        engine = s.dev;
+    } else if (d.dev == s.dev) {
+        dir = NPU_DIR_D2D;
+        engine = d.dev;
+    } else {
+        // Across devices: one D2D descriptor on the ring of a device that
+        // may name the other's addresses (aclrtDeviceEnablePeerAccess,
+        // either direction). Without peer access, hardware fails the copy;
+        // so does the emulator, before anything moves.
+        const int32_t su = s.dev->user_id();
+        const int32_t du = d.dev->user_id();
+        const bool from_src = PeerAccessEnabled(su, du);
+        if (!from_src && !PeerAccessEnabled(du, su)) {
+            return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                                 "copy of %zu bytes from device %d (%p) to device %d (%p) needs "
+                                 "peer access: call aclrtDeviceEnablePeerAccess first",
+                                 count, su, src, du, dst);
+        }
+        dir = NPU_DIR_D2D;
+        engine = from_src ? s.dev : d.dev;
+        NPU_RETURN_IF_ERROR(from_src ? EnsurePeerLink(su, du) : EnsurePeerLink(du, su));
+    }
+    int err = halMemcpy(engine->hal(), dst, src, count, dir);
+    if (err != 0) {
+        return Error::FromHal(err, "%s copy of %zu bytes from %p to %p on device %d failed",
+                              DirName(dir), count, src, dst, engine->user_id());
+    }
+    return Error::Ok();
+}
+
+Error FillNow(const Context &ctx, void *ptr, uint8_t value, size_t count) {
+    Operand op;
+    NPU_RETURN_IF_ERROR(ClassifyChecked(ptr, count, "devPtr", &op));
+    DeviceSession &engine = op.is_device() ? *op.dev : ctx.session();
+    uint32_t dir = op.is_device() ? NPU_DIR_H2D : NPU_DIR_H2H;
+    int err = halMemset(engine.hal(), ptr, value, count, dir);
+    if (err != 0) {
+        return Error::FromHal(err, "filling %zu bytes at %p with 0x%02x on device %d failed", count,
+                              ptr, value, engine.user_id());
+    }
+    return Error::Ok();
 }
 
 Error IssueCopy(Stream &s, Context &ctx, void *dst, const void *src, const CopyShape &sh,
@@ -149,10 +242,10 @@ Error IssueCopy(Stream &s, Context &ctx, void *dst, const void *src, const CopyS
 
 Error IssueMemset(Stream &s, Context &ctx, void *ptr, uint8_t value, size_t count) {
     Operand op;
-    ClassifyForStream(ptr, count, s.session(), &op);
+    Classify(ptr, count, &s.session(), &op);
     if (op.loc == Loc::kDevice && op.dev != &s.session()) {
         NPU_RETURN_IF_ERROR(s.Synchronize());
-        return RunMemset(ctx, ptr, value, count);
+        return FillNow(ctx, ptr, value, count);
     }
     struct npu_sqe sqe = {};
     sqe.opcode = NPU_OP_MEMSET;
