@@ -353,6 +353,63 @@ static int npu_engine_copy_indirect(struct npu_ring *ring, void *bounce,
 	return npu_engine_copy_range(ring, bounce, NPU_DIR_D2D, rec.dst, rec.src, rec.len, wrote);
 }
 
+/*
+ * Load the __u64 slot at device VA @va, 8-byte aligned memory of the ring's
+ * own context (not a peer's), into *@out: one aligned 8-byte load.
+ */
+static int npu_engine_slot_load(struct npu_ring *ring, u64 va, u64 *out)
+{
+	struct npu_opnd o;
+	void *p;
+	int ret;
+
+	/* Aligned to its size, the slot never straddles a page. */
+	if (!IS_ALIGNED(va, sizeof(u64)))
+		return -EINVAL;
+	ret = npu_opnd_get_dev(ring, &o, va, sizeof(u64), false, false);
+	if (ret)
+		return ret;
+	if (npu_opnd_seg(&o, 0, sizeof(u64), &p) < sizeof(u64)) {
+		npu_opnd_put(&o);
+		return -EIO;
+	}
+	*out = npu_engine_word_load(p);
+	npu_opnd_put(&o);
+	return 0;
+}
+
+/*
+ * COPY_DEREF: sqe->dst and sqe->src are slots holding base addresses that
+ * the application may rewrite at any time. Each slot is loaded once into
+ * private memory; the private bases plus the descriptor's offsets are
+ * checked for wrap-around, then the copy resolves its operands like any
+ * D2D COPY (a base naming memory outside the context and its enabled
+ * peers fails there with -EFAULT).
+ */
+static int npu_engine_copy_deref(struct npu_ring *ring, void *bounce,
+				 const struct npu_sqe *sqe, bool *wrote)
+{
+	u64 dbase, sbase, dst, src;
+	int ret;
+
+	if (sqe->dir != NPU_DIR_D2D || !sqe->len)
+		return -EINVAL;
+	if (!IS_ALIGNED(sqe->dst, sizeof(u64)) || !IS_ALIGNED(sqe->src, sizeof(u64)))
+		return -EINVAL;
+	ret = npu_engine_slot_load(ring, sqe->src, &sbase);
+	if (ret)
+		return ret;
+	ret = npu_engine_slot_load(ring, sqe->dst, &dbase);
+	if (ret)
+		return ret;
+	/* What the writer wrote before the slots is visible after them. */
+	smp_rmb();
+	if (check_add_overflow(sbase, sqe->src_off, &src) ||
+	    check_add_overflow(dbase, sqe->dst_off, &dst))
+		return -EINVAL;
+	return npu_engine_copy_range(ring, bounce, NPU_DIR_D2D, dst, src, sqe->len, wrote);
+}
+
 /* Bytes a 2-D operand spans: (rows - 1) * pitch + width, or 0 on overflow. */
 static u64 npu_engine_span2d(u64 width, u64 rows, u64 pitch)
 {
@@ -499,7 +556,9 @@ static int npu_engine_check(const struct npu_sqe *sqe)
 		return -EINVAL;
 	if (sqe->rsvd0 || sqe->rsvd1 || sqe->rsvd2)
 		return -EINVAL;
-	if (sqe->opcode != NPU_OP_COPY2D && (sqe->dpitch || sqe->spitch))
+	/* COPY_DEREF's src_off shares the pitches' bytes. */
+	if (sqe->opcode != NPU_OP_COPY2D && sqe->opcode != NPU_OP_COPY_DEREF &&
+	    (sqe->dpitch || sqe->spitch))
 		return -EINVAL;
 	if (sqe->opcode != NPU_OP_VALUE_WAIT && sqe->cond)
 		return -EINVAL;
@@ -542,7 +601,8 @@ static int npu_engine_value_wait(struct npu_ring *ring, const struct npu_sqe *sq
  * flags, dir, a non-zero reserved or unused field, len 0, a fill value
  * above 0xff, an unaligned value address, 2-D pitches below the width or
  * spans that overflow, an indirect record that is unaligned, has len 0
- * or a non-zero rsvd); -EFAULT for a device range not inside one
+ * or a non-zero rsvd, a COPY_DEREF slot that is unaligned or a slot's
+ * base plus its offset that wraps); -EFAULT for a device range not inside one
  * allocation of the context (or of an enabled peer, for D2D), a wrapping
  * range or an unreachable host address; -EPERM for a write into a
  * READONLY allocation.
@@ -569,6 +629,8 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 		return npu_engine_value_write(ring, sqe, wrote);
 	case NPU_OP_COPY_INDIRECT:
 		return npu_engine_copy_indirect(ring, bounce, sqe, wrote);
+	case NPU_OP_COPY_DEREF:
+		return npu_engine_copy_deref(ring, bounce, sqe, wrote);
 	}
 	return -EINVAL;
 }

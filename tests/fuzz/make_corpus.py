@@ -42,7 +42,7 @@ MIB = 1 << 20
 
 # uapi values
 (NPU_OP_NOP, NPU_OP_COPY, NPU_OP_MEMSET, NPU_OP_COPY2D, NPU_OP_VALUE_WRITE, NPU_OP_VALUE_WAIT,
- NPU_OP_TIMESTAMP, NPU_OP_COPY_INDIRECT, NPU_OP_COUNT) = range(9)
+ NPU_OP_TIMESTAMP, NPU_OP_COPY_INDIRECT, NPU_OP_COPY_DEREF, NPU_OP_COUNT) = range(10)
 H2D, D2H, D2D, H2H = range(4)
 NO_WHITELIST = 1
 MEM_P2P, MEM_HOST = 1, 4
@@ -73,8 +73,8 @@ DEV, HOST = 0, 3
 
 
 def sqe(opcode, dir=0, dst=(DEV, 0), src=(HOST, 0), length=4096, value=0, dpitch=0,
-        spitch=0, cond=0, ring=0, count=1, user_data=0x1234, lmode=0, flags=0):
-    return op(OP_SQE, bytes([ring, count - 1, opcode, dir, flags, 0]) +
+        spitch=0, cond=0, ring=0, count=1, user_data=0x1234, lmode=0, flags=0, rsvd=0):
+    return op(OP_SQE, bytes([ring, count - 1, opcode, dir, flags, rsvd]) +
               struct.pack("<Q", user_data) +
               bytes([dst[0]]) + struct.pack("<I", dst[1]) +
               bytes([src[0]]) + struct.pack("<I", src[1]) +
@@ -198,6 +198,16 @@ def seeds():
         sqe(NPU_OP_VALUE_WRITE, 0, (DEV, 16), (7, 0), 8, value=64) + \
         sqe(NPU_OP_COPY_INDIRECT, D2D, (7, 0), (DEV, 0), 0) + \
         sqe(NPU_OP_COPY_INDIRECT, D2D, (7, 0), (DEV, 8), 0) + enter(4, 4) + reap()
+    # The slots of a COPY_DEREF are device memory: zeroed (bases 0), then
+    # with a value written over the dst slot; a slot not 8-byte aligned; an
+    # offset that wraps (rsvd 0xd0: the harness keeps the raw offsets).
+    s["sqe_copy_deref"] = ring + \
+        sqe(NPU_OP_COPY_DEREF, D2D, (DEV, 0), (DEV, 8), 64, value=16, dpitch=32) + \
+        sqe(NPU_OP_VALUE_WRITE, 0, (DEV, 0), (7, 0), 8, value=64) + \
+        sqe(NPU_OP_COPY_DEREF, D2D, (DEV, 0), (DEV, 8), 64) + \
+        sqe(NPU_OP_COPY_DEREF, D2D, (DEV, 4), (DEV, 8), 64) + \
+        sqe(NPU_OP_COPY_DEREF, D2D, (DEV, 0), (DEV, 8), 64, value=2**64 - 1, rsvd=0xd0) + \
+        enter(5, 5) + reap()
     s["sqe_host_registered"] = hdr + alloc(16) + ring_new() + \
         ioctl("HOST_REGISTER", struct.pack("<QQ", 0, 15)) + \
         sqe(NPU_OP_COPY, H2D, (DEV, 0), (HOST, 0), 16384) + enter()

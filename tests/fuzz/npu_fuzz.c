@@ -848,8 +848,15 @@ static void op_sqe(struct fz_state *st, struct fz_in *in)
 	}
 	/* Unless the reserved byte says raw: only the fields the opcode uses. */
 	if (rsvd < 0xe0) {
-		if (s.opcode != NPU_OP_COPY2D)
+		if (s.opcode == NPU_OP_COPY_DEREF) {
+			/* Offsets mostly inside an allocation, sometimes wrapping. */
+			if (rsvd < 0xc0) {
+				s.dst_off %= 16 * MIB;
+				s.src_off %= 16 * MIB;
+			}
+		} else if (s.opcode != NPU_OP_COPY2D) {
 			s.dpitch = s.spitch = 0;
+		}
 		s.cond = s.opcode == NPU_OP_VALUE_WAIT ? s.cond % NPU_WAIT_COUNT : 0;
 		if (s.opcode == NPU_OP_MEMSET)
 			s.value &= 0xff;

@@ -6,7 +6,8 @@
  * another ring and by a host write while a third ring keeps going; the
  * four wait conditions, GEQ across the wrap-around; COPY2D data; malformed
  * value and 2-D descriptors failing alone; COPY_INDIRECT reading its record
- * when it runs, and hostile records failing alone; -ECANCELED for what a parked
+ * when it runs, and hostile records failing alone; COPY_DEREF loading its
+ * slots when it runs, and hostile slots and offsets failing alone; -ECANCELED for what a parked
  * ring holds on RING_ABORT and RING_DESTROY; a copy large enough to be
  * split across engines; and every object the driver allocated gone at the
  * end (leak counters).
@@ -630,6 +631,189 @@ static void test_copy_indirect_rejects_hostile_records(void **state)
 	t_ring_unmap(&r);
 }
 
+static struct npu_sqe copy_deref(uint64_t dslot, uint64_t doff, uint64_t sslot, uint64_t soff,
+				 uint64_t len, uint64_t ud)
+{
+	struct npu_sqe s = { .opcode = NPU_OP_COPY_DEREF, .dir = NPU_DIR_D2D, .dst = dslot,
+			     .src = sslot, .len = len, .dst_off = doff, .src_off = soff,
+			     .user_data = ud };
+	return s;
+}
+
+/*
+ * COPY_DEREF loads its two slots when it runs, not when it is queued:
+ * slots rewritten while the ring is held decide the copy, at the
+ * descriptor's offsets. Large copies take the split path like any COPY.
+ */
+static void test_copy_deref_reads_its_slots_when_it_runs(void **state)
+{
+	enum { N = 3 * 4096 + 100, BIG = 12 << 20 };
+	uint8_t *src = malloc(BIG), *back = malloc(BIG);
+	struct t_ring r, io;
+	struct npu_sqe hold, s;
+	struct npu_cqe c;
+	struct file *f;
+	uint64_t d, d2, slots;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	assert_int_equal(t_ring_create(f, &io, 8, 8), 0);
+	d = alloc(f, BIG);
+	d2 = alloc(f, BIG);
+	slots = alloc(f, 4096);
+	fill(src, BIG, 31);
+	s = t_copy(NPU_DIR_H2D, d, (uintptr_t)src, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	s = t_memset(NPU_DIR_H2D, d2, 0xBB, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	host_write_u64(f, &io, slots + 64, 0);
+	host_write_u64(f, &io, slots, d2);
+	host_write_u64(f, &io, slots + 8, d);
+	hold = value_wait(slots + 64, 1, NPU_WAIT_EQ, 1);
+	s = copy_deref(slots, 128, slots + 8, 64, N, 2);
+	t_ring_push(&r, &hold);
+	t_ring_push(&r, &s);
+	submit(f, &r, 2);
+	usleep(10000);
+	/* Queued already; the bases change before it runs. */
+	host_write_u64(f, &io, slots, d2 + 4096);
+	host_write_u64(f, &io, slots + 8, d + 8192);
+	host_write_u64(f, &io, slots + 64, 1);
+	assert_int_equal(wait_cqes(f, &r, 2, 10000), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.res, 0);
+	}
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	for (int i = 0; i < 4096 + 128; i++)
+		assert_int_equal(back[i], 0xBB);
+	assert_memory_equal(back + 4096 + 128, src + 8192 + 64, N);
+	for (int i = 4096 + 128 + N; i < 4096 + 128 + N + 64; i++)
+		assert_int_equal(back[i], 0xBB);
+	/* BIG bytes: the split path. */
+	host_write_u64(f, &io, slots, d2);
+	host_write_u64(f, &io, slots + 8, d);
+	s = copy_deref(slots, 0, slots + 8, 0, BIG, 3);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
+	assert_int_equal(t_ring_run(f, &io, &s), 0);
+	assert_memory_equal(back, src, BIG);
+	t_close(f);
+	t_ring_unmap(&r);
+	t_ring_unmap(&io);
+	free(src);
+	free(back);
+}
+
+/*
+ * Hostile slot values and descriptors: each fails alone with -EINVAL or
+ * -EFAULT, and nothing is written (the destination allocation and the
+ * host buffer a slot names stay as they were).
+ */
+static void test_copy_deref_rejects_hostile_slots(void **state)
+{
+	uint8_t host[4096], back[8192];
+	struct t_ring r;
+	struct file *f;
+	uint64_t d, d2, slots;
+
+	(void)state;
+	memset(host, 0x5C, sizeof(host));
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	d = alloc(f, 8192);
+	d2 = alloc(f, 8192);
+	slots = alloc(f, 4096);
+	struct npu_sqe m = t_memset(NPU_DIR_H2D, d2, 0xBB, 8192);
+
+	assert_int_equal(t_ring_run(f, &r, &m), 0);
+	const uint64_t h = (uintptr_t)host;
+	const struct {
+		const char *what;
+		uint64_t dbase, doff, sbase, soff, len;
+		int32_t res;
+	} rows[] = {
+		{ "dst base + offset wraps", d2, UINT64_MAX - d2 + 1, d, 0, 64, -EINVAL },
+		{ "src base + offset wraps", d2, 0, d, UINT64_MAX, 64, -EINVAL },
+		{ "both offsets wrap to the bases", d2, UINT64_MAX, d, UINT64_MAX, 64, -EINVAL },
+		{ "dst past its end", d2, 8192 - 32, d, 0, 64, -EFAULT },
+		{ "src past its end", d2, 0, d, 8192 - 32, 64, -EFAULT },
+		{ "len wraps the range", d2, 0, d, 0, UINT64_MAX, -EFAULT },
+		{ "dst base a host address", h, 0, d, 0, 64, -EFAULT },
+		{ "src base a host address", d2, 0, h, 0, 64, -EFAULT },
+		{ "dst base unmapped", d2 + 64 * T_MIB, 0, d, 0, 64, -EFAULT },
+		{ "bases 0", 0, 0, 0, 0, 64, -EFAULT },
+	};
+	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct npu_sqe s = copy_deref(slots, rows[i].doff, slots + 8, rows[i].soff,
+					      rows[i].len, 100 + i);
+		int32_t res;
+
+		host_write_u64(f, &r, slots, rows[i].dbase);
+		host_write_u64(f, &r, slots + 8, rows[i].sbase);
+		res = t_ring_run(f, &r, &s);
+		if (res != rows[i].res)
+			fail_msg("slots %s: res %d, expected %d", rows[i].what, res, rows[i].res);
+	}
+	host_write_u64(f, &r, slots, d2);
+	host_write_u64(f, &r, slots + 8, d);
+	const struct {
+		const char *what;
+		struct npu_sqe s;
+		int32_t res;
+	} sqes[] = {
+		{ "dst slot unaligned", copy_deref(slots + 4, 0, slots + 8, 0, 64, 1), -EINVAL },
+		{ "src slot unaligned", copy_deref(slots, 0, slots + 9, 0, 64, 1), -EINVAL },
+		{ "dst slot unmapped", copy_deref(slots + 64 * T_MIB, 0, slots + 8, 0, 64, 1),
+		  -EFAULT },
+		{ "src slot unmapped", copy_deref(slots, 0, slots + 64 * T_MIB, 0, 64, 1),
+		  -EFAULT },
+		{ "dst slot in host memory", copy_deref(h & ~7ULL, 0, slots + 8, 0, 64, 1),
+		  -EFAULT },
+		{ "src slot in host memory", copy_deref(slots, 0, h & ~7ULL, 0, 64, 1), -EFAULT },
+		{ "len 0", copy_deref(slots, 0, slots + 8, 0, 0, 1), -EINVAL },
+	};
+	for (unsigned int i = 0; i < sizeof(sqes) / sizeof(sqes[0]); i++) {
+		int32_t res = t_ring_run(f, &r, &sqes[i].s);
+
+		if (res != sqes[i].res)
+			fail_msg("%s: res %d, expected %d", sqes[i].what, res, sqes[i].res);
+	}
+	const struct {
+		const char *what;
+		struct npu_sqe s;
+	} malformed[] = {
+		{ "dir H2D", { .opcode = NPU_OP_COPY_DEREF, .dir = NPU_DIR_H2D, .dst = slots,
+			       .src = slots + 8, .len = 64 } },
+		{ "cond set", { .opcode = NPU_OP_COPY_DEREF, .dir = NPU_DIR_D2D, .dst = slots,
+				.src = slots + 8, .len = 64, .cond = 1 } },
+		{ "rsvd2 set", { .opcode = NPU_OP_COPY_DEREF, .dir = NPU_DIR_D2D, .dst = slots,
+				 .src = slots + 8, .len = 64, .rsvd2 = 1 } },
+		{ "flags set", { .opcode = NPU_OP_COPY_DEREF, .dir = NPU_DIR_D2D, .dst = slots,
+				 .src = slots + 8, .len = 64, .flags = 1 } },
+	};
+	for (unsigned int i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		int32_t res = t_ring_run(f, &r, &malformed[i].s);
+
+		if (res != -EINVAL)
+			fail_msg("%s: res %d, expected %d", malformed[i].what, res, -EINVAL);
+	}
+	struct npu_sqe s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, sizeof(back));
+
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	for (size_t i = 0; i < sizeof(back); i++)
+		assert_int_equal(back[i], 0xBB);
+	for (size_t i = 0; i < sizeof(host); i++)
+		assert_int_equal(host[i], 0x5C);
+	/* The slots as they are now: the copy runs. */
+	s = copy_deref(slots, 0, slots + 8, 0, 64, 9);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
 /* COPY2D: rows at their pitches, gaps untouched; H2D, D2D and D2H. */
 static void test_copy2d_moves_rows(void **state)
 {
@@ -914,6 +1098,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_copy_indirect_reads_its_record_when_it_runs,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_indirect_rejects_hostile_records, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_copy_deref_reads_its_slots_when_it_runs, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_copy_deref_rejects_hostile_slots, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_abort_and_destroy_cancel_a_parked_ring, setup,
 						teardown),

@@ -31,14 +31,15 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 6 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 7 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
 				 * 4: PHYS_PEER, NPU_MEM_HOST physical memory,
 				 *    NPU_OP_TIMESTAMP;
 				 * 5: NPU_OP_COPY_INDIRECT, struct npu_copy_ind;
-				 * 6: npu_device_info.busy_ns and up_ns */
+				 * 6: npu_device_info.busy_ns and up_ns;
+				 * 7: NPU_OP_COPY_DEREF, npu_sqe.dst_off and src_off */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -249,7 +250,12 @@ struct npu_ring_hdr {
 #define NPU_OP_COPY_INDIRECT	7 /* a D2D copy whose operands are read from device memory
 				   * when it runs: src is the device VA of a struct
 				   * npu_copy_ind; dir NPU_DIR_D2D; dst, len, value 0 */
-#define NPU_OP_COUNT		8
+#define NPU_OP_COPY_DEREF	8 /* a D2D copy of len bytes whose base addresses are read
+				   * from device memory when it runs: dst and src are the
+				   * device VAs of two 8-byte aligned __u64 slots of the
+				   * ring's context; the copy runs from *src + src_off to
+				   * *dst + dst_off; dir NPU_DIR_D2D; cond 0 (see below) */
+#define NPU_OP_COUNT		9
 
 /*
  * The record of an NPU_OP_COPY_INDIRECT, in device memory of the ring's
@@ -266,6 +272,17 @@ struct npu_copy_ind {
 	__u64 len;		/* bytes, > 0 */
 	__u64 rsvd;		/* must be 0 */
 };
+
+/*
+ * NPU_OP_COPY_DEREF, CANN's aclrtMemcpyAsyncWithOffset: the application may
+ * rewrite either slot at any time. The engine loads each slot once when the
+ * descriptor runs, adds the offset (a sum that wraps: -EINVAL), then checks
+ * and runs the copy exactly as an NPU_OP_COPY of dir NPU_DIR_D2D with that
+ * dst, src and len (-EFAULT for ranges not inside one allocation of the
+ * context or of an enabled peer; -EPERM for a READONLY destination). A
+ * slot that is not 8-byte aligned, len 0, or dir other than NPU_DIR_D2D:
+ * -EINVAL; a slot not in the context's own device memory: -EFAULT.
+ */
 
 /*
  * NPU_OP_VALUE_WAIT conditions (npu_sqe.cond), the values of CANN's
@@ -302,13 +319,24 @@ struct npu_sqe {
 	__u8 rsvd0;
 	__u32 rsvd1;
 	__u64 user_data;	/* copied to the CQE untouched */
-	__u64 dst;
-	__u64 src;		/* COPY only; 0 otherwise */
+	__u64 dst;		/* COPY_DEREF: the dst slot */
+	__u64 src;		/* COPY, COPY2D; COPY_INDIRECT: the record; COPY_DEREF:
+				 * the src slot; 0 otherwise */
 	__u64 len;		/* bytes, > 0; COPY2D: bytes per row (width) */
-	__u64 value;		/* MEMSET: fill byte in bits 0..7; VALUE_*: the value;
+	union {
+		__u64 value;	/* MEMSET: fill byte in bits 0..7; VALUE_*: the value;
 				 * COPY2D: height (rows); 0 otherwise */
-	__u32 dpitch;		/* COPY2D: dst row pitch in bytes, >= len; 0 otherwise */
-	__u32 spitch;		/* COPY2D: src row pitch in bytes, >= len; 0 otherwise */
+		__u64 dst_off;	/* COPY_DEREF: added to the base in the dst slot */
+	};
+	union {
+		struct {
+			__u32 dpitch;	/* COPY2D: dst row pitch in bytes, >= len;
+					 * 0 otherwise */
+			__u32 spitch;	/* COPY2D: src row pitch in bytes, >= len;
+					 * 0 otherwise */
+		};
+		__u64 src_off;	/* COPY_DEREF: added to the base in the src slot */
+	};
 	__u32 cond;		/* VALUE_WAIT: NPU_WAIT_*; 0 otherwise */
 	__u32 rsvd2;
 };

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Memory-copy descriptors: aclrtGetMemcpyDescSize, aclrtSetMemcpyDesc and
-// aclrtMemcpyAsyncWithDesc (the CANN API reference of each). Only
-// ACL_MEMCPY_INNER_DEVICE_TO_DEVICE copies have descriptors, as upstream.
+// Copies whose operands are read from device memory when they run:
+// memory-copy descriptors (aclrtGetMemcpyDescSize, aclrtSetMemcpyDesc,
+// aclrtMemcpyAsyncWithDesc) and copies with offsets
+// (aclrtMemcpyAsyncWithOffset), after the CANN API reference of each. Only
+// ACL_MEMCPY_INNER_DEVICE_TO_DEVICE copies have them, as upstream.
 #include <cstdint>
 
 #include "acl/acl.h"
@@ -54,10 +56,23 @@ Error CheckDescEngine(const DeviceSession &s) {
     return Error::Ok();
 }
 
+// Drivers before ABI 1.7 cannot read a copy's base addresses from device
+// memory, as upstream's chips without the feature.
+Error CheckDerefEngine(const DeviceSession &s) {
+    if (!s.has_copy_deref()) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "the driver of device %d cannot run copies with offsets (it needs "
+                             "ABI 1.7)",
+                             s.user_id());
+    }
+    return Error::Ok();
+}
+
 // The device whose memory ptr is, as aclrtPointerGetAttributes sees it:
 // an address with nothing mapped is 107000, host memory of any kind too.
-Error DeviceOf(const void *ptr, const char *role, std::shared_ptr<DeviceSession> *out) {
-    std::shared_ptr<DeviceSession> s = npu::rt::DeviceManager::Get().FindSession(ptr, 1);
+Error DeviceOf(const void *ptr, const char *role, std::shared_ptr<DeviceSession> *out,
+               size_t len = 1) {
+    std::shared_ptr<DeviceSession> s = npu::rt::DeviceManager::Get().FindSession(ptr, len);
     NPU_RT_CHECK(s != nullptr, "%s %p is not device memory", role, ptr);
     uint32_t page_size = 0;
     NPU_RETURN_IF_ERROR(npu::rt::DeviceMappingPageSize(*s, ptr, &page_size));
@@ -132,5 +147,50 @@ aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream 
                      "desc %p is memory of device %d, the stream runs on device %d", desc,
                      d->user_id(), ref->session().user_id());
         return npu::rt::IssueMemcpyDesc(*ref.get(), desc);
+    });
+}
+
+// dst and src are the device addresses of two 8-byte slots holding base
+// addresses; the copy reads them when it runs. Only count is bounded by
+// destMax: the offsets move the bases, whose ranges the engine checks.
+aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+                                    const void **src, size_t count, size_t srcDataOffset,
+                                    aclrtMemcpyKind kind, aclrtStream stream) {
+    return RunApi("aclrtMemcpyAsyncWithOffset", [&] {
+        if (count == 0)
+            return Error::Ok();
+        const int32_t k = npu::rt::EnumValue(kind);
+        NPU_RT_CHECK(dst != nullptr, "dst (the slot of the destination's base address) is NULL");
+        NPU_RT_CHECK(src != nullptr, "src (the slot of the source's base address) is NULL");
+        NPU_RT_CHECK(k == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
+                     "kind %d is not ACL_MEMCPY_INNER_DEVICE_TO_DEVICE (6), the only kind of "
+                     "copies with offsets",
+                     k);
+        NPU_RT_CHECK(count <= destMax, "count %zu is larger than destMax %zu", count, destMax);
+        NPU_RT_CHECK(reinterpret_cast<uintptr_t>(dst) % sizeof(uint64_t) == 0,
+                     "dst slot %p is not 8-byte aligned", static_cast<void *>(dst));
+        NPU_RT_CHECK(reinterpret_cast<uintptr_t>(src) % sizeof(uint64_t) == 0,
+                     "src slot %p is not 8-byte aligned", static_cast<const void *>(src));
+        std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
+        if (!ctx)
+            return npu::rt::NoContextError();
+        NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
+        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        DeviceSession &own = ref->session();
+        NPU_RETURN_IF_ERROR(CheckDerefEngine(own));
+        std::shared_ptr<DeviceSession> d, s;
+        NPU_RETURN_IF_ERROR(DeviceOf(dst, "dst slot", &d, sizeof(uint64_t)));
+        NPU_RETURN_IF_ERROR(DeviceOf(src, "src slot", &s, sizeof(uint64_t)));
+        // The engine of the stream's device reads the slots in its own memory.
+        NPU_RT_CHECK(d.get() == &own,
+                     "dst slot %p is memory of device %d, the stream runs on device %d",
+                     static_cast<void *>(dst), d->user_id(), own.user_id());
+        NPU_RT_CHECK(s.get() == &own,
+                     "src slot %p is memory of device %d, the stream runs on device %d",
+                     static_cast<const void *>(src), s->user_id(), own.user_id());
+        return npu::rt::IssueMemcpyWithOffset(*ref.get(), dst, dstDataOffset, src, srcDataOffset,
+                                              count);
     });
 }

@@ -102,9 +102,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     /* Memory */ \
     X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
         size_t *outputNum)) \
-    X(aclrtMemcpyAsyncWithOffset, (void **dst, size_t destMax, size_t dstDataOffset, \
-        const void **src, size_t count, size_t srcDataOffset, aclrtMemcpyKind kind, \
-        aclrtStream stream)) \
     X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
         size_t size, void *data, size_t dataSize)) \
     X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \

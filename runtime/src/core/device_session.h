@@ -34,6 +34,8 @@ class DeviceSession {
     bool has_huge1g() const { return has_huge1g_; }
     // True when the driver runs NPU_OP_COPY_INDIRECT (ABI 1.5 and later).
     bool has_copy_indirect() const { return has_copy_indirect_; }
+    // True when the driver runs NPU_OP_COPY_DEREF (ABI 1.7 and later).
+    bool has_copy_deref() const { return has_copy_deref_; }
     // True when [addr, addr + len) lies in this device's aperture.
     bool InAperture(const void *addr, size_t len) const;
 
@@ -51,21 +53,23 @@ class DeviceSession {
 
   private:
     DeviceSession(halDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g,
-                  bool has_copy_indirect)
+                  bool has_copy_indirect, bool has_copy_deref)
         : hal_(hal),
           phys_id_(phys_id),
           user_id_(user_id),
           has_huge1g_(has_huge1g),
-          has_copy_indirect_(has_copy_indirect) {}
+          has_copy_indirect_(has_copy_indirect),
+          has_copy_deref_(has_copy_deref) {}
 
     halDevice *const hal_;  // owned: closed by the destructor
     const uint32_t phys_id_;
     const int32_t user_id_;
     const bool has_huge1g_;
     const bool has_copy_indirect_;
+    const bool has_copy_deref_;
     AllocationRegistry allocations_;
     std::atomic<uint32_t> live_streams_{0};
-    mutable std::mutex phys_mu_;  // protects phys_reserve_
+    mutable std::mutex phys_mu_;                           // protects phys_reserve_
     std::unordered_map<uint32_t, uint64_t> phys_reserve_;  // non-zero values only
 };
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// Memory-copy descriptors (aclrtSetMemcpyDesc, aclrtMemcpyAsyncWithDesc):
-// a record in device memory naming a device-to-device copy, which the
-// engine reads when the copy runs (NPU_OP_COPY_INDIRECT), so the caller
-// may rewrite it after the copy is queued.
+// Device-to-device copies whose operands the engine reads from device
+// memory when the copy runs, so the caller may rewrite them after the copy
+// is queued: memory-copy descriptors (aclrtSetMemcpyDesc,
+// aclrtMemcpyAsyncWithDesc; NPU_OP_COPY_INDIRECT), a record naming the
+// whole copy, and copies with offsets (aclrtMemcpyAsyncWithOffset;
+// NPU_OP_COPY_DEREF), two slots holding the base addresses.
 #ifndef NPU_RT_CORE_MEMCPY_DESC_H
 #define NPU_RT_CORE_MEMCPY_DESC_H
 
@@ -27,6 +29,15 @@ Error WriteMemcpyDesc(const Context &ctx, void *desc, const void *src, void *dst
 // when it runs. The engine checks the record then like any copy's
 // operands: a bad record fails that task, never touches other memory.
 Error IssueMemcpyDesc(Stream &s, void *desc);
+
+// Queues on s the copy of count bytes from *src_slot + src_off to
+// *dst_slot + dst_off, each slot read when the copy runs. The caller
+// checked that both slots are 8-byte aligned device memory of s's device;
+// the engine checks the addresses the slots hold then, like any copy's: a
+// bad one (or a sum that wraps) fails that task, never touches other
+// memory.
+Error IssueMemcpyWithOffset(Stream &s, void *const *dst_slot, size_t dst_off,
+                            const void *const *src_slot, size_t src_off, size_t count);
 
 }  // namespace npu::rt
 
