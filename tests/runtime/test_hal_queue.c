@@ -144,6 +144,34 @@ static void test_errors(void **state)
 	assert_int_equal(halQueueTakeError(f->q, &seq), 0);
 }
 
+/* Every failed descriptor is kept, in order, until it is taken. */
+static void test_errors_all_kept(void **state)
+{
+	struct fixture *f = *state;
+	uint64_t v = 42, first;
+	struct npu_sqe s[3];
+	struct halQueueError e[4];
+
+	s[0] = copy_sqe(NPU_DIR_D2D, f->buf.va, f->buf.va + (1 << 20), 8); /* past the end */
+	s[1] = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)&v, 8);
+	s[2] = s[0];
+	first = halQueueSubmitted(f->q) + 1;
+	assert_int_equal(halQueueSubmit(f->q, s, 3, NULL), 0);
+	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q), 0), 0);
+	assert_int_equal(halQueueTakeErrors(f->q, e, 4), 2);
+	assert_int_equal(e[0].seq, first);
+	assert_int_equal(e[0].res, -EFAULT);
+	assert_int_equal(e[1].seq, first + 2);
+	assert_int_equal(e[1].res, -EFAULT);
+	assert_int_equal(halQueueTakeErrors(f->q, e, 4), 0);
+	/* The count goes on past what the caller has room for. */
+	assert_int_equal(halQueueSubmit(f->q, s, 3, NULL), 0);
+	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q), 0), 0);
+	assert_int_equal(halQueueTakeErrors(f->q, e, 1), 2);
+	assert_int_equal(e[0].seq, first + 3);
+	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+}
+
 static void test_wait_bad_seq(void **state)
 {
 	struct fixture *f = *state;
@@ -293,6 +321,7 @@ int main(void)
 		cmocka_unit_test(test_ordered_round_trip),
 		cmocka_unit_test(test_batch_larger_than_ring),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_errors_all_kept),
 		cmocka_unit_test(test_wait_bad_seq),
 		cmocka_unit_test(test_value_wait_timeout),
 		cmocka_unit_test(test_stats),

@@ -81,19 +81,15 @@ static int64_t create_group_info(void)
 	return (int64_t)(intptr_t)aclrtCreateGroupInfo();
 }
 
-static int64_t device_get_limit(void)
+static int64_t cmo_get_desc_size(void)
 {
-	return aclrtDeviceGetLimit(ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE, (size_t *)&g_out);
+	return aclrtCmoGetDescSize((size_t *)&g_out);
 }
 
-static int64_t get_mem_usage_info(void)
+static int64_t mem_managed_get_attr(void)
 {
-	return aclrtGetMemUsageInfo(0, NULL, 0, (size_t *)&g_out);
-}
-
-static int64_t task_id_from_exception_info(void)
-{
-	return aclrtGetTaskIdFromExceptionInfo(NULL);
+	return aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, SENTINEL, 64, &g_out,
+				      sizeof(g_out));
 }
 
 static const char kOutside[] = "outside an emulated memory device: ";
@@ -119,9 +115,9 @@ static const struct {
 	{ "aclrtGetMemUceInfo", get_mem_uce_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtCreateBinary", create_binary, 0 /* NULL */, kOutside },
 	{ "aclrtCreateGroupInfo", create_group_info, 0 /* NULL */, kOutside },
-	{ "aclrtDeviceGetLimit", device_get_limit, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
-	{ "aclrtGetMemUsageInfo", get_mem_usage_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
-	{ "aclrtGetTaskIdFromExceptionInfo", task_id_from_exception_info, UINT32_MAX, kNotYet },
+	{ "aclrtCmoGetDescSize", cmo_get_desc_size, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
+	{ "aclrtMemManagedGetAttr", mem_managed_get_attr, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+	  kNotYet },
 };
 
 static void test_unsupported_rows(void **state)

@@ -137,11 +137,23 @@ uint64_t halQueueSubmitted(halQueue *q);
  */
 int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns);
 /*
- * The first descriptor error since the last call: returns its res (a
+ * The first descriptor error since the last take: returns its res (a
  * negative errno) and its sequence number in *seq (may be NULL), and
- * clears it; 0 when none failed.
+ * clears it with the later ones; 0 when none failed.
  */
 int halQueueTakeError(halQueue *q, uint64_t *seq);
+/*
+ * Every descriptor error since the last take, in completion order (so the
+ * first is the one halQueueTakeError reports): copies up to max of them to
+ * out, clears them all and returns how many failed. A queue keeps the
+ * first HAL_QUEUE_MAX_ERRORS of a stretch; the count goes on past them.
+ */
+#define HAL_QUEUE_MAX_ERRORS 64
+struct halQueueError {
+	uint64_t seq;	/* sequence number of the failed descriptor */
+	int res;	/* its result, a negative errno */
+};
+uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max);
 /*
  * Cancel every descriptor submitted so far that has not started (a
  * VALUE_WAIT holding the queue included); returns once they have completed

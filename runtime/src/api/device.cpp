@@ -1,27 +1,65 @@
 // SPDX-License-Identifier: MIT
 // aclrtSetDevice, aclrtResetDevice, aclrtResetDeviceForce, aclrtGetDevice,
-// aclrtGetDeviceCount (spec §6.1, §7.4 - §7.7).
+// aclrtGetDeviceCount, aclrtRegDeviceStateCallback (spec §6.1, §7.4 - §7.7).
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "core/device_hooks.h"
 #include "core/device_manager.h"
 #include "core/thread_state.h"
 
+using npu::rt::DeviceHooks;
 using npu::rt::DeviceManager;
 using npu::rt::Error;
 using npu::rt::RunApi;
 using npu::rt::ThreadState;
 
+namespace {
+
+// Runs call between the PRE and POST hooks of aclrtRegDeviceStateCallback
+// (core/device_hooks.h): none for an invalid id, no POST after a failure.
+template <typename Call>
+Error WithDeviceHooks(int32_t deviceId, aclrtDeviceState pre, aclrtDeviceState post, Call call) {
+    uint32_t phys = 0;
+    const bool valid = DeviceManager::Get().ToPhysical(deviceId, &phys).ok();
+    if (valid)
+        DeviceHooks::Get().Notify(deviceId, pre);
+    NPU_RETURN_IF_ERROR(call());
+    if (valid)
+        DeviceHooks::Get().Notify(deviceId, post);
+    return Error::Ok();
+}
+
+}  // namespace
+
 aclError aclrtSetDevice(int32_t deviceId) {
-    return RunApi("aclrtSetDevice", [&] { return DeviceManager::Get().SetDevice(deviceId); });
+    return RunApi("aclrtSetDevice", [&] {
+        return WithDeviceHooks(deviceId, ACL_RT_DEVICE_STATE_SET_PRE, ACL_RT_DEVICE_STATE_SET_POST,
+                               [&] { return DeviceManager::Get().SetDevice(deviceId); });
+    });
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-    return RunApi("aclrtResetDevice", [&] { return DeviceManager::Get().ResetDevice(deviceId); });
+    return RunApi("aclrtResetDevice", [&] {
+        return WithDeviceHooks(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE,
+                               ACL_RT_DEVICE_STATE_RESET_POST,
+                               [&] { return DeviceManager::Get().ResetDevice(deviceId); });
+    });
 }
 
 aclError aclrtResetDeviceForce(int32_t deviceId) {
-    return RunApi("aclrtResetDeviceForce",
-                  [&] { return DeviceManager::Get().ResetDeviceForce(deviceId); });
+    return RunApi("aclrtResetDeviceForce", [&] {
+        return WithDeviceHooks(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE,
+                               ACL_RT_DEVICE_STATE_RESET_POST,
+                               [&] { return DeviceManager::Get().ResetDeviceForce(deviceId); });
+    });
+}
+
+aclError aclrtRegDeviceStateCallback(const char *regName, aclrtDeviceStateCallback callback,
+                                     void *args) {
+    return RunApi("aclrtRegDeviceStateCallback", [&] {
+        NPU_ACL_CHECK(regName != nullptr, "regName is NULL");
+        return DeviceHooks::Get().Register(regName, callback, args);
+    });
 }
 
 aclError aclrtGetDevice(int32_t *deviceId) {

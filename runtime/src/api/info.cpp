@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
-// aclrtGetMemInfo, aclrtMemGetAddressRange, aclGetRecentErrMsg and the last
-// error of the thread (aclrtGetLastError, aclrtPeekAtLastError)
+// aclrtGetMemInfo, aclrtGetMemUsageInfo, aclrtMemGetAddressRange,
+// aclGetRecentErrMsg and the last error of the thread (aclrtGetLastError, aclrtPeekAtLastError)
 // (spec §7.3, §14.2, §14.3).
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "core/device_manager.h"
 #include "core/device_memory.h"
 #include "core/error_messages.h"
 #include "core/mem_info.h"
@@ -26,6 +31,29 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total) {
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
         return npu::rt::QueryMemInfo(ctx->session(), attr, free, total);
+    });
+}
+
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum,
+                              size_t *outputNum) {
+    return RunApi("aclrtGetMemUsageInfo", [&] {
+        NPU_ACL_CHECK(memUsageInfo != nullptr, "memUsageInfo is NULL");
+        NPU_ACL_CHECK(outputNum != nullptr, "outputNum is NULL");
+        NPU_ACL_CHECK(inputNum != 0, "inputNum is 0: memUsageInfo has no room");
+        uint32_t phys = 0;
+        NPU_RETURN_IF_ERROR(npu::rt::DeviceManager::Get().ToPhysical(deviceId, &phys));
+        std::vector<npu::rt::MemUsage> usage;
+        NPU_RETURN_IF_ERROR(npu::rt::QueryMemUsage(deviceId, &usage));
+        const size_t n = std::min(inputNum, usage.size());
+        for (size_t i = 0; i < n; i++) {
+            aclrtMemUsageInfo out = {};
+            std::strncpy(out.name, usage[i].name, sizeof(out.name) - 1);
+            out.curMemSize = usage[i].current;
+            out.memPeakSize = usage[i].peak;
+            memUsageInfo[i] = out;
+        }
+        *outputNum = n;
+        return Error::Ok();
     });
 }
 

@@ -6,7 +6,8 @@
 // aclrtUse/UnuseStreamResInCurrentThread, aclrtGetResInCurrentThread),
 // kernel timeouts (aclrtSetOpExecuteTimeOut[WithMs|V2],
 // aclrtGetOpTimeOutInterval, aclrtGetOpExecuteTimeout,
-// aclrtSetOpWaitTimeout) and aclrtSetTsDevice. The settings are stored and
+// aclrtSetOpWaitTimeout), aclrtSetTsDevice and the device limits
+// (aclrtDeviceSetLimit, aclrtDeviceGetLimit). The settings are stored and
 // reported back (core/runtime_config.h): no kernel runs to use them.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
@@ -296,6 +297,56 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
         NPU_ACL_CHECK(ts == ACL_TS_ID_AICORE || ts == ACL_TS_ID_AIVECTOR,
                       "tsId %d is not ACL_TS_ID_AICORE (0) or ACL_TS_ID_AIVECTOR (1)", ts);
         RuntimeConfig::Get().SetTsId(ts);
+        return Error::Ok();
+    });
+}
+
+namespace {
+
+// aclrtDeviceSetLimit / aclrtDeviceGetLimit after the ACL layer's checks.
+// Upstream applies the process-wide setting through device 0, so it needs
+// device 0 to be visible; the chip answers for the limits it lacks. The
+// emulated device has SIMD cores only (like the A2 chips), so the SIMT
+// limits are not supported.
+Error CheckDeviceLimit(int32_t limit) {
+    uint32_t phys = 0;
+    NPU_RETURN_IF_ERROR(npu::rt::DeviceManager::Get().ToPhysical(0, &phys));
+    if (limit == ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE ||
+        limit == ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE ||
+        limit == ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "limit %d is a SIMT limit, and the emulated device has no SIMT units",
+                             limit);
+    }
+    return Error::Ok();
+}
+
+Error CheckLimitEnum(int32_t limit) {
+    NPU_ACL_CHECK(limit >= 0 && limit < RuntimeConfig::kDeviceLimits,
+                  "limit %d is not an aclrtDeviceLimit (0..4)", limit);
+    return Error::Ok();
+}
+
+}  // namespace
+
+aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+    return RunApi("aclrtDeviceSetLimit", [&] {
+        const int32_t l = EnumValue(limit);
+        NPU_RETURN_IF_ERROR(CheckLimitEnum(l));
+        NPU_ACL_CHECK(value <= UINT32_MAX, "value %zu is more than UINT32_MAX", value);
+        NPU_RETURN_IF_ERROR(CheckDeviceLimit(l));
+        RuntimeConfig::Get().SetDeviceLimit(l, value);
+        return Error::Ok();
+    });
+}
+
+aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value) {
+    return RunApi("aclrtDeviceGetLimit", [&] {
+        const int32_t l = EnumValue(limit);
+        NPU_RETURN_IF_ERROR(CheckLimitEnum(l));
+        NPU_ACL_CHECK(value != nullptr, "value is NULL");
+        NPU_RETURN_IF_ERROR(CheckDeviceLimit(l));
+        *value = RuntimeConfig::Get().DeviceLimit(l);
         return Error::Ok();
     });
 }

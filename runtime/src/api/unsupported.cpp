@@ -48,7 +48,8 @@ struct ReturnOf<R (*)(Args...)> {
 
 // What an unsupported API returns: ACL_ERROR_RT_FEATURE_NOT_SUPPORT, NULL
 // for the Create functions that return a handle, and 0xFFFFFFFF ("no
-// information", as for a NULL info) for the exception-information getters.
+// information", what the exception-information getters return for a NULL
+// info) for a uint32_t.
 template <typename R>
 R Neutral() {
     if constexpr (std::is_same_v<R, aclError>)
@@ -86,10 +87,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // clang-format off
 #define NPU_NOT_YET_APIS(X) \
     /* Devices */ \
-    X(aclrtRegDeviceStateCallback, (const char *regName, aclrtDeviceStateCallback callback, \
-        void *args)) \
-    X(aclrtDeviceSetLimit, (aclrtDeviceLimit limit, size_t value)) \
-    X(aclrtDeviceGetLimit, (aclrtDeviceLimit limit, size_t *value)) \
     /* Runtime configuration: system parameters, resource limits, timeouts */ \
     /* Contexts */ \
     /* Streams */ \
@@ -100,8 +97,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         size_t num)) \
     /* Host callbacks and host functions */ \
     /* Memory */ \
-    X(aclrtGetMemUsageInfo, (int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum, \
-        size_t *outputNum)) \
     X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
         size_t size, void *data, size_t dataSize)) \
     X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \
@@ -121,15 +116,7 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     /* Errors, exception information, fault handling */ \
     X(aclrtDeviceTaskAbort, (int32_t deviceId, uint32_t timeout)) \
     X(aclrtSetDeviceTaskAbortCallback, (const char *regName, \
-        aclrtDeviceTaskAbortCallback callback, void *args)) \
-    X(aclrtSetExceptionInfoCallback, (aclrtExceptionInfoCallback callback)) \
-    X(aclrtExceptionInfoCallbackRegister, (aclrtExceptionInfoCallback callback)) \
-    X(aclrtExceptionInfoCallbackUnregister, (aclrtExceptionInfoCallback callback)) \
-    X(aclrtGetTaskIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
-    X(aclrtGetStreamIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
-    X(aclrtGetThreadIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
-    X(aclrtGetDeviceIdFromExceptionInfo, (const aclrtExceptionInfo *info)) \
-    X(aclrtGetErrorCodeFromExceptionInfo, (const aclrtExceptionInfo *info))
+        aclrtDeviceTaskAbortCallback callback, void *args))
 
 // X(name, (parameters), why)
 #define NPU_OUTSIDE_APIS(X) \

@@ -5,6 +5,8 @@
 #ifndef NPU_RT_CORE_ALLOCATION_REGISTRY_H
 #define NPU_RT_CORE_ALLOCATION_REGISTRY_H
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -58,9 +60,23 @@ class AllocationRegistry {
     std::optional<Allocation> Find(uint64_t addr) const;
     size_t size() const;
 
+    // Bytes mapped (Allocation::mapped) by the live allocations of kind,
+    // and the most they reached since the registry was made. O(1): kept up
+    // to date by Insert and Remove.
+    struct Usage {
+        uint64_t current = 0;
+        uint64_t peak = 0;
+    };
+    Usage UsageOf(MemoryKind kind) const;
+
   private:
     mutable std::mutex mu_;
     std::map<uint64_t, Allocation> by_base_;  // Protected by mu_.
+    static constexpr size_t kKinds = 3;
+    std::array<Usage, kKinds> usage_{};  // Protected by mu_; by MemoryKind.
+
+    void AddLocked(const Allocation &a);
+    void SubtractLocked(const Allocation &a);
 };
 
 }  // namespace npu::rt

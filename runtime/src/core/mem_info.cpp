@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "core/mem_info.h"
 
+#include <algorithm>
+
+#include "core/device_manager.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -59,6 +62,34 @@ Error QueryMemInfo(DeviceSession &dev, aclrtMemAttr attr, size_t *free_bytes, si
                                        : NPU_CLASS_HUGE1G;
     *free_bytes = static_cast<size_t>(info.free[idx]);
     *total_bytes = static_cast<size_t>(info.total[idx]);
+    return Error::Ok();
+}
+
+Error QueryMemUsage(int32_t user_id, std::vector<MemUsage> *out) {
+    MemUsage malloc_usage{"aclrtMalloc", 0, 0};
+    MemUsage ipc_usage{"ipc import", 0, 0};
+    MemUsage other{"other", 0, 0};
+    // Not opened here: a query must not open a device the process does
+    // not use (it would then use the device's memory for its own words).
+    std::shared_ptr<DeviceSession> dev = DeviceManager::Get().SessionOf(user_id);
+    if (dev) {
+        struct npu_mem_info info = {};
+        int err = halMemInfo(dev->hal(), &info);
+        if (err != 0)
+            return Error::FromHal(err, "memory info of device %d", user_id);
+        const AllocationRegistry::Usage m = dev->allocations().UsageOf(MemoryKind::kDevice);
+        const AllocationRegistry::Usage i = dev->allocations().UsageOf(MemoryKind::kIpcImport);
+        malloc_usage.current = m.current;
+        malloc_usage.peak = m.peak;
+        ipc_usage.current = i.current;
+        ipc_usage.peak = i.peak;
+        const uint64_t known = m.current + i.current;
+        other.current = info.ctx_bytes > known ? info.ctx_bytes - known : 0;
+        other.peak = other.current;
+    }
+    *out = {malloc_usage, ipc_usage, other};
+    std::stable_sort(out->begin(), out->end(),
+                     [](const MemUsage &a, const MemUsage &b) { return a.current > b.current; });
     return Error::Ok();
 }
 

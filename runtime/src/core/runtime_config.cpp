@@ -30,6 +30,7 @@ void RuntimeConfig::ForkChild() {
     KeepParentCopy(parent);
     RuntimeConfig *child = new RuntimeConfig();
     child->sys_params_ = parent->sys_params_;
+    child->dev_limits_ = parent->dev_limits_;
     child->op_timeout_us_ = parent->op_timeout_us_;
     child->op_wait_timeout_s_ = parent->op_wait_timeout_s_;
     child->ts_id_ = parent->ts_id_;
@@ -45,6 +46,16 @@ void RuntimeConfig::SetSysParam(int opt, int64_t value) {
 int64_t RuntimeConfig::SysParam(int opt) {
     std::lock_guard<std::mutex> lock(mu_);
     return sys_params_[static_cast<size_t>(opt)];
+}
+
+void RuntimeConfig::SetDeviceLimit(int limit, size_t value) {
+    std::lock_guard<std::mutex> lock(mu_);
+    dev_limits_[static_cast<size_t>(limit)] = value;
+}
+
+size_t RuntimeConfig::DeviceLimit(int limit) {
+    std::lock_guard<std::mutex> lock(mu_);
+    return dev_limits_[static_cast<size_t>(limit)];
 }
 
 uint32_t RuntimeConfig::HardwareCores(int type) {

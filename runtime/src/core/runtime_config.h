@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // RuntimeConfig: the process-wide settings of the runtime-configuration
 // calls: system parameters (aclrtSetSysParamOpt), device resource limits
-// (aclrtSetDeviceResLimit), the stream whose limits the calling thread uses
-// (aclrtUseStreamResInCurrentThread), kernel-execution and event-wait
-// timeouts and the task scheduler of aclrtSetTsDevice. No kernel runs on
+// (aclrtSetDeviceResLimit), the limits of aclrtDeviceSetLimit, the stream
+// whose limits the calling thread uses (aclrtUseStreamResInCurrentThread),
+// kernel-execution and event-wait timeouts and the task scheduler of
+// aclrtSetTsDevice. No kernel runs on
 // the emulated device, so the limits and timeouts are stored and reported
 // back; nothing enforces them. The argument checks are the caller's.
 #ifndef NPU_RT_CORE_RUNTIME_CONFIG_H
@@ -66,6 +67,13 @@ class RuntimeConfig {
     uint64_t SetOpTimeout(uint64_t us, bool zero_is_max);
     uint64_t OpTimeout();
 
+    // aclrtDeviceSetLimit values (aclrtDeviceLimit 0..4), process-wide as
+    // upstream's: 0 until set. Stored only: no kernel runs, so no stack or
+    // printf FIFO exists to size.
+    static constexpr int kDeviceLimits = 5;
+    void SetDeviceLimit(int limit, size_t value);
+    size_t DeviceLimit(int limit);
+
     void SetOpWaitTimeout(uint32_t seconds);
     void SetTsId(int32_t ts);
 
@@ -81,6 +89,7 @@ class RuntimeConfig {
     std::mutex mu_;
     // Protected by mu_: every setting below.
     std::array<int64_t, kSysParams> sys_params_{};
+    std::array<size_t, kDeviceLimits> dev_limits_{};
     std::vector<DeviceLimits> device_limits_;  // by user id, grown on demand
     uint64_t op_timeout_us_ = kNoTimeout;
     uint32_t op_wait_timeout_s_ = 0;

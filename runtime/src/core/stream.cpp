@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <unistd.h>
 
 #include "acl/acl_rt.h"
 
@@ -11,6 +12,7 @@
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/event.h"
+#include "core/exception_callbacks.h"
 #include "core/host_memory.h"
 #include "core/host_tasks.h"
 #include "core/stream_handles.h"
@@ -114,12 +116,31 @@ Error Stream::SubmitFailed(int err) {
 }
 
 Error Stream::TakeTaskError() {
-    uint64_t seq = 0;
-    int res = halQueueTakeError(queue_, &seq);
-    if (res == 0)
+    halQueueError failed[HAL_QUEUE_MAX_ERRORS];
+    const uint32_t n = halQueueTakeErrors(queue_, failed, HAL_QUEUE_MAX_ERRORS);
+    if (n == 0)
         return Error::Ok();
-    return Error::FromHal(res, "task %llu of stream %p (device %d) failed",
-                          static_cast<unsigned long long>(seq), handle_, session_->user_id());
+    // Every caller of TakeTaskError holds no runtime lock (only a pin of
+    // this stream), so the callbacks may call back into the runtime.
+    rtExceptionInfo info = {};
+    info.stream_id = static_cast<uint32_t>(id());
+    info.thread_id = static_cast<uint32_t>(::gettid());
+    info.device_id = static_cast<uint32_t>(session_->user_id());
+    for (uint32_t i = 0; i < std::min<uint32_t>(n, HAL_QUEUE_MAX_ERRORS); i++) {
+        info.task_id = static_cast<uint32_t>(failed[i].seq);
+        info.error_code = static_cast<uint32_t>(halErrorToAcl(failed[i].res));
+        ExceptionCallbacks::Get().Report(info);
+    }
+    if (n == 1) {
+        return Error::FromHal(failed[0].res, "task %llu of stream %p (device %d) failed",
+                              static_cast<unsigned long long>(failed[0].seq), handle_,
+                              session_->user_id());
+    }
+    return Error::FromHal(failed[0].res,
+                          "task %llu of stream %p (device %d) failed (the first of %u failed "
+                          "tasks)",
+                          static_cast<unsigned long long>(failed[0].seq), handle_,
+                          session_->user_id(), n);
 }
 
 Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {

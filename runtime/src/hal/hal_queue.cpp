@@ -90,10 +90,12 @@ struct halQueue {
 	uint64_t next_seq = 0;
 	std::atomic<uint64_t> submitted{ 0 };
 
-	std::mutex reap_lock; /* Protects: cq_head, err_res, err_seq, last_res */
+	std::mutex reap_lock; /* Protects: cq_head, errors, nerrors, last_res */
 	std::atomic<uint64_t> completed{ 0 };
-	int err_res = 0;
-	uint64_t err_seq = 0;
+	/* The task errors since the last take: the first HAL_QUEUE_MAX_ERRORS
+	 * kept (a fixed array: Reap never allocates), nerrors counting all. */
+	struct halQueueError errors[HAL_QUEUE_MAX_ERRORS] = {};
+	uint32_t nerrors = 0;
 	int last_res = 0; /* result of descriptor `completed` */
 
 	~halQueue()
@@ -183,9 +185,11 @@ void halQueue::Reap(bool try_only)
 		done = seq;
 		last_res = c.res;
 		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
-		if (c.res != 0 && c.res != -ECANCELED && err_res == 0) {
-			err_res = c.res;
-			err_seq = seq;
+		if (c.res != 0 && c.res != -ECANCELED) {
+			if (nerrors < HAL_QUEUE_MAX_ERRORS)
+				errors[nerrors] = halQueueError{ seq, c.res };
+			if (nerrors != UINT32_MAX)
+				nerrors++;
 		}
 	}
 	__atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
@@ -321,9 +325,8 @@ int halQueue::RunOne(const struct npu_sqe &in)
 			return ret;
 	}
 	std::lock_guard<std::mutex> guard(reap_lock);
-	// The first-error record is not used on this queue: keep it clear.
-	err_res = 0;
-	err_seq = 0;
+	// The error record is not used on this queue: keep it clear.
+	nerrors = 0;
 	return last_res;
 }
 
@@ -509,14 +512,26 @@ int halQueueTakeError(halQueue *q, uint64_t *seq)
 			*seq = 0;
 		return -EBADF;
 	}
+	struct halQueueError first = {};
+	if (halQueueTakeErrors(q, &first, 1) == 0)
+		return 0;
+	if (seq != nullptr)
+		*seq = first.seq;
+	return first.res;
+}
+
+uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max)
+{
+	if (q->stale())
+		return 0;
 	q->Reap();
 	std::lock_guard<std::mutex> guard(q->reap_lock);
-	const int res = q->err_res;
-	if (seq != nullptr)
-		*seq = q->err_seq;
-	q->err_res = 0;
-	q->err_seq = 0;
-	return res;
+	const uint32_t n = q->nerrors;
+	const uint32_t kept = std::min<uint32_t>(n, HAL_QUEUE_MAX_ERRORS);
+	for (uint32_t i = 0; i < kept && i < max; i++)
+		out[i] = q->errors[i];
+	q->nerrors = 0;
+	return n;
 }
 
 int halQueueStats(halQueue *q, struct npu_ring_stats *out)
