@@ -534,7 +534,7 @@ static int npu_engine_value_write(struct npu_ring *ring, const struct npu_sqe *s
 	return 0;
 }
 
-/* The VALUE_WAIT conditions, as spec §18.2 and the uapi give them. */
+/* The VALUE_WAIT conditions, as aclrtValueWait and the uapi give them. */
 static bool npu_engine_wait_cond(u32 cond, u64 m, u64 value)
 {
 	switch (cond) {

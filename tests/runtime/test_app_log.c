@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * aclAppLog and ACL_APP_LOG (spec §3.12): one record on stderr naming the
+ * aclAppLog and ACL_APP_LOG: one record on stderr naming the
  * level, file, line and function, under the NPU_LOG threshold (info here),
  * with messages cut at 1023 characters and marked. It never fails.
  */

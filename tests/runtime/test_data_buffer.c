@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Data buffers (spec §3.12): a host object describing (data, size) that does
+ * Data buffers: a host object describing (data, size) that does
  * not own the memory, its getters and setters, and the bad-input rows (NULL
  * buffers). No device is involved.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Data types (spec §3.12): aclDataTypeSize of every type, and the binary16
+ * Data types: aclDataTypeSize of every type, and the binary16
  * conversions against known bit patterns: exact values, subnormals, ties
  * rounded to even, upstream's saturation (no Inf or NaN out of
  * aclFloatToFloat16) and its ordinary decoding of exponent 31.

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * Devices, the library state and memory accounting: aclInit/aclFinalize
- * (spec §7.1, §7.2), the aclrtSetDevice/ResetDevice/ResetDeviceForce
- * sequences (§7.5, §7.6), aclrtGetDeviceCount and ASCEND_RT_VISIBLE_DEVICES
- * (§6.1), and aclrtGetMemInfo/aclrtMemGetAddressRange against real
- * allocations (§14.2, §14.3).
+ *, the aclrtSetDevice/ResetDevice/ResetDeviceForce
+ * sequences, aclrtGetDeviceCount and ASCEND_RT_VISIBLE_DEVICES
+ *, and aclrtGetMemInfo/aclrtMemGetAddressRange against real
+ * allocations.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,7 +233,7 @@ static void *other_thread(void *arg)
 	return NULL;
 }
 
-/* Threads that set the same device share its default context (§6.1). */
+/* Threads that set the same device share its default context. */
 static void test_threads_share_the_default_context(void **state)
 {
 	struct thread_check tc = { 0 };

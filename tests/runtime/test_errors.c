@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Every bad-input row of spec §7, §9.1, §9.2, §9.5, §11.3, §11.5, §14.2 and
- * §14.3: each row is {call, expected code}, and each failing call must leave
+ * Every bad-input row of initialisation, devices, aclrtMalloc[WithCfg],
+ * aclrtFree, aclrtMemcpy, aclrtMemset, aclrtGetMemInfo and
+ * aclrtMemGetAddressRange: each row is {call, expected code}, and each failing call must leave
  * a message for aclGetRecentErrMsg (which reading clears). Rows marked
  * NO_CTX run in a fresh thread that never called aclrtSetDevice.
  */
@@ -78,14 +79,14 @@ static aclError free_twice(void)
  * X(name, mode, expected, call): the error table.
  */
 #define ERROR_ROWS(X)									\
-	/* §7 initialisation (the library is not initialised here) */			\
+	/* initialisation (the library is not initialised here) */			\
 	X(finalize_when_not_initialised, CTX, ACL_ERROR_REPEAT_FINALIZE, aclFinalize())	\
 	X(finalize_reference_when_not_initialised, CTX, ACL_ERROR_REPEAT_FINALIZE,	\
 	  aclFinalizeReference(NULL))							\
 	X(init_unreadable_file, CTX, ACL_ERROR_INVALID_FILE, aclInit(g_missing))	\
 	X(init_invalid_json, CTX, ACL_ERROR_PARSE_FILE, aclInit(g_bad_json))		\
 	X(init_json_nested_11_deep, CTX, ACL_ERROR_PARSE_FILE, aclInit(g_deep_json))	\
-	/* §7.4 - §7.7 devices */							\
+	/* devices */							\
 	X(set_device_negative, CTX, ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(-1))	\
 	X(set_device_99, CTX, ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(99))	\
 	X(reset_device_99, CTX, ACL_ERROR_RT_INVALID_DEVICEID, aclrtResetDevice(99))	\
@@ -98,7 +99,7 @@ static aclError free_twice(void)
 	X(get_device_count_null, CTX, ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCount(NULL))	\
 	X(get_device_count_no_ctx, NO_CTX, ACL_SUCCESS,					\
 	  aclrtGetDeviceCount((uint32_t *)&g_free))					\
-	/* §9.1 aclrtMalloc and its variants */						\
+	/* aclrtMalloc and its variants */						\
 	X(malloc_null_ptr, CTX, ACL_ERROR_INVALID_PARAM,				\
 	  aclrtMalloc(NULL, 16, ACL_MEM_MALLOC_HUGE_FIRST))				\
 	X(malloc_null_ptr_size_0, CTX, ACL_ERROR_INVALID_PARAM,				\
@@ -143,7 +144,7 @@ static aclError free_twice(void)
 	  aclrtMallocCached(&g_out, 16, ACL_MEM_MALLOC_HUGE_FIRST))			\
 	X(malloc_cached_out_of_memory, CTX, ACL_ERROR_RT_MEMORY_ALLOCATION,		\
 	  aclrtMallocCached(&g_out, HUGE_SIZE, ACL_MEM_MALLOC_HUGE_ONLY))		\
-	/* §9.2 aclrtMallocWithCfg */							\
+	/* aclrtMallocWithCfg */							\
 	X(malloc_cfg_null_ptr, CTX, ACL_ERROR_INVALID_PARAM,				\
 	  aclrtMallocWithCfg(NULL, 16, ACL_MEM_MALLOC_HUGE_FIRST, NULL))		\
 	X(malloc_cfg_attrs_null_num_1, CTX, ACL_ERROR_INVALID_PARAM,			\
@@ -175,7 +176,7 @@ static aclError free_twice(void)
 						      ACL_MEM_TYPE_LOW_BAND_WIDTH)))	\
 	X(malloc_cfg_out_of_memory, CTX, ACL_ERROR_RT_MEMORY_ALLOCATION,		\
 	  aclrtMallocWithCfg(&g_out, HUGE_SIZE, ACL_MEM_MALLOC_HUGE_FIRST, NULL))	\
-	/* §9.5 aclrtFree */								\
+	/* aclrtFree */								\
 	X(free_null, CTX, ACL_ERROR_INVALID_PARAM, aclrtFree(NULL))			\
 	X(free_host_pointer, CTX, ACL_ERROR_RT_PARAM_INVALID, aclrtFree(g_host))	\
 	X(free_interior_pointer, CTX, ACL_ERROR_RT_PARAM_INVALID,			\
@@ -183,7 +184,7 @@ static aclError free_twice(void)
 	X(free_freed_pointer, CTX, ACL_ERROR_RT_PARAM_INVALID, aclrtFree(g_freed))	\
 	X(free_twice, CTX, ACL_ERROR_RT_PARAM_INVALID, free_twice())			\
 	X(free_works_without_ctx, NO_CTX, ACL_SUCCESS, aclrtFree(g_dev_spare))		\
-	/* §11.3 aclrtMemcpy */								\
+	/* aclrtMemcpy */								\
 	X(memcpy_count_0_short_circuits, CTX, ACL_SUCCESS,				\
 	  aclrtMemcpy(NULL, 0, NULL, 0, (aclrtMemcpyKind)99))				\
 	X(memcpy_count_0_short_circuits_no_ctx, NO_CTX, ACL_SUCCESS,			\
@@ -218,7 +219,7 @@ static aclError free_twice(void)
 	  aclrtMemcpy(g_dev, 8192, g_host, 8192, ACL_MEMCPY_HOST_TO_DEVICE))		\
 	X(memcpy_src_past_end_of_allocation, CTX, ACL_ERROR_RT_PARAM_INVALID,		\
 	  aclrtMemcpy(g_host, 8192, CHAR_P(g_dev, 4000), 200, ACL_MEMCPY_DEVICE_TO_HOST))	\
-	/* §11.5 aclrtMemset */								\
+	/* aclrtMemset */								\
 	X(memset_count_0_short_circuits, CTX, ACL_SUCCESS, aclrtMemset(NULL, 0, 0, 0))	\
 	X(memset_count_0_short_circuits_no_ctx, NO_CTX, ACL_SUCCESS,			\
 	  aclrtMemset(NULL, 0, 0, 0))							\
@@ -231,7 +232,7 @@ static aclError free_twice(void)
 	  aclrtMemset(g_dev, 8, 0, 16))							\
 	X(memset_past_end_of_allocation, CTX, ACL_ERROR_RT_PARAM_INVALID,		\
 	  aclrtMemset(CHAR_P(g_dev, 4090), 100, 0, 100))				\
-	/* §14.2 aclrtGetMemInfo */							\
+	/* aclrtGetMemInfo */							\
 	X(mem_info_free_null, CTX, ACL_ERROR_INVALID_PARAM,				\
 	  aclrtGetMemInfo(ACL_HBM_MEM, NULL, &g_total))					\
 	X(mem_info_total_null, CTX, ACL_ERROR_INVALID_PARAM,				\
@@ -246,7 +247,7 @@ static aclError free_twice(void)
 	  aclrtGetMemInfo((aclrtMemAttr)18, &g_free, &g_total))				\
 	X(mem_info_no_ctx, NO_CTX, ACL_ERROR_RT_CONTEXT_NULL,				\
 	  aclrtGetMemInfo(ACL_HBM_MEM, &g_free, &g_total))				\
-	/* §14.3 aclrtMemGetAddressRange */						\
+	/* aclrtMemGetAddressRange */						\
 	X(address_range_null, CTX, ACL_ERROR_INVALID_PARAM,				\
 	  aclrtMemGetAddressRange(NULL, &g_out, &g_total))				\
 	X(address_range_host_pointer, CTX, ACL_ERROR_RT_PARAM_INVALID,			\

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Events (spec §8.4 - §8.9): status before and after a record, record and
+ * Events: status before and after a record, record and
  * synchronize, a stream waiting on another stream's event, events across
  * threads, re-recording, timestamps the engine writes (elapsed time,
  * aclrtEventGetTimestamp), reset, destroyed handles and the bad-input rows.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The CANN headers compile as C (this file is built with -pedantic) and
- * carry upstream's values and layouts (spec §3 - §5).
+ * carry upstream's values and layouts.
  */
 #include <stddef.h>
 

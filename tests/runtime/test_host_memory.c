@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pinned host memory (spec §9.3, §9.4, §9.6) and host registration
- * (spec §10): pool allocations and frees, the WithCfg attributes, register
+ * Pinned host memory and host registration
+ *: pool allocations and frees, the WithCfg attributes, register
  * / device pointer / unregister, copies from pinned, registered and
  * pageable memory with every byte checked, every bad-input row with its
  * exact code, and (in-process) the pinned page counters back to where they

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Synchronous copies and fills through the runtime (spec §11.3, §11.5):
+ * Synchronous copies and fills through the runtime:
  * round trips H2D -> D2D -> D2H at sizes from 1 byte to 256 MiB and at
  * unaligned host and device offsets, every byte verified, and the bytes
  * around each copied range checked untouched.
@@ -234,8 +234,8 @@ static void test_copy_honours_count_not_dest_max(void **state)
 }
 
 /*
- * Device to device across two devices: refused without peer access (spec
- * §7.9), one descriptor once it is enabled (tests/runtime/test_peer.c has
+ * Device to device across two devices: refused without peer access
+ * (aclrtDeviceEnablePeerAccess), one descriptor once it is enabled (tests/runtime/test_peer.c has
  * the rest).
  */
 static void test_copy_between_two_devices(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Copies and fills on streams (spec §6.4, §11.2, §11.4, §11.6, §12): data
+ * Copies and fills on streams: data
  * in every direction, the synchrony rules (pinned and registered host
  * memory queue truly asynchronously, pageable host memory makes the call
  * return only once the copy is done), staged copies
@@ -48,7 +48,7 @@ static void hold(aclrtStream s)
 	ACL_OK(aclrtValueWait(g_word, 1, ACL_STREAM_WAIT_VALUE_EQ, s));
 }
 
-/* A host write: synchronous copies do not wait for streams (§6.4). */
+/* A host write: synchronous copies do not wait for streams. */
 static void release(void)
 {
 	uint64_t one = 1;
@@ -152,7 +152,7 @@ static void test_async_copies_every_direction(void **state)
 	ACL_OK(aclrtMemcpyAsync(pin2, N, d, N, ACL_MEMCPY_DEFAULT, NULL));
 	ACL_OK(aclrtSynchronizeStream(NULL));
 	assert_memory_equal(pin2, pin, N);
-	/* A wrong kind for two ACL-known pointers is corrected, not an error (§11.2). */
+	/* A wrong kind for two ACL-known pointers is corrected, not an error. */
 	memset(pin2, 0, N);
 	ACL_OK(aclrtMemcpyAsync(d2, N, pin, N, ACL_MEMCPY_DEVICE_TO_HOST, s));
 	ACL_OK(aclrtMemcpyAsync(pin2, N, d2, N, ACL_MEMCPY_HOST_TO_DEVICE, s));
@@ -170,7 +170,7 @@ static void test_async_copies_every_direction(void **state)
 }
 
 /*
- * §6.4: pinned and registered memory queue (the call returns while the
+ * pinned and registered memory queue (the call returns while the
  * stream is held, nothing moved yet); pageable memory makes the call wait
  * for the stream and the copy (the data is there when it returns).
  */
@@ -343,7 +343,7 @@ static void *memcpy_async_no_context(void *arg)
 	return NULL;
 }
 
-/* The rows of §11.4 and §11.6, in order. */
+/* The bad-input rows of aclrtMemcpyAsync and aclrtMemsetAsync, in order. */
 static void test_memcpy_async_and_memset_async_bad_inputs(void **state)
 {
 	uint8_t host[128] = { 0 }, host2[128] = { 0 };
@@ -385,7 +385,7 @@ static void test_memcpy_async_and_memset_async_bad_inputs(void **state)
 	assert_int_equal(aclrtMemcpyAsync(d, 32, host, 64, ACL_MEMCPY_HOST_TO_DEVICE, s),
 			 ACL_ERROR_RT_PARAM_INVALID);
 	assert_non_null(strstr(aclGetRecentErrMsg(), "destMax"));
-	/* §11.2 with an UNREGISTERED side: kinds that do not fit. */
+	/* The kind correction with an UNREGISTERED side: kinds that do not fit. */
 	assert_int_equal(aclrtMemcpyAsync(d, 64, host, 64, ACL_MEMCPY_DEVICE_TO_HOST, s),
 			 ACL_ERROR_RT_PARAM_INVALID);
 	assert_int_equal(aclrtMemcpyAsync(d, 64, host, 64, ACL_MEMCPY_HOST_TO_HOST, s),
@@ -423,7 +423,7 @@ static void test_memcpy_async_and_memset_async_bad_inputs(void **state)
 			     ACL_SUCCESS);
 	assert_non_null(aclGetRecentErrMsg());
 
-	/* §11.6. */
+	/* aclrtMemsetAsync. */
 	assert_int_equal(aclrtMemsetAsync(NULL, 64, 0, 64, s), ACL_ERROR_INVALID_PARAM);
 	assert_int_equal(aclrtMemsetAsync(NULL, 64, 0, 64, dead), ACL_ERROR_INVALID_PARAM);
 	assert_int_equal(aclrtMemsetAsync(d, 64, 0, 64, dead), ACL_ERROR_RT_INVALID_HANDLE);
@@ -515,7 +515,7 @@ static void *memcpy2d_no_context(void *arg)
 	void *d = arg;
 	uint8_t host[256] = { 0 };
 
-	/* Async with the NULL stream: "no stream", 107000 (§6.5). */
+	/* Async with the NULL stream: "no stream", 107000. */
 	assert_int_equal(aclrtMemcpy2dAsync(d, 128, host, 128, 64, 2, ACL_MEMCPY_HOST_TO_DEVICE, NULL),
 			 ACL_ERROR_RT_PARAM_INVALID);
 	assert_non_null(aclGetRecentErrMsg());
@@ -524,7 +524,7 @@ static void *memcpy2d_no_context(void *arg)
 	return NULL;
 }
 
-/* The rows of §12.2 and §12.3, in order. */
+/* The bad-input rows of aclrtMemcpy2d and aclrtMemcpy2dAsync, in order. */
 static void test_memcpy2d_bad_inputs(void **state)
 {
 	uint8_t host[4096] = { 0 }, host2[4096] = { 0 };
@@ -570,7 +570,7 @@ static void test_memcpy2d_bad_inputs(void **state)
 		assert_non_null(strstr(aclGetRecentErrMsg(), "height"));
 		assert_int_equal(C2D(d, big_w, host, big_w, big_w, 1, 1), ACL_ERROR_RT_PARAM_INVALID);
 		assert_non_null(strstr(aclGetRecentErrMsg(), "width"));
-		/* §11.2 for an UNREGISTERED side. */
+		/* The kind correction for an UNREGISTERED side. */
 		assert_int_equal(C2D(d, 128, host, 128, 64, 2, ACL_MEMCPY_DEVICE_TO_HOST),
 				 ACL_ERROR_RT_PARAM_INVALID);
 		assert_int_equal(C2D(host, 128, d, 128, 64, 2, ACL_MEMCPY_HOST_TO_DEVICE),

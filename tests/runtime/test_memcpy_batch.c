@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * Batch copies (spec §13): aclrtMemcpyBatch, aclrtMemcpyBatchAsync and the
+ * Batch copies: aclrtMemcpyBatch, aclrtMemcpyBatchAsync and the
  * V2 forms. A batch mixing H2D and D2H under two attributes, data checked;
  * the async batch queued on a held stream; failIndex for each kind of
  * per-copy error (zero size, NULL pointer, failed pointer lookup, location
  * or device not matching the attribute, both sides on one side), with what
- * was or was not copied before it; and every row of §13.3 in order.
+ * was or was not copied before it; and every bad-input row in order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -441,7 +441,7 @@ static void *async_no_context(void *arg)
 	return NULL;
 }
 
-/* §13.3 in order, for both forms. */
+/* The bad-input rows in order, for both forms. */
 static void test_bad_inputs(void **state)
 {
 	struct batch b;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Two devices (spec §7.9, §11.1, §6.1): aclrtDeviceCanAccessPeer,
+ * Two devices: aclrtDeviceCanAccessPeer,
  * aclrtDeviceEnablePeerAccess and aclrtDeviceDisablePeerAccess with every
  * bad-input row, copies between two devices (the INTER_DEVICE case) and
  * inside one device (INNER), synchronous and on streams, in both
@@ -9,7 +9,7 @@
  * under ASCEND_RT_VISIBLE_DEVICES remapping, in a fresh process.
  *
  * The ACL layer rejects the kinds INNER_DEVICE_TO_DEVICE (6) and
- * INTER_DEVICE_TO_DEVICE (7) themselves (§11.1): device-to-device copies
+ * INTER_DEVICE_TO_DEVICE (7) themselves: device-to-device copies
  * are asked for with DEVICE_TO_DEVICE or DEFAULT and the addresses decide.
  *
  * Needs two devices: the .inproc variant runs with NPU_INPROC_DEVICES=2,
@@ -433,7 +433,7 @@ static void test_access_survives_reset_of_peer(void **state)
 }
 
 /*
- * ASCEND_RT_VISIBLE_DEVICES (spec §6.1): user ids are remapped, and peer
+ * ASCEND_RT_VISIBLE_DEVICES: user ids are remapped, and peer
  * access and pointer attributes speak user ids. Runs in a re-executed
  * copy of this program, which discovers the devices with the variable set.
  */

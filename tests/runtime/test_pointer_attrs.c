@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * aclrtPointerGetAttributes for every kind of pointer (spec §6.2, §14.1):
+ * aclrtPointerGetAttributes for every kind of pointer:
  * device allocations (4 KiB and 2 MiB pages, interior addresses, a second
  * device), an IPC import, a VMM mapping, pinned and registered host
  * memory, plain host memory, addresses in an aperture that nothing is

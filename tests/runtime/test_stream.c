@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Streams (spec §8.1 - §8.3, §6.1, §6.6): creation and destruction, the
+ * Streams: creation and destruction, the
  * default stream, ordering within a stream, concurrency across streams,
  * a stream used by another thread, destroyed handles, DestroyStreamForce
  * with pending work, aclrtSynchronizeDevice, and the bad-input rows.
@@ -182,7 +182,7 @@ static void test_streams_run_concurrently(void **state)
 	ACL_OK(aclrtFree(y));
 }
 
-/* Spec §6.1: a stream created by one thread, used by another after it sets the device. */
+/* A stream created by one thread, used by another after it sets the device. */
 struct other_thread {
 	aclrtStream s;
 	void *dst, *src;

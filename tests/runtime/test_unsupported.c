@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The declared APIs this runtime does not implement (spec §4): they do no
+ * The declared APIs this runtime does not implement: they do no
  * work, leave their outputs alone, record a message for aclGetRecentErrMsg
  * (why, for those outside an emulated memory device), set the thread's last
  * error and return ACL_ERROR_RT_FEATURE_NOT_SUPPORT, or the neutral value of

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Stream value operations (spec §18): each wait condition holds its stream
+ * Stream value operations: each wait condition holds its stream
  * until the word satisfies it, GEQ is wrap-around safe, a ValueWait on one
  * thread's stream is released by a ValueWrite from another thread's stream
  * (no deadlock), and the bad-input rows.
@@ -122,7 +122,7 @@ static void test_wait_already_satisfied(void **state)
 }
 
 /*
- * The two-thread program of spec §18.2: thread A queues ValueWait(EQ 100)
+ * The two-thread program of aclrtValueWait's documentation: thread A queues ValueWait(EQ 100)
  * on stream A and synchronises it; thread B writes 100 from stream B later.
  */
 struct pair_arg {

@@ -596,7 +596,7 @@ static void bad_inputs(struct chan *c)
 	CK_CODE(aclrtIpcMemGetExportKey((void *)1, 1, key, 65, 0), ACL_ERROR_RT_CONTEXT_NULL);
 	sys_actor_init();
 
-	/* §15.2 granularity */
+	/* aclrtMemGetAllocationGranularity */
 	phys_prop(&prop, ACL_HBM_MEM_HUGE1G);
 	CK_CODE(aclrtMemGetAllocationGranularity(NULL, 0, &gran), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtMemGetAllocationGranularity(&prop, 0, NULL), ACL_ERROR_INVALID_PARAM);
@@ -614,7 +614,7 @@ static void bad_inputs(struct chan *c)
 	prop.location.id = 99;
 	CK_CODE(aclrtMemGetAllocationGranularity(&prop, 0, &gran), ACL_ERROR_RT_INVALID_DEVICEID);
 
-	/* §15.3 MallocPhysical, in check order */
+	/* aclrtMallocPhysical, in check order */
 	phys_prop(&prop, ACL_MEM_HUGE);
 	CK_CODE(aclrtMallocPhysical(NULL, 2 * MiB, &prop, 0), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtMallocPhysical(&h, 2 * MiB, NULL, 0), ACL_ERROR_INVALID_PARAM);
@@ -640,7 +640,7 @@ static void bad_inputs(struct chan *c)
 	CK_CODE(aclrtFreePhysical(NULL), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtFreePhysical((aclrtDrvMemHandle)&prop), ACL_ERROR_RT_INVALID_HANDLE);
 
-	/* §15.5 - 15.8 reserve, map, unmap, release */
+	/* reserve, map, unmap, release */
 	CK_CODE(aclrtReserveMemAddress(NULL, 2 * MiB, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtReserveMemAddress(&va, 0, 0, NULL, 0), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtReserveMemAddress(&va, 2 * MiB, 0, NULL, 2), ACL_ERROR_INVALID_PARAM);
@@ -696,7 +696,7 @@ static void bad_inputs(struct chan *c)
 	CK_CODE(aclrtFree(va), ACL_ERROR_RT_PARAM_INVALID);	/* not aclrtMalloc memory */
 	CK_CODE(aclrtReleaseMemAddress(va), ACL_SUCCESS);
 
-	/* §16 shareable handles */
+	/* shareable handles */
 	CK_CODE(aclrtMemExportToShareableHandle(NULL, 0, 0, &share), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, &share),
 		ACL_ERROR_INVALID_PARAM);
@@ -729,7 +729,7 @@ static void bad_inputs(struct chan *c)
 	CK_CODE(aclrtFreePhysical(h), ACL_SUCCESS);
 	CK_CODE(aclrtMemSetPidToShareableHandle(share, &pid, 1), ACL_ERROR_RT_PARAM_INVALID);
 
-	/* §17 IPC */
+	/* IPC memory */
 	CK_CODE(aclrtMalloc(&p, 64 * 1024, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
 	CK_CODE(aclrtIpcMemGetExportKey(NULL, 1, key, 65, 0), ACL_ERROR_INVALID_PARAM);
 	CK_CODE(aclrtIpcMemGetExportKey(p, 1, NULL, 65, 0), ACL_ERROR_INVALID_PARAM);

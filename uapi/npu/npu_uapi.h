@@ -463,7 +463,7 @@ struct npu_ring_stats {
 };
 
 /* ---------------------------------------------------------------------- */
-/* Host memory registration and peers (streams issue)                      */
+/* Host memory registration and peers                                     */
 /* ---------------------------------------------------------------------- */
 
 /*

@@ -189,7 +189,7 @@ int halPeerDisable(halDevice *dev, halDevice *peer);
 int halPeerCapable(halDevice *dev, halDevice *peer);
 
 /* ---------------------------------------------------------------------- */
-/* Sharing: IPC keys, physical memory, shareable handles (sharing issue)   */
+/* Sharing: IPC keys, physical memory, shareable handles                  */
 /* ---------------------------------------------------------------------- */
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // aclrtSetDevice, aclrtResetDevice, aclrtResetDeviceForce, aclrtGetDevice,
-// aclrtGetDeviceCount, aclrtRegDeviceStateCallback (spec §6.1, §7.4 - §7.7).
+// aclrtGetDeviceCount, aclrtRegDeviceStateCallback.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "core/device_hooks.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Events (spec §8.4 - §8.9).
+// Events.
 #include <cstring>
 #include <string>
 

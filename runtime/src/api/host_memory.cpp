@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Pinned host memory and host registration: aclrtMallocHost[WithCfg],
-// aclrtFreeHost[WithDevSync] (spec §9.3, §9.4, §9.6) and aclrtHostRegister,
+// aclrtFreeHost[WithDevSync] and aclrtHostRegister,
 // aclrtHostRegisterV2, aclrtHostGetDevicePointer, aclrtHostUnregister
-// (spec §10).
+//.
 #include <cstdint>
 
 #include "acl/acl.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // aclrtGetMemInfo, aclrtGetMemUsageInfo, aclrtMemGetAddressRange,
 // aclGetRecentErrMsg and the last error of the thread (aclrtGetLastError, aclrtPeekAtLastError)
-// (spec §7.3, §14.2, §14.3).
+//.
 #include <algorithm>
 #include <cstring>
 #include <vector>

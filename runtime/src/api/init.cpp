@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// aclInit, aclFinalize, aclFinalizeReference (spec §7.1, §7.2), and the
+// aclInit, aclFinalize, aclFinalizeReference, and the
 // hooks they call: aclInitCallbackRegister, aclInitCallbackUnRegister,
 // aclFinalizeCallbackRegister, aclFinalizeCallbackUnRegister.
 #include "acl/acl.h"

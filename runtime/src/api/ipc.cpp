@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// IPC memory (spec §17) and aclrtDeviceGetBareTgid (§7.8): export a whole
+// IPC memory and aclrtDeviceGetBareTgid: export a whole
 // allocation under a random key, let whitelisted processes import it.
 #include <cstring>
 #include <string>

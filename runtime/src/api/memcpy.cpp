@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// aclrtMemcpy and aclrtMemset, the synchronous copies (spec §11.1, §11.3,
-// §11.5).
+// aclrtMemcpy and aclrtMemset, the synchronous copies.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "core/copy_plan.h"

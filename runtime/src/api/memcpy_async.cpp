@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Copies and fills on streams: aclrtMemcpyAsync (spec §11.4) and its
+// Copies and fills on streams: aclrtMemcpyAsync and its
 // deprecated twin aclrtMemcpyAsyncWithCondition,
-// aclrtMemsetAsync (§11.6), aclrtMemcpy2d and aclrtMemcpy2dAsync (§12).
+// aclrtMemsetAsync, aclrtMemcpy2d and aclrtMemcpy2dAsync.
 #include <cstring>
 
 #include "acl/acl.h"
@@ -103,7 +103,7 @@ Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int3
     return npu::rt::IssueCopy(s, *ctx, dst, src, shape, d, sr, wait, nullptr);
 }
 
-// The ACL-layer checks shared by both 2-D copies (spec §12.2).
+// The ACL-layer checks shared by both 2-D copies.
 Error Check2dArgs(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                   int32_t k) {
     NPU_ACL_CHECK(dst != nullptr, "dst is NULL");
@@ -221,7 +221,7 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
         // Upstream looks up the "current stream", which is NULL without a
-        // context: a parameter error, not 107002 (spec §6.5).
+        // context: a parameter error, not 107002.
         NPU_RT_CHECK(ref || ctx, "no stream: stream is NULL and there is no current context");
         NPU_RETURN_IF_ERROR(Check2dLimits(width, height));
         if (!ref)

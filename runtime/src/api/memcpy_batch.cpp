@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Batch copies (spec §13): aclrtMemcpyBatch[V2], aclrtMemcpyBatchAsync[V2].
+// Batch copies: aclrtMemcpyBatch[V2], aclrtMemcpyBatchAsync[V2].
 #include <cstdint>
 #include <vector>
 
@@ -85,7 +85,7 @@ bool Matches(const Operand &op, const aclrtMemLocation &want) {
     return false;
 }
 
-// The checks of spec §13.3 up to the per-copy ones.
+// The checks of aclrtMemcpyBatch[Async], in upstream's order, up to the per-copy ones.
 Error CheckArgs(const BatchArgs &a, bool async, bool *all_zero) {
     if (a.failIndex != nullptr)
         *a.failIndex = SIZE_MAX;

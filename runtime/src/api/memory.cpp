@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The aclrtMalloc family (with aclrtMallocForTaskScheduler) and aclrtFree
-// (spec §9.1, §9.2, §9.5).
+//.
 #include <cstdint>
 #include <optional>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // aclrtDeviceCanAccessPeer, aclrtDeviceEnablePeerAccess and
-// aclrtDeviceDisablePeerAccess (spec §7.9).
+// aclrtDeviceDisablePeerAccess.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "core/peer_access.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// aclrtPointerGetAttributes (spec §6.2, §14.1).
+// aclrtPointerGetAttributes.
 #include <cstring>
 
 #include "acl/acl.h"

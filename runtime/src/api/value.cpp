@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stream memory operations: aclrtValueWrite and aclrtValueWait (spec §18).
+// Stream memory operations: aclrtValueWrite and aclrtValueWait.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/stream_args.h"

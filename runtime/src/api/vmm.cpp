@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Virtual memory management (spec §15) and shareable handles of physical
-// memory (§16): the checks of each API in upstream's order; the work is in
+// Virtual memory management and shareable handles of physical
+// memory: the checks of each API in upstream's order; the work is in
 // core/vmm.cpp.
 #include <cstring>
 

@@ -116,7 +116,7 @@ Error DeviceMappingPageSize(DeviceSession &session, const void *ptr, uint32_t *p
         return Error::FromHal(err, "cannot query address %p of device %d", ptr, session.user_id());
     // The driver answers for any address: NONE (a hole of the aperture, e.g.
     // freed memory) and RESERVED (a VMM reservation with nothing mapped
-    // there) are addresses it cannot classify (spec §6.2, §14.1).
+    // there) are addresses it cannot classify.
     if (q.kind == NPU_MAPPING_NONE || q.kind == NPU_MAPPING_RESERVED || q.page_size == 0) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                              "%p is an address of device %d that nothing is mapped at%s", ptr,

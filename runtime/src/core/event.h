@@ -36,7 +36,7 @@ class EventSlab {
   public:
     static constexpr uint32_t kSlotBytes = 16;       // the epoch, then the timestamp
     static constexpr uint32_t kSlotsPerChunk = 256;  // 4 KiB of device memory
-    static constexpr uint32_t kMaxSlots = 65536;     // events per device (spec §8.4)
+    static constexpr uint32_t kMaxSlots = 65536;     // events per device
 
     explicit EventSlab(std::shared_ptr<DeviceSession> session) : session_(std::move(session)) {}
     ~EventSlab();  // frees the device memory

@@ -2,7 +2,7 @@
 // HostMemory: the process's pinned host memory, from the pinned pool
 // (aclrtMallocHost*) and from aclrtHostRegister*. The copy paths ask it
 // whether a host range can go to the engines directly (pinned) or needs the
-// synchronous fallback of spec §6.4; aclrtPointerGetAttributes asks it what a
+// synchronous fallback of aclrtMemcpyAsync; aclrtPointerGetAttributes asks it what a
 // host pointer is. All functions are thread safe.
 #ifndef NPU_RT_CORE_HOST_MEMORY_H
 #define NPU_RT_CORE_HOST_MEMORY_H

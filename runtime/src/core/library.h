@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Library: the aclInit/aclFinalize state of the process (spec §7.1, §7.2).
+// Library: the aclInit/aclFinalize state of the process.
 #ifndef NPU_RT_CORE_LIBRARY_H
 #define NPU_RT_CORE_LIBRARY_H
 

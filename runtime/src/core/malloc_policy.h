@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // How the aclrtMalloc family turns (size, policy) into a driver request:
-// spec §9.1 (exact-match policies, 32-byte rounding plus a 32-byte pad) and
-// §9.2 (OR-combined policies, no pad).
+// aclrtMalloc (exact-match policies, 32-byte rounding plus a 32-byte pad) and
+// aclrtMallocWithCfg (OR-combined policies, no pad).
 #ifndef NPU_RT_CORE_MALLOC_POLICY_H
 #define NPU_RT_CORE_MALLOC_POLICY_H
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// aclrtGetMemInfo classes (spec §4.3, §14.2) answered from the driver's
+// aclrtGetMemInfo classes answered from the driver's
 // per-page-class counters.
 #ifndef NPU_RT_CORE_MEM_INFO_H
 #define NPU_RT_CORE_MEM_INFO_H

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Peer access between devices (spec §7.9). aclrtDeviceEnablePeerAccess
+// Peer access between devices. aclrtDeviceEnablePeerAccess
 // records, device-wide and in one direction, that user device dev may reach
 // device peer; the driver link (halPeerEnable: the rings of dev's driver
 // context may name device VAs of peer's context) is made lazily, because
@@ -27,7 +27,7 @@ bool PeerAccessEnabled(int32_t user_dev, int32_t peer_user_dev);
 // error when the driver refuses the link.
 Error EnsurePeerLink(int32_t user_dev, int32_t peer_user_dev);
 
-// The API's state changes (the checks of spec §7.9 are the caller's):
+// The API's state changes (the argument checks are the caller's):
 // EnablePeerAccess records the direction and makes the link now when both
 // devices are open; DisablePeerAccess forgets it and drops a live link.
 // ACL_ERROR_RT_INVALID_DEVICEID when a device id is not visible.

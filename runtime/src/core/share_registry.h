@@ -4,7 +4,7 @@
 // runtime remembers only what the API needs locally: which session
 // exported a key or handle (later calls on it go to the same driver file),
 // this process's imports of each key, oldest first (aclrtIpcMemClose drops
-// the oldest, spec §17.1), and link attributes set with aclrtIpcMemSetAttr.
+// the oldest, as aclrtIpcMemGetExportKey does), and link attributes set with aclrtIpcMemSetAttr.
 #ifndef NPU_RT_CORE_SHARE_REGISTRY_H
 #define NPU_RT_CORE_SHARE_REGISTRY_H
 

@@ -7,7 +7,7 @@
 // handle from any thread resolves to the same stream and a destroyed handle
 // is ACL_ERROR_RT_INVALID_HANDLE. A stream belongs to the context that
 // created it; any thread whose current context that is may use it (spec
-// §6.1: all threads that set a device share its default context).
+// all threads that set a device share its default context).
 #ifndef NPU_RT_CORE_STREAM_H
 #define NPU_RT_CORE_STREAM_H
 
@@ -94,7 +94,7 @@ class Stream {
         return Error::Ok();
     }
     // Queues one descriptor and waits for it (and so for everything queued
-    // before it): the synchronous fallback of spec §6.4. Returns the first
+    // before it): the synchronous fallback of aclrtMemcpyAsync. Returns the first
     // task error of the stream, if any.
     Error SubmitAndWait(const struct npu_sqe *sqes, uint32_t n);
     // Waits for everything queued so far; returns the first task error since
