@@ -3,7 +3,7 @@
 // aclrtGetDeviceCount, aclrtRegDeviceStateCallback.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
-#include "core/device_hooks.h"
+#include "core/state_hooks.h"
 #include "core/device_manager.h"
 #include "core/thread_state.h"
 
@@ -16,7 +16,7 @@ using npu::rt::ThreadState;
 namespace {
 
 // Runs call between the PRE and POST hooks of aclrtRegDeviceStateCallback
-// (core/device_hooks.h): none for an invalid id, no POST after a failure.
+// (core/state_hooks.h): none for an invalid id, no POST after a failure.
 template <typename Call>
 Error WithDeviceHooks(int32_t deviceId, aclrtDeviceState pre, aclrtDeviceState post, Call call) {
     uint32_t phys = 0;

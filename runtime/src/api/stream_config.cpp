@@ -16,7 +16,7 @@
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/stream.h"
-#include "core/stream_hooks.h"
+#include "core/state_hooks.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;

@@ -16,7 +16,7 @@
 #include "core/host_memory.h"
 #include "core/host_tasks.h"
 #include "core/stream_handles.h"
-#include "core/stream_hooks.h"
+#include "core/state_hooks.h"
 
 namespace npu::rt {
 namespace {

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+// Named state callbacks: those of aclrtRegDeviceStateCallback (DeviceHooks)
+// and of aclrtRegStreamStateCallback (StreamHooks).
+//
+// DeviceHooks run with ACL_RT_DEVICE_STATE_SET_PRE / _SET_POST around
+// aclrtSetDevice and ACL_RT_DEVICE_STATE_RESET_PRE / _RESET_POST around
+// aclrtResetDevice and aclrtResetDeviceForce: PRE once the device id is
+// known to be valid, before the call does anything; POST after the call
+// succeeded (a call that fails after PRE runs no POST). Every call runs
+// them, not only the one that opens or tears down the device.
+//
+// StreamHooks run with ACL_RT_STREAM_STATE_CREATE_POST once a stream exists
+// and with ACL_RT_STREAM_STATE_DESTROY_PRE before it goes (default streams
+// and the streams a destroyed context takes with it included); the handle
+// is live during both calls.
+//
+// Either kind runs on the thread that makes the call, with no lock of the
+// runtime held, in the order the hooks were registered.
+#ifndef NPU_RT_CORE_STATE_HOOKS_H
+#define NPU_RT_CORE_STATE_HOOKS_H
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "core/error.h"
+
+namespace npu::rt {
+
+// Subject: what the callback is told about (a device id, a stream handle).
+template <typename Subject, typename State>
+class StateHooks {
+  public:
+    using Callback = void (*)(Subject, State, void *);
+
+    // what: "device" or "stream", for messages.
+    explicit StateHooks(const char *what) : what_(what) {}
+
+    // Adds hook name; ACL_ERROR_RT_PARAM_INVALID when the name is taken.
+    // A null callback removes the name (no error when absent).
+    Error Register(const std::string &name, Callback callback, void *args) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = std::find_if(hooks_.begin(), hooks_.end(),
+                               [&](const Hook &h) { return h.name == name; });
+        if (callback == nullptr) {
+            if (it != hooks_.end())
+                hooks_.erase(it);
+        } else {
+            if (it != hooks_.end()) {
+                return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                                     "a %s state callback named \"%s\" is already registered "
+                                     "(register NULL under that name first to replace it)",
+                                     what_, name.c_str());
+            }
+            hooks_.push_back(Hook{name, callback, args});
+        }
+        any_.store(!hooks_.empty(), std::memory_order_release);
+        return Error::Ok();
+    }
+
+    // Runs every hook for subject.
+    void Notify(Subject subject, State state) {
+        if (!any_.load(std::memory_order_acquire))
+            return;
+        std::vector<Hook> hooks;
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            hooks = hooks_;
+        }
+        // Unlocked: a hook may register or remove hooks, or use the subject.
+        for (const Hook &hook : hooks)
+            hook.callback(subject, state, hook.args);
+    }
+
+  private:
+    struct Hook {
+        std::string name;
+        Callback callback;
+        void *args;
+    };
+
+    const char *const what_;
+    std::mutex mu_;  // Protects: hooks_
+    std::vector<Hook> hooks_;
+    // Whether hooks_ is non-empty: the device and stream paths look at this only.
+    std::atomic<bool> any_{false};
+};
+
+class DeviceHooks : public StateHooks<int32_t, aclrtDeviceState> {
+  public:
+    DeviceHooks() : StateHooks("device") {}
+    static DeviceHooks &Get() {
+        // Never destroyed: devices may be reset from static destructors.
+        static auto *hooks = new DeviceHooks;
+        return *hooks;
+    }
+};
+
+class StreamHooks : public StateHooks<aclrtStream, aclrtStreamState> {
+  public:
+    StreamHooks() : StateHooks("stream") {}
+    static StreamHooks &Get() {
+        // Never destroyed: streams may be destroyed from static destructors.
+        static auto *hooks = new StreamHooks;
+        return *hooks;
+    }
+};
+
+}  // namespace npu::rt
+
+#endif  // NPU_RT_CORE_STATE_HOOKS_H
