@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <utility>
 
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include "hal_device.h"
 #include "hal_internal.h"
 #include "hal_share.h"
+#include "hal_trace.h"
 
 #define NPU_UAPI_ASSERT_SIZE(type, size) static_assert(sizeof(type) == (size), #type);
 NPU_UAPI_SIZES(NPU_UAPI_ASSERT_SIZE)
@@ -187,6 +189,7 @@ struct halDevice {
 	Mapping ring_mem;
 	bool ring_live = false;
 	uint32_t ring_id = 0;
+	uint32_t trace_lane = 0; // NPU_TRACE's lane for the ring; 0: not tracing
 
 	std::mutex ring_lock; /* Protects: the ring's SQ/CQ entries, cq_head, sq_tail, seq */
 	uint64_t seq = 0;
@@ -263,6 +266,12 @@ int halDevice::CreateRing()
 	ring_mem = std::move(mem);
 	ring_id = rc.ring_id;
 	ring_live = true;
+	npu::hal::trace::Start();
+	trace_lane = npu::hal::trace::LaneOpen(devId, ring_id);
+	if (trace_lane != 0) {
+		npu::hal::trace::SetLaneName(trace_lane, "synchronous calls of device " +
+								 std::to_string(devId));
+	}
 	return 0;
 }
 
@@ -287,6 +296,8 @@ int halDevice::Submit(const struct npu_sqe &proto)
 	struct npu_sqe *sqe = &sqes()[tail & mask];
 	*sqe = proto;
 	sqe->user_data = tag;
+	if (trace_lane != 0)
+		npu::hal::trace::Queued(trace_lane, tag, &proto, 1, npu::hal::trace::NowNs());
 	npu::hal::AtomicStoreRelease(&h->sq_tail, tail + 1);
 
 	struct npu_ring_enter re = {};
@@ -296,7 +307,12 @@ int halDevice::Submit(const struct npu_sqe &proto)
 	re.flags = NPU_ENTER_GETEVENTS;
 	unsigned declined = 0;
 	for (int i = 0; i < kMaxEnters;) {
+		const uint64_t t0 = trace_lane != 0 ? npu::hal::trace::NowNs() : 0;
 		int ret = file->RingEnter(&re);
+		if (t0 != 0) {
+			npu::hal::trace::ThreadSlice("doorbell and wait", t0, npu::hal::trace::NowNs(),
+						     trace_lane, tag, ret);
+		}
 		// A signal handler ran, or npud declined to wait (the doorbell
 		// was rung either way): wait again.
 		if (ret == -EINTR)
@@ -314,8 +330,13 @@ int halDevice::Submit(const struct npu_sqe &proto)
 			struct npu_cqe cqe = cqes()[head & mask];
 			head++;
 			npu::hal::AtomicStoreRelease(&h->cq_head, head);
-			if (cqe.user_data == tag)
+			if (cqe.user_data == tag) {
+				if (trace_lane != 0) {
+					npu::hal::trace::Completed(trace_lane, tag, cqe.res,
+								   npu::hal::trace::NowNs());
+				}
 				return cqe.res;
+			}
 		}
 		// Ours is not there yet: submit it if the driver has not taken
 		// it, else just wait for it.

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The NPU_TRACE recorder (hal_trace.h says what it records and why the
+ * times are what they are). Records live in memory until the file is
+ * written; the file is rewritten whole each time (aclFinalize, exit), into
+ * a temporary name renamed over FILE, so a reader never sees half of it.
+ */
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "npu/npu_uapi.h"
+
+#include "hal_internal.h"
+#include "hal_trace.h"
+
+namespace npu::hal::trace {
+namespace {
+
+constexpr uint64_t kDefaultMaxEvents = 1000000;
+// Device lanes are grouped in one trace "process" per device, with ids no
+// real pid reaches (pid_max is at most 2^22), so they never meet a thread's.
+constexpr uint64_t kDevicePidBase = 0x7fff0000;
+
+struct Desc {
+	uint64_t seq;
+	uint64_t bytes;
+	uint64_t t_queued;
+	uint64_t t_done; // 0: not observed
+	uint32_t lane;
+	int32_t res;
+	uint8_t opcode;
+	uint8_t dir;
+};
+
+struct Slice {
+	const char *name;
+	uint64_t t0;
+	uint64_t t1;
+	uint64_t seq;
+	int64_t result;
+	uint32_t lane;
+	pid_t tid;
+};
+
+struct Lane {
+	uint32_t device = 0;
+	uint32_t ring = 0;
+	std::string name;
+	// Indices into descs of the recorded descriptors not yet completed,
+	// in sequence order (a ring completes in order).
+	std::deque<size_t> pending;
+};
+
+struct Tracer {
+	std::mutex mu; /* Protects: everything below but path and pid */
+	std::string path; // written once, by Start
+	pid_t pid = 0;	  // the process that traces (Start)
+	uint64_t max_events = kDefaultMaxEvents;
+	uint64_t dropped = 0;
+	uint64_t flushes = 0;
+	std::vector<Desc> descs;
+	std::vector<Slice> slices;
+	std::vector<Lane> lanes; // lane id - 1
+	std::map<pid_t, std::string> threads;
+};
+
+Tracer &T()
+{
+	static auto *t = new Tracer; // never destroyed: the exit handler uses it
+	return *t;
+}
+
+bool RoomLocked(Tracer &t, uint64_t n)
+{
+	if (t.descs.size() + t.slices.size() + n <= t.max_events)
+		return true;
+	t.dropped += n;
+	return false;
+}
+
+void AtExit()
+{
+	Flush();
+}
+
+// Kind and bytes of a descriptor, as the trace shows them.
+const char *DirName(uint8_t dir)
+{
+	switch (dir) {
+	case NPU_DIR_H2D:
+		return "H2D";
+	case NPU_DIR_D2H:
+		return "D2H";
+	case NPU_DIR_D2D:
+		return "D2D";
+	case NPU_DIR_H2H:
+		return "H2H";
+	default:
+		return "?";
+	}
+}
+
+void DescName(const Desc &d, char *name, size_t name_len, const char **cat, const char **kind)
+{
+	*cat = "sync";
+	switch (d.opcode) {
+	case NPU_OP_COPY:
+		*cat = "copy";
+		*kind = DirName(d.dir);
+		std::snprintf(name, name_len, "copy %s", *kind);
+		return;
+	case NPU_OP_COPY2D:
+		*cat = "copy";
+		*kind = DirName(d.dir);
+		std::snprintf(name, name_len, "copy2d %s", *kind);
+		return;
+	case NPU_OP_COPY_INDIRECT:
+		*cat = "copy";
+		*kind = "D2D";
+		std::snprintf(name, name_len, "copy indirect D2D");
+		return;
+	case NPU_OP_MEMSET:
+		*cat = "memset";
+		*kind = d.dir == NPU_DIR_H2H ? "memset host" : "memset device";
+		std::snprintf(name, name_len, "%s", *kind);
+		return;
+	case NPU_OP_VALUE_WRITE:
+		*kind = "value write";
+		break;
+	case NPU_OP_VALUE_WAIT:
+		*kind = "value wait";
+		break;
+	case NPU_OP_TIMESTAMP:
+		*kind = "timestamp";
+		break;
+	case NPU_OP_NOP:
+		*kind = "nop";
+		break;
+	default:
+		*kind = "other";
+		std::snprintf(name, name_len, "op %u", d.opcode);
+		return;
+	}
+	std::snprintf(name, name_len, "%s", *kind);
+}
+
+uint64_t DescBytes(const struct npu_sqe &s)
+{
+	switch (s.opcode) {
+	case NPU_OP_COPY:
+	case NPU_OP_MEMSET:
+		return s.len;
+	case NPU_OP_COPY2D:
+		return s.len * s.value;
+	default:
+		return 0;
+	}
+}
+
+void PutEscaped(FILE *f, const std::string &s)
+{
+	std::fputc('"', f);
+	for (unsigned char c : s) {
+		if (c == '"' || c == '\\')
+			std::fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			std::fprintf(f, "\\u%04x", c);
+		else
+			std::fputc(c, f);
+	}
+	std::fputc('"', f);
+}
+
+// Microseconds with ns precision: the format's unit.
+void PutUs(FILE *f, uint64_t ns)
+{
+	std::fprintf(f, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
+}
+
+void WriteLocked(Tracer &t, FILE *f)
+{
+	const pid_t pid = t.pid;
+	std::fprintf(f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"libascendcl "
+			"NPU_TRACE\",\"clock\":\"CLOCK_MONOTONIC\",");
+	std::fprintf(f,
+		     "\"descriptors\":%zu,\"slices\":%zu,\"max_events\":%" PRIu64
+		     ",\"dropped_events\":%" PRIu64 ",\"truncated\":%s},\n\"traceEvents\":[\n",
+		     t.descs.size(), t.slices.size(), t.max_events, t.dropped,
+		     t.dropped != 0 ? "true" : "false");
+	bool first = true;
+	auto sep = [&] {
+		if (!first)
+			std::fputs(",\n", f);
+		first = false;
+	};
+
+	// Names of the lanes.
+	sep();
+	std::fprintf(f,
+		     "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"tid\":0,\"args\":{\"name\":"
+		     "\"host threads (pid %d)\"}}",
+		     pid, pid);
+	std::vector<bool> device_named;
+	for (size_t i = 0; i < t.lanes.size(); i++) {
+		const Lane &l = t.lanes[i];
+		const uint64_t dpid = kDevicePidBase + l.device;
+		if (device_named.size() <= l.device)
+			device_named.resize(l.device + 1);
+		if (!device_named[l.device]) {
+			device_named[l.device] = true;
+			sep();
+			std::fprintf(f,
+				     "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRIu64
+				     ",\"tid\":0,\"args\":{\"name\":\"NPU device %u streams\"}}",
+				     dpid, l.device);
+		}
+		sep();
+		std::fprintf(f,
+			     "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRIu64
+			     ",\"tid\":%zu,\"args\":{\"name\":",
+			     dpid, i + 1);
+		PutEscaped(f, l.name);
+		std::fputs("}}", f);
+		sep();
+		std::fprintf(f,
+			     "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%" PRIu64
+			     ",\"tid\":%zu,\"args\":{\"sort_index\":%zu}}",
+			     dpid, i + 1, i + 1);
+	}
+	for (const auto &[tid, name] : t.threads) {
+		sep();
+		std::fprintf(f,
+			     "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{"
+			     "\"name\":",
+			     pid, tid);
+		PutEscaped(f, name);
+		std::fputs("}}", f);
+	}
+
+	// Descriptors, lane by lane in sequence order. A ring runs its
+	// descriptors one after another, so one cannot have started before
+	// the previous one ended: the slice starts at the later of its
+	// queueing and the previous descriptor's observed end.
+	std::vector<std::vector<size_t>> by_lane(t.lanes.size());
+	for (size_t i = 0; i < t.descs.size(); i++)
+		by_lane[t.descs[i].lane - 1].push_back(i);
+	for (size_t li = 0; li < by_lane.size(); li++) {
+		const uint64_t dpid = kDevicePidBase + t.lanes[li].device;
+		uint64_t prev_end = 0;
+		for (size_t i : by_lane[li]) {
+			const Desc &d = t.descs[i];
+			char name[48];
+			const char *cat = nullptr, *kind = nullptr;
+			DescName(d, name, sizeof(name), &cat, &kind);
+			const uint64_t start = std::max(d.t_queued, prev_end);
+			const uint64_t end = d.t_done != 0 ? std::max(d.t_done, start) : start;
+			if (d.t_done != 0)
+				prev_end = end;
+			sep();
+			std::fprintf(f, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%" PRIu64
+					",\"tid\":%u,\"ts\":",
+				     cat, name, dpid, d.lane);
+			PutUs(f, start);
+			std::fputs(",\"dur\":", f);
+			PutUs(f, end - start);
+			std::fprintf(f,
+				     ",\"args\":{\"seq\":%" PRIu64 ",\"kind\":\"%s\",\"bytes\":%" PRIu64
+				     ",\"queued_us\":",
+				     d.seq, kind, d.bytes);
+			PutUs(f, d.t_queued);
+			if (d.t_done != 0) {
+				std::fputs(",\"completed_us\":", f);
+				PutUs(f, d.t_done);
+				std::fprintf(f, ",\"res\":%d}}", d.res);
+			} else {
+				std::fputs(",\"completed_us\":null}}", f);
+			}
+		}
+	}
+
+	for (const Slice &s : t.slices) {
+		sep();
+		std::fprintf(f, "{\"ph\":\"X\",\"cat\":\"host\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
+				"\"ts\":",
+			     s.name, pid, s.tid);
+		PutUs(f, s.t0);
+		std::fputs(",\"dur\":", f);
+		PutUs(f, s.t1 >= s.t0 ? s.t1 - s.t0 : 0);
+		std::fprintf(f, ",\"args\":{\"result\":%" PRId64, s.result);
+		if (s.lane != 0) {
+			std::fprintf(f, ",\"lane\":%u,\"lane_name\":", s.lane);
+			PutEscaped(f, t.lanes[s.lane - 1].name);
+			std::fprintf(f, ",\"seq\":%" PRIu64, s.seq);
+		}
+		std::fputs("}}", f);
+	}
+	std::fputs("\n]}\n", f);
+}
+
+} // namespace
+
+uint64_t NowNs()
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return static_cast<uint64_t>(ts.tv_sec) * 1000000000ULL + static_cast<uint64_t>(ts.tv_nsec);
+}
+
+void Start()
+{
+	static std::once_flag once;
+	std::call_once(once, [] {
+		const char *path = std::getenv("NPU_TRACE");
+		if (path == nullptr || path[0] == '\0')
+			return;
+		Tracer &t = T();
+		t.path = path;
+		t.pid = ::getpid();
+		uint64_t max = 0;
+		const char *max_env = std::getenv("NPU_TRACE_MAX_EVENTS");
+		if (max_env != nullptr && ParseSize(max_env, &max) && max != 0)
+			t.max_events = max;
+		// Registered after the library's statics exist, so it runs before
+		// they are destroyed; the tracer itself is never destroyed.
+		std::atexit(AtExit);
+		Log(LogLevel::kInfo, "tracing to %s (at most %" PRIu64 " events)", path,
+		    t.max_events);
+		g_on.store(true, std::memory_order_release);
+	});
+}
+
+uint32_t LaneOpen(uint32_t device, uint32_t ring_id)
+{
+	if (!On())
+		return 0;
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	Lane l;
+	l.device = device;
+	l.ring = ring_id;
+	l.name = "ring " + std::to_string(ring_id);
+	t.lanes.push_back(std::move(l));
+	return static_cast<uint32_t>(t.lanes.size());
+}
+
+void SetLaneName(uint32_t lane, const std::string &name)
+{
+	if (lane == 0)
+		return;
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	if (lane <= t.lanes.size())
+		t.lanes[lane - 1].name = name + " (ring " + std::to_string(t.lanes[lane - 1].ring) + ")";
+}
+
+void LaneClose(uint32_t lane)
+{
+	if (lane == 0)
+		return;
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	if (lane <= t.lanes.size())
+		t.lanes[lane - 1].pending.clear();
+}
+
+void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint32_t n,
+	    uint64_t t_ns)
+{
+	if (lane == 0)
+		return;
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	if (lane > t.lanes.size() || !RoomLocked(t, n))
+		return;
+	Lane &l = t.lanes[lane - 1];
+	for (uint32_t i = 0; i < n; i++) {
+		Desc d = {};
+		d.seq = first_seq + i;
+		d.bytes = DescBytes(sqes[i]);
+		d.t_queued = t_ns;
+		d.lane = lane;
+		d.opcode = sqes[i].opcode;
+		d.dir = sqes[i].dir;
+		l.pending.push_back(t.descs.size());
+		t.descs.push_back(d);
+	}
+}
+
+void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns)
+{
+	if (lane == 0)
+		return;
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	if (lane > t.lanes.size())
+		return;
+	Lane &l = t.lanes[lane - 1];
+	while (!l.pending.empty()) {
+		Desc &d = t.descs[l.pending.front()];
+		if (d.seq > seq)
+			break;
+		d.t_done = t_ns;
+		if (d.seq == seq)
+			d.res = res;
+		l.pending.pop_front();
+	}
+}
+
+void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane, uint64_t seq,
+		 int64_t result)
+{
+	if (!On())
+		return;
+	const pid_t tid = static_cast<pid_t>(::gettid());
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	if (!RoomLocked(t, 1))
+		return;
+	if (t.threads.find(tid) == t.threads.end()) {
+		char buf[32] = {};
+		if (pthread_getname_np(pthread_self(), buf, sizeof(buf)) != 0 || buf[0] == '\0')
+			std::snprintf(buf, sizeof(buf), "thread");
+		t.threads.emplace(tid, std::string(buf) + " (tid " + std::to_string(tid) + ")");
+	}
+	Slice s = {};
+	s.name = name;
+	s.t0 = t0_ns;
+	s.t1 = t1_ns;
+	s.seq = seq;
+	s.result = result;
+	s.lane = lane <= t.lanes.size() ? lane : 0;
+	s.tid = tid;
+	t.slices.push_back(s);
+}
+
+void Flush()
+{
+	if (!On())
+		return;
+	Tracer &t = T();
+	if (::getpid() != t.pid)
+		return;
+	std::lock_guard<std::mutex> guard(t.mu);
+	const std::string tmp = t.path + ".tmp";
+	FILE *f = std::fopen(tmp.c_str(), "we");
+	if (f == nullptr) {
+		Log(LogLevel::kError, "NPU_TRACE: cannot write %s: %s", tmp.c_str(),
+		    std::strerror(errno));
+		return;
+	}
+	WriteLocked(t, f);
+	const bool bad = std::ferror(f) != 0;
+	if (std::fclose(f) != 0 || bad) {
+		Log(LogLevel::kError, "NPU_TRACE: writing %s failed", tmp.c_str());
+		::unlink(tmp.c_str());
+		return;
+	}
+	if (::rename(tmp.c_str(), t.path.c_str()) != 0) {
+		Log(LogLevel::kError, "NPU_TRACE: cannot rename %s to %s: %s", tmp.c_str(),
+		    t.path.c_str(), std::strerror(errno));
+		::unlink(tmp.c_str());
+		return;
+	}
+	t.flushes++;
+	Log(LogLevel::kInfo, "NPU_TRACE: wrote %zu descriptors and %zu slices to %s%s",
+	    t.descs.size(), t.slices.size(), t.path.c_str(), t.dropped ? " (truncated)" : "");
+}
+
+void ForkReset()
+{
+	g_on.store(false, std::memory_order_relaxed);
+}
+
+} // namespace npu::hal::trace
