@@ -369,6 +369,12 @@ void npu::hal::trace::NameQueue(halQueue *q, const std::string &name)
 		SetLaneName(q->trace_lane, name);
 }
 
+void npu::hal::trace::EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns)
+{
+	if (q != nullptr)
+		EngineTime(q->trace_lane, seq, ns);
+}
+
 extern "C" {
 
 int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)

@@ -39,6 +39,7 @@ struct Desc {
 	uint64_t bytes;
 	uint64_t t_queued;
 	uint64_t t_done; // 0: not observed
+	uint64_t t_engine; // a TIMESTAMP's own engine time, once the runtime read it; else 0
 	uint32_t lane;
 	int32_t res;
 	uint8_t opcode;
@@ -62,11 +63,13 @@ struct Lane {
 	// Indices into descs of the recorded descriptors not yet completed,
 	// in sequence order (a ring completes in order).
 	std::deque<size_t> pending;
+	// Indices into descs of every recorded descriptor, in sequence order.
+	std::vector<size_t> all;
 };
 
 struct Tracer {
-	std::mutex mu; /* Protects: everything below but path and pid */
-	std::string path; // written once, by Start
+	std::mutex mu; /* Protects: everything below */
+	std::string path; // set once, by Start
 	pid_t pid = 0;	  // the process that traces (Start)
 	uint64_t max_events = kDefaultMaxEvents;
 	uint64_t dropped = 0;
@@ -254,20 +257,32 @@ void WriteLocked(Tracer &t, FILE *f)
 	// descriptors one after another, so one cannot have started before
 	// the previous one ended: the slice starts at the later of its
 	// queueing and the previous descriptor's observed end.
-	std::vector<std::vector<size_t>> by_lane(t.lanes.size());
-	for (size_t i = 0; i < t.descs.size(); i++)
-		by_lane[t.descs[i].lane - 1].push_back(i);
-	for (size_t li = 0; li < by_lane.size(); li++) {
+	//
+	// An engine time (a TIMESTAMP the program read back) is exact and
+	// tightens both sides: what came before on the ring ended by then,
+	// what comes after started after it.
+	for (size_t li = 0; li < t.lanes.size(); li++) {
+		const std::vector<size_t> &all = t.lanes[li].all;
 		const uint64_t dpid = kDevicePidBase + t.lanes[li].device;
+		std::vector<uint64_t> next_engine(all.size() + 1, UINT64_MAX);
+		for (size_t k = all.size(); k-- > 0;) {
+			const uint64_t te = t.descs[all[k]].t_engine;
+			next_engine[k] = te != 0 ? std::min(te, next_engine[k + 1]) : next_engine[k + 1];
+		}
 		uint64_t prev_end = 0;
-		for (size_t i : by_lane[li]) {
-			const Desc &d = t.descs[i];
+		for (size_t k = 0; k < all.size(); k++) {
+			const Desc &d = t.descs[all[k]];
 			char name[48];
 			const char *cat = nullptr, *kind = nullptr;
 			DescName(d, name, sizeof(name), &cat, &kind);
-			const uint64_t start = std::max(d.t_queued, prev_end);
-			const uint64_t end = d.t_done != 0 ? std::max(d.t_done, start) : start;
-			if (d.t_done != 0)
+			uint64_t start = std::max(d.t_queued, prev_end);
+			uint64_t end = start;
+			if (d.t_engine != 0) {
+				start = end = std::max(d.t_engine, start);
+			} else if (d.t_done != 0) {
+				end = std::max(std::min(d.t_done, next_engine[k]), start);
+			}
+			if (d.t_done != 0 || d.t_engine != 0)
 				prev_end = end;
 			sep();
 			std::fprintf(f, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%" PRIu64
@@ -281,6 +296,10 @@ void WriteLocked(Tracer &t, FILE *f)
 				     ",\"queued_us\":",
 				     d.seq, kind, d.bytes);
 			PutUs(f, d.t_queued);
+			if (d.t_engine != 0) {
+				std::fputs(",\"engine_us\":", f);
+				PutUs(f, d.t_engine);
+			}
 			if (d.t_done != 0) {
 				std::fputs(",\"completed_us\":", f);
 				PutUs(f, d.t_done);
@@ -291,7 +310,18 @@ void WriteLocked(Tracer &t, FILE *f)
 		}
 	}
 
-	for (const Slice &s : t.slices) {
+	// Slices are recorded when they end, so an enclosing call comes after
+	// what it encloses: in start order (the longer first on a tie), every
+	// viewer nests them.
+	std::vector<size_t> order(t.slices.size());
+	for (size_t i = 0; i < order.size(); i++)
+		order[i] = i;
+	std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+		const Slice &x = t.slices[a], &y = t.slices[b];
+		return x.t0 != y.t0 ? x.t0 < y.t0 : x.t1 > y.t1;
+	});
+	for (size_t i : order) {
+		const Slice &s = t.slices[i];
 		sep();
 		std::fprintf(f, "{\"ph\":\"X\",\"cat\":\"host\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
 				"\"ts\":",
@@ -327,10 +357,11 @@ void Start()
 		if (path == nullptr || path[0] == '\0')
 			return;
 		Tracer &t = T();
-		t.path = path;
-		t.pid = ::getpid();
 		uint64_t max = 0;
 		const char *max_env = std::getenv("NPU_TRACE_MAX_EVENTS");
+		std::lock_guard<std::mutex> guard(t.mu);
+		t.path = path;
+		t.pid = ::getpid();
 		if (max_env != nullptr && ParseSize(max_env, &max) && max != 0)
 			t.max_events = max;
 		// Registered after the library's statics exist, so it runs before
@@ -395,6 +426,7 @@ void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint3
 		d.opcode = sqes[i].opcode;
 		d.dir = sqes[i].dir;
 		l.pending.push_back(t.descs.size());
+		l.all.push_back(t.descs.size());
 		t.descs.push_back(d);
 	}
 }
@@ -417,6 +449,22 @@ void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns)
 			d.res = res;
 		l.pending.pop_front();
 	}
+}
+
+void EngineTime(uint32_t lane, uint64_t seq, uint64_t ns)
+{
+	if (lane == 0 || ns == 0)
+		return;
+	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
+	if (lane > t.lanes.size())
+		return;
+	const std::vector<size_t> &all = t.lanes[lane - 1].all;
+	// Sequence numbers only grow along all: O(log n).
+	auto it = std::lower_bound(all.begin(), all.end(), seq,
+				   [&](size_t i, uint64_t s) { return t.descs[i].seq < s; });
+	if (it != all.end() && t.descs[*it].seq == seq && t.descs[*it].opcode == NPU_OP_TIMESTAMP)
+		t.descs[*it].t_engine = ns;
 }
 
 void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane, uint64_t seq,
@@ -448,12 +496,14 @@ void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane
 
 void Flush()
 {
+	// Off in a forked child (ForkReset), which so never takes a lock that
+	// a thread of its parent may have held at the fork.
 	if (!On())
 		return;
 	Tracer &t = T();
+	std::lock_guard<std::mutex> guard(t.mu);
 	if (::getpid() != t.pid)
 		return;
-	std::lock_guard<std::mutex> guard(t.mu);
 	const std::string tmp = t.path + ".tmp";
 	FILE *f = std::fopen(tmp.c_str(), "we");
 	if (f == nullptr) {

@@ -11,6 +11,9 @@
  *     (exact: read before the tail is published) and the time the runtime
  *     reaped its completion (observed: an upper bound of when it finished;
  *     the CQE carries no time). One lane per ring, named after its stream.
+ *     Where the program read an NPU_OP_TIMESTAMP's value back (an event's
+ *     time), that exact engine time places the descriptor and bounds its
+ *     neighbours on the ring.
  *   - every acl* call (RunApi) as a slice on the calling thread's lane, and
  *     inside it the HAL's completion waits and doorbells.
  * The driver does not say which engine ran a descriptor, so there are no
@@ -63,6 +66,14 @@ void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint3
 	    uint64_t t_ns);
 // The runtime reaped the CQE of descriptor seq (result res) at t_ns.
 void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns);
+// EngineTimestamp (below) by lane.
+void EngineTime(uint32_t lane, uint64_t seq, uint64_t ns);
+
+// The engine's own time of descriptor seq, an NPU_OP_TIMESTAMP whose value
+// the runtime read back (aclrtEventGetTimestamp, aclrtEventElapsedTime):
+// exact, so the trace places that descriptor there and bounds its ring's
+// neighbours by it. On q's lane; does nothing when tracing is off.
+void EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns);
 
 // A slice on the calling thread's lane; name must be a string literal (or
 // live as long as the process). lane and seq (0 if none) go to args.
