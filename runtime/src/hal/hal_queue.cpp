@@ -180,7 +180,9 @@ void halQueue::Reap(bool try_only)
 		if (seq <= done || seq > limit)
 			continue;
 		done = seq;
-		if (seen != 0)
+		// A failure keeps its result in the trace; the rest are
+		// recorded together below, under one lock.
+		if (seen != 0 && c.res != 0)
 			npu::hal::trace::Completed(trace_lane, seq, c.res, seen);
 		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
 		if (c.res != 0 && c.res != -ECANCELED && err_res == 0) {
@@ -190,6 +192,8 @@ void halQueue::Reap(bool try_only)
 	}
 	__atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
 	completed.store(done, std::memory_order_release);
+	if (seen != 0)
+		npu::hal::trace::Completed(trace_lane, done, 0, seen);
 }
 
 int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns)

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <pthread.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,6 +57,37 @@ struct Slice {
 	pid_t tid;
 };
 
+// Append-only storage in 1 MiB chunks populated when mapped: a record
+// never moves once written, and growing costs one mmap per chunk rather
+// than a copy of everything so far plus a page fault per page (page
+// faults cost microseconds on a VM, which a doubling vector paid per
+// record).
+template <typename T>
+class ChunkedLog {
+public:
+	size_t size() const { return n_; }
+	T &operator[](size_t i) { return chunks_[i / kPer][i % kPer]; }
+	const T &operator[](size_t i) const { return chunks_[i / kPer][i % kPer]; }
+	bool push_back(const T &v)
+	{
+		if (n_ % kPer == 0 && n_ / kPer == chunks_.size()) {
+			void *p = ::mmap(nullptr, kChunkBytes, PROT_READ | PROT_WRITE,
+					 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+			if (p == MAP_FAILED)
+				return false;
+			chunks_.push_back(static_cast<T *>(p));
+		}
+		(*this)[n_++] = v;
+		return true;
+	}
+
+private:
+	static constexpr size_t kChunkBytes = 1 << 20;
+	static constexpr size_t kPer = kChunkBytes / sizeof(T);
+	std::vector<T *> chunks_; // never unmapped: the tracer lives as long as the process
+	size_t n_ = 0;
+};
+
 struct Lane {
 	uint32_t device = 0;
 	uint32_t ring = 0;
@@ -74,8 +106,8 @@ struct Tracer {
 	uint64_t max_events = kDefaultMaxEvents;
 	uint64_t dropped = 0;
 	uint64_t flushes = 0;
-	std::vector<Desc> descs;
-	std::vector<Slice> slices;
+	ChunkedLog<Desc> descs;
+	ChunkedLog<Slice> slices;
 	std::vector<Lane> lanes; // lane id - 1
 	std::map<pid_t, std::string> threads;
 };
@@ -425,9 +457,12 @@ void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint3
 		d.lane = lane;
 		d.opcode = sqes[i].opcode;
 		d.dir = sqes[i].dir;
-		l.pending.push_back(t.descs.size());
-		l.all.push_back(t.descs.size());
-		t.descs.push_back(d);
+		if (!t.descs.push_back(d)) {
+			t.dropped += n - i;
+			return;
+		}
+		l.pending.push_back(t.descs.size() - 1);
+		l.all.push_back(t.descs.size() - 1);
 	}
 }
 
@@ -445,7 +480,7 @@ void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns)
 		if (d.seq > seq)
 			break;
 		d.t_done = t_ns;
-		if (d.seq == seq)
+		if (d.seq == seq && res != 0)
 			d.res = res;
 		l.pending.pop_front();
 	}
@@ -472,7 +507,11 @@ void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane
 {
 	if (!On())
 		return;
-	const pid_t tid = static_cast<pid_t>(::gettid());
+	// gettid is a system call, which costs microseconds on a VM.
+	static thread_local pid_t t_tid = 0;
+	if (t_tid == 0)
+		t_tid = static_cast<pid_t>(::gettid());
+	const pid_t tid = t_tid;
 	Tracer &t = T();
 	std::lock_guard<std::mutex> guard(t.mu);
 	if (!RoomLocked(t, 1))
@@ -491,7 +530,8 @@ void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane
 	s.result = result;
 	s.lane = lane <= t.lanes.size() ? lane : 0;
 	s.tid = tid;
-	t.slices.push_back(s);
+	if (!t.slices.push_back(s))
+		t.dropped++;
 }
 
 void Flush()

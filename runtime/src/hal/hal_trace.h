@@ -64,7 +64,8 @@ void LaneClose(uint32_t lane);
 // n descriptors with sequence numbers first_seq.. were queued at t_ns.
 void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint32_t n,
 	    uint64_t t_ns);
-// The runtime reaped the CQE of descriptor seq (result res) at t_ns.
+// The runtime reaped the CQE of descriptor seq (result res) at t_ns, and so
+// every one before it on the ring (the ring completes in order).
 void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns);
 // EngineTimestamp (below) by lane.
 void EngineTime(uint32_t lane, uint64_t seq, uint64_t ns);
