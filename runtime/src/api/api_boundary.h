@@ -47,14 +47,15 @@ aclError RunApiBody(const char *api, Body &&body) noexcept {
 }
 
 // With NPU_TRACE set, every call is a slice on the calling thread's lane
-// (api names are string literals, which the trace keeps by pointer).
+// (api names are string literals, which the trace keeps by pointer). The
+// body is instantiated once: two predictable branches rather than two
+// copies of every API's code.
 template <typename Body>
 aclError RunApi(const char *api, Body &&body) noexcept {
-    if (!hal::trace::On())
-        return RunApiBody(api, std::forward<Body>(body));
-    const uint64_t t0 = hal::trace::NowNs();
+    const uint64_t t0 = hal::trace::On() ? hal::trace::NowNs() : 0;
     const aclError rc = RunApiBody(api, std::forward<Body>(body));
-    hal::trace::ThreadSlice(api, t0, hal::trace::NowNs(), 0, 0, rc);
+    if (t0 != 0)
+        hal::trace::ThreadSlice(api, t0, hal::trace::NowNs(), 0, 0, rc);
     return rc;
 }
 
