@@ -105,7 +105,6 @@ struct Tracer {
 	pid_t pid = 0;	  // the process that traces (Start)
 	uint64_t max_events = kDefaultMaxEvents;
 	uint64_t dropped = 0;
-	uint64_t flushes = 0;
 	ChunkedLog<Desc> descs;
 	ChunkedLog<Slice> slices;
 	std::vector<Lane> lanes; // lane id - 1
@@ -120,7 +119,7 @@ Tracer &T()
 
 bool RoomLocked(Tracer &t, uint64_t n)
 {
-	if (t.descs.size() + t.slices.size() + n <= t.max_events)
+	if (t.descs.size() + t.slices.size() + t.lanes.size() + n <= t.max_events)
 		return true;
 	t.dropped += n;
 	return false;
@@ -393,13 +392,20 @@ void Start()
 		const char *max_env = std::getenv("NPU_TRACE_MAX_EVENTS");
 		std::lock_guard<std::mutex> guard(t.mu);
 		t.path = path;
+		// A relative FILE names the directory the program started in,
+		// even if it changes directory before the file is written.
+		if (path[0] != '/') {
+			char cwd[4096];
+			if (::getcwd(cwd, sizeof(cwd)) != nullptr)
+				t.path = std::string(cwd) + "/" + path;
+		}
 		t.pid = ::getpid();
 		if (max_env != nullptr && ParseSize(max_env, &max) && max != 0)
 			t.max_events = max;
 		// Registered after the library's statics exist, so it runs before
 		// they are destroyed; the tracer itself is never destroyed.
 		std::atexit(AtExit);
-		Log(LogLevel::kInfo, "tracing to %s (at most %" PRIu64 " events)", path,
+		Log(LogLevel::kInfo, "tracing to %s (at most %" PRIu64 " events)", t.path.c_str(),
 		    t.max_events);
 		g_on.store(true, std::memory_order_release);
 	});
@@ -411,6 +417,10 @@ uint32_t LaneOpen(uint32_t device, uint32_t ring_id)
 		return 0;
 	Tracer &t = T();
 	std::lock_guard<std::mutex> guard(t.mu);
+	// Lanes count against the cap too: a program making rings without end
+	// must not grow the trace without end.
+	if (!RoomLocked(t, 1))
+		return 0;
 	Lane l;
 	l.device = device;
 	l.ring = ring_id;
@@ -564,7 +574,6 @@ void Flush()
 		::unlink(tmp.c_str());
 		return;
 	}
-	t.flushes++;
 	Log(LogLevel::kInfo, "NPU_TRACE: wrote %zu descriptors and %zu slices to %s%s",
 	    t.descs.size(), t.slices.size(), t.path.c_str(), t.dropped ? " (truncated)" : "");
 }
