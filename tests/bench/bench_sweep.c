@@ -213,7 +213,7 @@ static int write_plot(const char *dir, const char *backend, const struct sweep_r
 		"set format x '%%.0b%%B'\n"
 		"set xlabel 'copy size (bytes)'\n"
 		"set ylabel 'GB/s'\n"
-		"set key top left\n"
+		"set key bottom right\n"
 		"set grid\n"
 		"plot ",
 		svg, backend);
