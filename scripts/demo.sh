@@ -4,7 +4,9 @@
 # scenarios (allocate, H2D, D2D, D2H, verify, memset, memory info) and a
 # second one through asynchronous copies on streams with pinned host memory
 # and an event, on the in-process device and on a FUSE device served by
-# npud, then run the benchmark on both.
+# npud, then run the benchmark on both. Leaves two pictures in the build
+# directory: a trace of the in-process async_copy run (NPU_TRACE, open it in
+# https://ui.perfetto.dev) and a copy-bandwidth sweep (npu-bench --sweep).
 set -euo pipefail
 
 usage() {
@@ -14,7 +16,9 @@ usage: scripts/demo.sh [--no-install] [-h|--help]
 Builds in build/ (or \$NPU_DEMO_BUILD_DIR), installs to <build>/install,
 builds samples/memory_basics and samples/async_copy out of tree against
 that prefix and runs them on NPU_DEVICE=inproc and on a FUSE device started
-with npud --fuse.
+with npud --fuse. Writes <build>/demo-trace.json (the trace of the in-process
+async_copy run) and <build>/demo-sweep/sweep.csv (and sweep.svg when
+gnuplot is installed).
 EOF
 }
 
@@ -42,6 +46,8 @@ BUILD=${NPU_DEMO_BUILD_DIR:-$NPU_ROOT/build}
 PREFIX=$BUILD/install
 SAMPLE_BUILD=$BUILD/sample-memory_basics
 ASYNC_BUILD=$BUILD/sample-async_copy
+TRACE=$BUILD/demo-trace.json
+SWEEP=$BUILD/demo-sweep
 
 # run_async NPU_DEVICE: the out-of-tree async_copy sample on a backend.
 run_async() {
@@ -75,8 +81,10 @@ cmake --build "$ASYNC_BUILD" -j "$(nproc)"
 
 step "scenario run 1: the in-process device"
 run_sample "$PREFIX" "$SAMPLE_BUILD" inproc
-step "scenario run 1b: asynchronous copies on streams, in-process"
-run_async inproc
+step "scenario run 1b: asynchronous copies on streams, in-process, traced into $TRACE"
+rm -f "$TRACE"
+NPU_TRACE=$TRACE run_async inproc
+[[ -s $TRACE ]] || die "NPU_TRACE=$TRACE wrote no trace"
 
 step "scenario run 2: a FUSE device"
 npud=$(find_binary "$BUILD" npud)
@@ -113,4 +121,16 @@ npud_stop
 step "npu-bench --quick --json on the in-process device"
 NPU_DEVICE=inproc "$bench" --quick --json
 
+# Up to 64 MiB: the 256 MiB step alone would double the sweep's time.
+step "npu-bench --sweep=$SWEEP --sweep-max 64M on the in-process device"
+NPU_DEVICE=inproc "$bench" --sweep="$SWEEP" --sweep-max 64M
+
 step "demo finished: all scenarios passed on inproc and FUSE"
+info "trace of the in-process async_copy run: $TRACE"
+info "  (open it in https://ui.perfetto.dev or chrome://tracing)"
+info "copy bandwidth sweep: $SWEEP/sweep.csv"
+if [[ -f $SWEEP/sweep.svg ]]; then
+	info "  plot: $SWEEP/sweep.svg"
+else
+	info "  no plot: gnuplot is not installed (apt-get install gnuplot-nox, then run the sweep again)"
+fi

@@ -73,4 +73,12 @@ void bench_spsc(unsigned int runs, unsigned int ops, struct bench_report *rep);
 /* Costs with @live allocations alive over none (iters runs each). */
 void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep);
 
+/*
+ * --sweep: on its own (it initialises and finalises ACL itself), copy
+ * bandwidth from 4 KiB to max_size in powers of 4, into dir/sweep.csv (and
+ * dir/sweep.svg with gnuplot). Returns the exit status.
+ */
+#include <stddef.h>
+int bench_sweep(const char *dir, size_t max_size, const char *backend);
+
 #endif /* NPU_BENCH_REPORT_H */

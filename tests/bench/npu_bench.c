@@ -439,9 +439,18 @@ static void print_table(const char *backend, const struct bench_iters *it,
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: npu-bench [--json] [--quick] [--iters N]\n"
+		   "       npu-bench --sweep[=DIR] [--sweep-max SIZE]\n"
 		   "  --json     print one JSON object instead of a table\n"
 		   "  --quick    few iterations (CI smoke run)\n"
 		   "  --iters N  runs of each 64 MiB measurement (default %u)\n"
+		   "  --sweep[=DIR]\n"
+		   "             only the bandwidth sweep: synchronous H2D and D2H (pageable and\n"
+		   "             pinned host memory) and D2D copies from 4 KiB to 256 MiB in powers\n"
+		   "             of 4, each beside memcpy of the same size; median, p10 and p90\n"
+		   "             GB/s go to DIR/sweep.csv (DIR: default npu-sweep, created), and a\n"
+		   "             plot to DIR/sweep.svg when gnuplot is on PATH (about 10-20 s)\n"
+		   "  --sweep-max SIZE\n"
+		   "             largest size of the sweep (bytes, or with K, M, G; default 256M)\n"
 		   "The backend is chosen by NPU_DEVICE (inproc or a device path).\n",
 		iters_default.big);
 }
@@ -452,6 +461,8 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "quick", no_argument, NULL, 'q' },
 		{ "iters", required_argument, NULL, 'i' },
+		{ "sweep", optional_argument, NULL, 's' },
+		{ "sweep-max", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -460,10 +471,12 @@ int main(int argc, char **argv)
 	struct bench_bufs b = { 0 };
 	struct bench_report rep = { 0 };
 	long big = 0;
+	const char *sweep_dir = NULL;
+	size_t sweep_max = 256UL << 20;
 	int json = 0, failed = 0, c;
 	unsigned int i;
 
-	while ((c = getopt_long(argc, argv, "jqi:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jqi:s::m:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -478,6 +491,29 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 's':
+			sweep_dir = optarg != NULL ? optarg : "npu-sweep";
+			break;
+		case 'm': {
+			char *end = NULL;
+			unsigned long long v = strtoull(optarg, &end, 10);
+			int shift = 0;
+
+			if (*end == 'K' || *end == 'k')
+				shift = 10;
+			else if (*end == 'M' || *end == 'm')
+				shift = 20;
+			else if (*end == 'G' || *end == 'g')
+				shift = 30;
+			if (shift)
+				end++;
+			if (end == optarg || *end != '\0' || v == 0 || v > (4ULL << 30) >> shift) {
+				fprintf(stderr, "npu-bench: --sweep-max wants a size of 4K..4G\n");
+				return 2;
+			}
+			sweep_max = (size_t)(v << shift);
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -492,6 +528,8 @@ int main(int argc, char **argv)
 	}
 	if (big)
 		it.big = (unsigned int)big;
+	if (sweep_dir != NULL)
+		return bench_sweep(sweep_dir, sweep_max, halBackendName());
 
 	/* Both host buffers are touched before anything is timed. */
 	b.host_src = host_alloc(SIZE_64M);

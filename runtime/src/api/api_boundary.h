@@ -10,9 +10,11 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 #include "core/error_messages.h"
+#include "hal/hal_trace.h"
 
 namespace npu::rt {
 
@@ -23,7 +25,7 @@ inline void RecordFailure(const char *api, const Error &e) {
 }
 
 template <typename Body>
-aclError RunApi(const char *api, Body &&body) noexcept {
+aclError RunApiBody(const char *api, Body &&body) noexcept {
     try {
         Error e = body();
         if (!e.ok())
@@ -42,6 +44,19 @@ aclError RunApi(const char *api, Body &&body) noexcept {
         }
         return ACL_ERROR_INTERNAL_ERROR;
     }
+}
+
+// With NPU_TRACE set, every call is a slice on the calling thread's lane
+// (api names are string literals, which the trace keeps by pointer). The
+// body is instantiated once: two predictable branches rather than two
+// copies of every API's code.
+template <typename Body>
+aclError RunApi(const char *api, Body &&body) noexcept {
+    const uint64_t t0 = hal::trace::On() ? hal::trace::NowNs() : 0;
+    const aclError rc = RunApiBody(api, std::forward<Body>(body));
+    if (t0 != 0)
+        hal::trace::ThreadSlice(api, t0, hal::trace::NowNs(), 0, 0, rc);
+    return rc;
 }
 
 // The value a caller passed in an enum-typed parameter or field. C callers

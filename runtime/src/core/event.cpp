@@ -14,6 +14,7 @@
 #include "core/ipc_signal.h"
 #include "core/stream.h"
 #include "core/stream_handles.h"
+#include "hal/hal_trace.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -360,7 +361,11 @@ Error Event::Timestamp(uint64_t *ns) {
                              "the event's last record has not executed yet (synchronize the "
                              "event or its stream first)");
     }
-    return slab->ReadWord(snap.va + sizeof(uint64_t), ns);
+    NPU_RETURN_IF_ERROR(slab->ReadWord(snap.va + sizeof(uint64_t), ns));
+    // The record queued the timestamp just before its epoch write (Record).
+    if (hal::trace::On() && rec)
+        hal::trace::EngineTimestamp(rec->queue(), snap.seq - 1, *ns);
+    return Error::Ok();
 }
 
 Error Event::Export(Context &ctx, std::string *key) {

@@ -5,12 +5,14 @@
 
 #include <cerrno>
 #include <chrono>
+#include <string>
 
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/event.h"
 #include "core/fork.h"
 #include "core/stream.h"
+#include "hal/hal_trace.h"
 
 namespace npu::rt {
 
@@ -108,6 +110,7 @@ Error HostTaskQueue::EnsureRing() {
         return Error::FromHal(err, "cannot create the ring that runs host tasks on device %d",
                               session_->user_id());
     }
+    hal::trace::NameQueue(ring_, "host tasks of device " + std::to_string(session_->user_id()));
     return Error::Ok();
 }
 

@@ -8,6 +8,7 @@
 #include "core/config_file.h"
 #include "core/device_manager.h"
 #include "core/fork.h"
+#include "hal/hal_trace.h"
 
 namespace npu::rt {
 namespace {
@@ -56,6 +57,8 @@ void Library::ForkChild() {
 }
 
 Error Library::Init(const char *config_path) {
+    // Tracing starts here at the latest, so that the first calls are in it.
+    hal::trace::Start();
     if (t_in_hook)
         return ReentryError();
     std::lock_guard<std::mutex> lock(mu_);
@@ -123,6 +126,9 @@ Error Library::TearDownLocked() {
     t_in_hook = false;
     refcount_ = 0;
     DeviceManager::Get().ResetAll();
+    // The streams are gone, their completions observed: a good moment to
+    // write the trace (again at exit, with whatever came after).
+    hal::trace::Flush();
     return first;
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
+
 #include <unistd.h>
 
 #include "acl/acl_rt.h"
@@ -17,6 +19,7 @@
 #include "core/host_tasks.h"
 #include "core/stream_handles.h"
 #include "core/state_hooks.h"
+#include "hal/hal_trace.h"
 
 namespace npu::rt {
 namespace {
@@ -300,6 +303,13 @@ Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t p
                              "the process has no stream handle left");
     }
     raw->handle_ = h;
+    if (hal::trace::On()) {
+        static constexpr const char *kKinds[] = {"stream", "default stream", "internal stream"};
+        char name[96];
+        std::snprintf(name, sizeof(name), "%s %p (device %d)", kKinds[static_cast<int>(kind)], h,
+                      session_->user_id());
+        hal::trace::NameQueue(raw->queue_, name);
+    }
     handles_.push_back(h);
     quota.live = nullptr;  // the stream holds its place now
     *out = raw;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <utility>
 
 #include <sys/mman.h>
@@ -22,6 +23,7 @@
 #include "hal_device.h"
 #include "hal_internal.h"
 #include "hal_share.h"
+#include "hal_trace.h"
 
 #define NPU_UAPI_ASSERT_SIZE(type, size) static_assert(sizeof(type) == (size), #type);
 NPU_UAPI_SIZES(NPU_UAPI_ASSERT_SIZE)
@@ -245,6 +247,8 @@ int halDeviceOpen(uint32_t devId, halDevice **out)
 					    &dev->sync_queue);
 	if (ret < 0)
 		return ret;
+	npu::hal::trace::NameQueue(dev->sync_queue, "synchronous calls of device " +
+							    std::to_string(devId));
 	*out = dev.release();
 	return 0;
 }

@@ -38,6 +38,7 @@
 
 #include "hal_device.h"
 #include "hal_internal.h"
+#include "hal_trace.h"
 
 namespace {
 
@@ -81,6 +82,9 @@ struct halQueue {
 	// that do not exist there, so every entry point answers -EBADF first.
 	uint32_t generation = npu::hal::ForkGeneration();
 	bool stale() const { return generation != npu::hal::ForkGeneration(); }
+	// NPU_TRACE's lane for this ring; 0 (and never read again) when
+	// tracing is off, so each hot path pays one predictable branch.
+	uint32_t trace_lane = 0;
 
 	struct npu_ring_hdr *hdr = nullptr;
 	struct npu_sqe *sqes = nullptr;
@@ -112,6 +116,7 @@ struct halQueue {
 	void Reap(bool try_only = false);
 	int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
 	int WaitSeq(uint64_t seq, uint64_t timeout_ns);
+	int WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns);
 	int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
 			uint64_t *last_seq = nullptr);
 	int RunOne(const struct npu_sqe &in);
@@ -176,6 +181,8 @@ void halQueue::Reap(bool try_only)
 		return;
 	uint64_t done = completed.load(std::memory_order_relaxed);
 	const uint64_t limit = submitted.load(std::memory_order_acquire);
+	// The CQE has no time: what the trace gets is when we saw it.
+	const uint64_t seen = trace_lane != 0 ? npu::hal::trace::NowNs() : 0;
 	for (; head != tail; head++) {
 		const struct npu_cqe &c = cqes[head & (entries - 1)];
 		const uint64_t seq = c.user_data;
@@ -184,6 +191,10 @@ void halQueue::Reap(bool try_only)
 			continue;
 		done = seq;
 		last_res = c.res;
+		// A failure keeps its result in the trace; the rest are
+		// recorded together below, under one lock.
+		if (seen != 0 && c.res != 0)
+			npu::hal::trace::Completed(trace_lane, seq, c.res, seen);
 		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
 		if (c.res != 0 && c.res != -ECANCELED) {
 			if (nerrors < HAL_QUEUE_MAX_ERRORS)
@@ -194,6 +205,8 @@ void halQueue::Reap(bool try_only)
 	}
 	__atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
 	completed.store(done, std::memory_order_release);
+	if (seen != 0)
+		npu::hal::trace::Completed(trace_lane, done, 0, seen);
 }
 
 int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns)
@@ -204,13 +217,29 @@ int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_
 	re.min_complete = min_complete;
 	re.flags = min_complete ? NPU_ENTER_GETEVENTS : 0;
 	re.timeout_ns = timeout_ns;
-	return file->RingEnter(&re);
+	if (trace_lane == 0)
+		return file->RingEnter(&re);
+	const uint64_t t0 = npu::hal::trace::NowNs();
+	const int ret = file->RingEnter(&re);
+	npu::hal::trace::ThreadSlice(min_complete ? "driver wait" : "doorbell", t0,
+				     npu::hal::trace::NowNs(), trace_lane, 0, ret);
+	return ret;
 }
 
 int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
 {
 	if (completed.load(std::memory_order_acquire) >= seq)
 		return 0;
+	if (trace_lane == 0)
+		return WaitSeqUntraced(seq, timeout_ns);
+	const uint64_t t0 = npu::hal::trace::NowNs();
+	const int ret = WaitSeqUntraced(seq, timeout_ns);
+	npu::hal::trace::ThreadSlice("wait", t0, npu::hal::trace::NowNs(), trace_lane, seq, ret);
+	return ret;
+}
+
+int halQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns)
+{
 	const uint64_t start = NowNs();
 	const auto spin_end = std::chrono::steady_clock::now() + kSpin;
 	do {
@@ -257,6 +286,10 @@ int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
 int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, uint64_t *last_seq)
 {
 	std::unique_lock<std::mutex> guard(submit_lock);
+	// Tracing: look at the CQ on every submission too, so that a
+	// completion is observed no later than the stream's next submission.
+	if (trace_lane != 0)
+		Reap(true);
 	// Room: outstanding + n <= entries.
 	if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
 		Reap();
@@ -275,6 +308,10 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 		std::memcpy(s, &in[i], sizeof(*s));
 		s->user_data = next_seq + 1 + i;
 	}
+	// Recorded before the tail is published: the queueing time is exact
+	// and the completion cannot be reaped before the record exists.
+	if (trace_lane != 0)
+		npu::hal::trace::Queued(trace_lane, next_seq + 1, in, n, npu::hal::trace::NowNs());
 	next_seq += n;
 	submitted.store(next_seq, std::memory_order_release);
 	if (last_seq != nullptr)
@@ -292,7 +329,12 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 	guard.unlock();
 	if (pending == 0)
 		return 0;
-	return Enter(std::min(pending, entries), 0, 0);
+	const int ret = Enter(std::min(pending, entries), 0, 0);
+	// A doorbell may have run the ring in this thread: its completions
+	// are there now, so the trace sees them at their time.
+	if (trace_lane != 0)
+		Reap(true);
+	return ret;
 }
 
 // The synchronous path: publish one descriptor and enter the driver at once
@@ -374,6 +416,19 @@ void npu::hal::ForkResetQueues()
 	static auto *kept = new std::vector<QueueRegistry *>(); // reachable, never used
 	kept->push_back(RegistrySlot());
 	RegistrySlot() = new QueueRegistry;
+	npu::hal::trace::ForkReset();
+}
+
+void npu::hal::trace::NameQueue(halQueue *q, const std::string &name)
+{
+	if (q != nullptr)
+		SetLaneName(q->trace_lane, name);
+}
+
+void npu::hal::trace::EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns)
+{
+	if (q != nullptr)
+		EngineTime(q->trace_lane, seq, ns);
 }
 
 // A queue that halQueueStatsTotal does not count (the HAL's own
@@ -386,6 +441,7 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
 		entries = kDefaultEntries;
 	if (entries > NPU_RING_MAX_ENTRIES || (entries & (entries - 1)) != 0)
 		return -EINVAL;
+	npu::hal::trace::Start();
 	std::unique_ptr<halQueue> q(new (std::nothrow) halQueue);
 	if (!q)
 		return -ENOMEM;
@@ -394,6 +450,7 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
 	int ret = q->Create(entries);
 	if (ret < 0)
 		return ret;
+	q->trace_lane = npu::hal::trace::LaneOpen(npu::hal::DeviceIndex(dev), q->ring_id);
 	*out = q.release();
 	return 0;
 }
@@ -425,6 +482,7 @@ void halQueueDestroy(halQueue *q)
 	UnregisterQueue(q);
 	if (q->entries != 0) {
 		q->WaitSeq(q->submitted.load(std::memory_order_acquire), 0);
+		npu::hal::trace::LaneClose(q->trace_lane);
 		struct npu_ring_destroy rd = {};
 		rd.ring_id = q->ring_id;
 		q->file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
