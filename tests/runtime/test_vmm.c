@@ -5,11 +5,16 @@
  * mapped back to back, deferred frees, physical host memory, physical
  * memory and reservations with no device set, another device's memory
  * mapped into a reservation, what properties report back, and an
- * allocation imported by key into the process that exported it.
+ * allocation imported by key into the process that exported it. Physical
+ * memory and reservations are also made in a child process (this binary,
+ * run again with --no-device) that has never set a device at all.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rt_test.h"
 
@@ -257,8 +262,10 @@ static void test_reservation_maps_another_devices_memory(void **state)
 
 	(void)state;
 	ACL_OK(aclrtGetDeviceCount(&n));
-	if (n < 2)
+	if (n < 2) {
+		print_message("skipped: one device (in-process: set NPU_INPROC_DEVICES=2)\n");
 		skip();
+	}
 	prop_at(&prop, ACL_MEM_HUGE, ACL_MEM_LOCATION_TYPE_DEVICE, 1);
 	ACL_OK(aclrtMallocPhysical(&h1, 4 * MiB, &prop, 0));
 	prop_device(&prop, ACL_MEM_HUGE);
@@ -270,6 +277,18 @@ static void test_reservation_maps_another_devices_memory(void **state)
 	desc.location.id = 1;
 	ACL_OK(aclrtMemSetAccess(va, 4 * MiB, &desc, 1));
 	check_round_trip(va, 4 * MiB, 24);
+	/* The range of an address is its mapping; the unmapped half has none. */
+	{
+		void *base = NULL;
+		size_t size = 0;
+
+		ACL_OK(aclrtMemGetAddressRange((char *)va + 3 * MiB, &base, &size));
+		assert_ptr_equal(base, va);
+		assert_int_equal(size, 4 * MiB);
+		assert_int_equal(aclrtMemGetAddressRange((char *)va + 6 * MiB, &base, &size),
+				 ACL_ERROR_RT_PARAM_INVALID);
+		assert_non_null(strstr(aclGetRecentErrMsg(), "nothing is mapped"));
+	}
 	/* Device 1's memory, seen through the address. */
 	ACL_OK(aclrtMemRetainAllocationHandle((char *)va + MiB, &r));
 	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(r, &back));
@@ -342,16 +361,157 @@ static void test_ipc_import_into_the_exporting_process(void **state)
 	free(dst);
 }
 
-int main(void)
+/*
+ * The child side of test_physical_memory_in_a_process_that_never_set_a_device:
+ * aclrtMallocPhysical, aclrtReserveMemAddress, aclrtMapMem and the queries
+ * on handles and addresses need no context, so they work before the process
+ * has ever called aclrtSetDevice. A copy still needs one; once the device is
+ * set, the memory made before holds what is written.
+ */
+static void test_fresh_physical_memory_and_reservation(void **state)
 {
+	aclrtPhysicalMemProp prop, back;
+	aclrtDrvMemHandle h, hh, r;
+	aclrtPtrAttributes attr;
+	void *va, *base;
+	size_t size;
+	int32_t id = -1;
+
+	(void)state;
+	assert_int_equal(aclrtGetDevice(&id), ACL_ERROR_RT_CONTEXT_NULL);
+	aclGetRecentErrMsg();
+	prop_device(&prop, ACL_MEM_HUGE);
+	prop.reserve = 9;
+	ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST, 0);
+	ACL_OK(aclrtMallocPhysical(&hh, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtReserveMemAddress(&va, 8 * MiB, 0, NULL, 0));
+	ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h, 0));
+	ACL_OK(aclrtMapMem((char *)va + 2 * MiB, 2 * MiB, 0, hh, 0));
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	assert_int_equal(back.location.id, 0);
+	/* Reported back lossily: a device ACL_MEM_HUGE is ACL_HBM_MEM_HUGE. */
+	assert_int_equal(back.memAttr, ACL_HBM_MEM_HUGE);
+	assert_int_equal(back.reserve, 9);
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(hh, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+	ACL_OK(aclrtMemRetainAllocationHandle((char *)va + 3 * MiB, &r));
+	assert_ptr_equal(r, hh);
+	ACL_OK(aclrtFreePhysical(r));
+	ACL_OK(aclrtPointerGetAttributes((char *)va + 4096, &attr));
+	assert_int_equal(attr.location.type, ACL_MEM_LOCATION_TYPE_DEVICE);
+	assert_int_equal(attr.location.id, 0);
+	/* The range of an address is its mapping; past the mappings, nothing. */
+	ACL_OK(aclrtMemGetAddressRange((char *)va + 2 * MiB + 5, &base, &size));
+	assert_ptr_equal(base, (char *)va + 2 * MiB);
+	assert_int_equal(size, 2 * MiB);
+	assert_int_equal(aclrtMemGetAddressRange((char *)va + 5 * MiB, &base, &size),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	aclGetRecentErrMsg();
+	{
+		char b[16] = { 0 };
+
+		assert_int_equal(aclrtMemcpy(va, 16, b, 16, ACL_MEMCPY_HOST_TO_DEVICE),
+				 ACL_ERROR_RT_CONTEXT_NULL);
+		aclGetRecentErrMsg();
+	}
+	/* Still no device: nothing above set one. */
+	assert_int_equal(aclrtGetDevice(&id), ACL_ERROR_RT_CONTEXT_NULL);
+	aclGetRecentErrMsg();
+	ACL_OK(aclrtSetDevice(0));
+	check_round_trip(va, 4 * MiB, 26);
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtUnmapMem((char *)va + 2 * MiB));
+	ACL_OK(aclrtReleaseMemAddress(va));
+	ACL_OK(aclrtFreePhysical(h));
+	ACL_OK(aclrtFreePhysical(hh));
+	ACL_OK(aclrtResetDevice(0));
+}
+
+/* The second device's memory, in a fresh process that has set no device. */
+static void test_fresh_other_devices_memory(void **state)
+{
+	aclrtPhysicalMemProp prop;
+	aclrtDrvMemHandle h1;
+	aclrtMemAccessDesc desc = { 0 };
+	uint32_t n = 0;
+	void *va;
+
+	(void)state;
+	ACL_OK(aclrtGetDeviceCount(&n));
+	if (n < 2) {
+		print_message("skipped: one device\n");
+		skip();
+	}
+	prop_at(&prop, ACL_MEM_HUGE, ACL_MEM_LOCATION_TYPE_DEVICE, 1);
+	ACL_OK(aclrtMallocPhysical(&h1, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtReserveMemAddress(&va, 2 * MiB, 0, NULL, 0));
+	ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h1, 0));
+	desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+	desc.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	desc.location.id = 1;
+	ACL_OK(aclrtMemSetAccess(va, 2 * MiB, &desc, 1));
+	/* Device 0 current: the copy reaches device 1's memory through the mapping. */
+	ACL_OK(aclrtSetDevice(0));
+	check_round_trip(va, 2 * MiB, 27);
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtReleaseMemAddress(va));
+	ACL_OK(aclrtFreePhysical(h1));
+	ACL_OK(aclrtResetDevice(0));
+}
+
+static int fresh_setup(void **state)
+{
+	(void)state;
+	return aclInit(NULL) == ACL_SUCCESS ? 0 : -1;
+}
+
+static int fresh_teardown(void **state)
+{
+	(void)state;
+	return aclFinalize() == ACL_SUCCESS ? 0 : -1;
+}
+
+static const char *g_self;
+
+static void test_physical_memory_in_a_process_that_never_set_a_device(void **state)
+{
+	int status = -1;
+	pid_t pid;
+
+	(void)state;
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		execl(g_self, g_self, "--no-device", (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);	/* the child's failed tests */
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest fresh[] = {
+		cmocka_unit_test(test_fresh_physical_memory_and_reservation),
+		cmocka_unit_test(test_fresh_other_devices_memory),
+	};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_copies_span_handles_mapped_back_to_back),
 		cmocka_unit_test(test_physical_host_memory),
 		cmocka_unit_test(test_physical_memory_without_a_device_set),
+		cmocka_unit_test(test_physical_memory_in_a_process_that_never_set_a_device),
 		cmocka_unit_test(test_reservation_maps_another_devices_memory),
 		cmocka_unit_test(test_reserve_at_an_expected_address),
 		cmocka_unit_test(test_ipc_import_into_the_exporting_process),
 	};
 
+	if (argc == 2 && !strcmp(argv[1], "--no-device"))
+		return cmocka_run_group_tests_name("vmm_no_device", fresh, fresh_setup,
+						   fresh_teardown);
+	g_self = argv[0];
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
