@@ -21,6 +21,13 @@ NPU_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 NPU_KMOD_VM_PACKAGES=(linux-headers-amd64 linux-image-amd64 sparse kmod cpio busybox-static
 	qemu-system-x86)
 
+# The aarch64 cross build (cmake/toolchains/aarch64-linux-gnu.cmake): the
+# cross compilers, qemu-user to run the tests, and the target's cmocka and
+# liburing from Debian multiarch (ensure_aarch64_cross adds arm64).
+# shellcheck disable=SC2034
+NPU_AARCH64_PACKAGES=(gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross
+	qemu-user libcmocka-dev:arm64 liburing-dev:arm64)
+
 info() { printf '%s\n' "$*"; }
 step() { printf '==> %s\n' "$*"; }
 die() {
@@ -181,4 +188,30 @@ find_binary() {
 		-type f -name "$name" -perm -u+x -print 2>/dev/null | head -n 1)
 	[[ -n $path ]] || die "$name not found under $dir: did the build succeed?"
 	printf '%s\n' "$path"
+}
+
+# ensure_aarch64_cross [--no-install]: make the aarch64 cross build
+# possible. arm64 becomes a foreign dpkg architecture (once: dpkg keeps it),
+# so that apt can install the target's libraries next to the host's; the
+# apt-get update of ensure_packages then fetches arm64's package lists too.
+# With --no-install, only check and fail with what is missing.
+ensure_aarch64_cross() {
+	local missing
+	if [[ ${1:-} == --no-install ]]; then
+		mapfile -t missing < <(missing_packages "${NPU_AARCH64_PACKAGES[@]}")
+		[[ ${#missing[@]} -eq 0 ]] ||
+			die "the aarch64 cross build needs: ${missing[*]} (or use --no-cross)"
+		return 0
+	fi
+	ensure_arm64_architecture
+	ensure_packages "${NPU_AARCH64_PACKAGES[@]}"
+}
+
+# Add arm64 as a foreign dpkg architecture unless it is one already.
+ensure_arm64_architecture() {
+	command -v dpkg >/dev/null 2>&1 || die "dpkg not found: this script needs Debian or Ubuntu"
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		step "adding arm64 as a foreign dpkg architecture"
+		as_root dpkg --add-architecture arm64
+	fi
 }

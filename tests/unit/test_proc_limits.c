@@ -381,7 +381,13 @@ static void test_release_of_many_objects_is_fast(void **state)
 	release_ms = t_now_ms() - t0;
 	print_message("%d rings + %d allocations: created in %.0f ms, released in %.1f ms\n",
 		      RINGS, ALLOCS, create_ms, release_ms);
-	assert_true(release_ms < 1000);
+	/*
+	 * Under qemu-user (the aarch64 cross build's ctest sets this) the
+	 * same work runs tens of times slower than native (1018 ms there on a
+	 * loaded machine): the bound is ten times wider, so that emulation
+	 * alone does not fail it.
+	 */
+	assert_true(release_ms < (getenv("NPU_TEST_QEMU_USER") ? 10000 : 1000));
 	munmap(mem, bytes * RINGS);
 	unload();
 }

@@ -114,6 +114,13 @@ static void test_huge_vzalloc_costs_only_touched_pages(void **state)
 	char *p;
 
 	(void)state;
+	/*
+	 * Under qemu-user (the aarch64 cross build's ctest sets this), the RSS
+	 * is qemu's, which keeps its own data for every page of a mapping:
+	 * about 96 MiB for this one, whatever vzalloc does.
+	 */
+	if (getenv("NPU_TEST_QEMU_USER"))
+		skip();
 	before = rss_kib();
 	p = vzalloc(size);
 	assert_non_null(p);
