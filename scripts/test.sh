@@ -190,8 +190,8 @@ stage_tsan() {
 # under qemu). Everything else builds, libascendcl and its tests included;
 # ctest runs the unit tests (label unit: the driver's and the mock kernel's)
 # under qemu-aarch64 (user mode), in parallel, as none shares a device with
-# another process. Left out for time, as qemu-user runs them hundreds of
-# times slower than native and the native stages run them anyway:
+# another process. Left out for time, as qemu-user runs them far
+# slower than native and the native stages run them anyway:
 # test_fault_injection (17 s native, 141 s here), the fuzz corpus replay
 # (0.01 s, 112 s) and the runtime tests (test_memcpy 150 s, test_errors
 # 80 s, test_device 160 s: half an hour or more for the suite).
