@@ -127,12 +127,12 @@ Event::~Event() {
         // freed memory.
         StreamRef rec;
         if (AcquireStream(last_.stream, &rec).ok() && !rec->Done(last_.seq))
-            (void)ipc_.release();
+            IpcSignal::KeepForever(std::move(ipc_));
     }
     if (ipc_ && opened_ && !WaitsDone()) {
         // A queued wait still reads the mapping: keep it for good rather
         // than let the wait read unmapped memory.
-        (void)ipc_.release();
+        IpcSignal::KeepForever(std::move(ipc_));
     }
     std::lock_guard<std::mutex> lock(mu_);
     ReleaseSlotLocked();

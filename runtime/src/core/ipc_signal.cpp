@@ -2,12 +2,23 @@
 #include "core/ipc_signal.h"
 
 #include <cerrno>
+#include <mutex>
+#include <vector>
 
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/share_registry.h"
 
 namespace npu::rt {
+
+void IpcSignal::KeepForever(std::unique_ptr<IpcSignal> signal) {
+    static std::mutex mu;  // Protects: kept
+    static auto *kept = new std::vector<std::unique_ptr<IpcSignal>>;  // never destroyed
+    if (!signal)
+        return;
+    std::lock_guard<std::mutex> lock(mu);
+    kept->push_back(std::move(signal));
+}
 
 Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSignal> *out) {
     std::unique_ptr<IpcSignal> sig(new IpcSignal(ctx.session_ptr(), false));

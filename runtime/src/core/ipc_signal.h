@@ -42,6 +42,12 @@ class IpcSignal {
     IpcSignal(const IpcSignal &) = delete;
     IpcSignal &operator=(const IpcSignal &) = delete;
 
+    // Keeps signal (its words mapped, its key alive) until the process
+    // exits: for an owner that goes while queued device work may still
+    // touch the words, which must then never be freed or reused. Kept on a
+    // list of the process, not leaked, so leak checkers see it as live.
+    static void KeepForever(std::unique_ptr<IpcSignal> signal);
+
     const std::string &key() const { return key_; }
     uint64_t va() const { return va_; }
     DeviceSession &session() const { return *session_; }

@@ -62,7 +62,7 @@ Notify::~Notify() {
     std::lock_guard<std::mutex> lock(mu_);
     if (BusyLocked()) {
         // Still named by a queued operation: never reused, never unmapped.
-        (void)ipc_.release();
+        IpcSignal::KeepForever(std::move(ipc_));
         slab_.reset();
         return;
     }
