@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -123,6 +124,38 @@ static inline int sys_wait_idle(int fd, uint32_t base_contexts, long timeout_ms,
 }
 
 /*
+ * Wait (up to timeout_ms) until the contexts the device counts are settled:
+ * each listed context belongs to a live process, this process has only
+ * @fd's, and the count agrees with the list. On FUSE a close() returns
+ * before npud has released the file, and a dead process's files go a
+ * little after its death: a context count read before they leave would
+ * never be reached again. Past the timeout the last reading stands (a
+ * zombie's files, say). 0 with *info read, or -1 if a call fails.
+ */
+static inline int sys_settle(int fd, long timeout_ms, struct npu_device_info *info)
+{
+	struct npu_smi_proc recs[256];
+	long waited;
+
+	for (waited = 0;; waited += 10) {
+		struct npu_smi_query q = { 0 };
+		uint32_t mine = 0, dead = 0, i;
+
+		q.buf = (uint64_t)(uintptr_t)recs;
+		q.count = 256;
+		if (sys_ioctl(fd, NPU_IOCTL_SMI_PROCS, &q) || sys_info(fd, info))
+			return -1;
+		for (i = 0; i < q.written; i++) {
+			mine += recs[i].tgid == (uint32_t)getpid();
+			dead += kill((pid_t)recs[i].tgid, 0) && errno == ESRCH;
+		}
+		if ((mine == 1 && !dead && info->contexts == q.written) || waited >= timeout_ms)
+			return 0;
+		sys_sleep_ms(10);
+	}
+}
+
+/*
  * The group setup of a system test: open the watched device and remember
  * its contexts now (*base_contexts, for sys_wait_idle). With @need_idle,
  * someone else's leftovers (HBM in use, allocations) fail it: they would
@@ -138,7 +171,7 @@ static inline int sys_open_watched(int *fd, uint32_t *base_contexts, bool need_i
 			getenv("NPU_DEVICE") ? getenv("NPU_DEVICE") : "unset");
 		return -1;
 	}
-	if (sys_info(*fd, &info))
+	if (sys_settle(*fd, 10000, &info))
 		return -1;
 	*base_contexts = info.contexts;
 	if (need_idle && (info.hbm_free != info.hbm_total || info.allocations != 0)) {

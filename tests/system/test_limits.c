@@ -183,6 +183,15 @@ static int other_process_is_served(const char *path)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 100 + WTERMSIG(status);
 }
 
+/* The file a test watches the device through; *base: its settled context count. */
+static int open_settled_watch(uint32_t *base)
+{
+	int fd;
+
+	assert_int_equal(sys_open_watched(&fd, base, false), 0);
+	return fd;
+}
+
 /* Wait until the device has no allocation and @base contexts; ms waited or -1. */
 static double wait_idle_ms(int fd, uint32_t base_contexts, long timeout_ms)
 {
@@ -249,7 +258,6 @@ static void test_driver_reports_limits(void **state)
 static void test_ring_limit_is_per_process(void **state)
 {
 	enum { FILES = 4 };
-	struct npu_device_info info;
 	struct npu_smi_proc r;
 	uint32_t tgid, base;
 	uint64_t limit, n = 0;
@@ -257,10 +265,7 @@ static void test_ring_limit_is_per_process(void **state)
 	double t0, idle, create_ms, close_ms;
 
 	(void)state;
-	watch = sys_open();
-	assert_true(watch >= 0);
-	assert_int_equal(sys_info(watch, &info), 0);
-	base = info.contexts;
+	watch = open_settled_watch(&base);
 	for (i = 0; i < FILES; i++)
 		fds[i] = open_ctx(sys_device_path(), &tgid);
 	assert_int_equal(my_record(fds[0], tgid, &r), 0);
@@ -321,7 +326,6 @@ static void test_ring_limit_is_per_process(void **state)
 static void test_close_with_thousands_of_objects_is_fast(void **state)
 {
 	enum { FILES = 100 };
-	struct npu_device_info info;
 	struct npu_smi_proc r;
 	uint64_t rings = 0, allocs = 0;
 	uint32_t tgid, base;
@@ -329,10 +333,7 @@ static void test_close_with_thousands_of_objects_is_fast(void **state)
 	int fds[FILES], watch, i;
 
 	(void)state;
-	watch = sys_open();
-	assert_true(watch >= 0);
-	assert_int_equal(sys_info(watch, &info), 0);
-	base = info.contexts;
+	watch = open_settled_watch(&base);
 	for (i = 0; i < FILES; i++)
 		fds[i] = open_ctx(sys_device_path(), &tgid);
 	assert_int_equal(my_record(fds[0], tgid, &r), 0);
@@ -377,17 +378,13 @@ static void test_close_with_thousands_of_objects_is_fast(void **state)
 static void test_exit_with_thousands_of_objects_is_fast(void **state)
 {
 	enum { FILES = 20, ALLOCS = 20000 };
-	struct npu_device_info info;
 	int watch, ready[2], status;
 	double created_ms = 0, t0, release_ms;
 	uint32_t base;
 	pid_t pid;
 
 	(void)state;
-	watch = sys_open();
-	assert_true(watch >= 0);
-	assert_int_equal(sys_info(watch, &info), 0);
-	base = info.contexts;
+	watch = open_settled_watch(&base);
 	assert_int_equal(pipe2(ready, O_CLOEXEC), 0);
 	pid = fork();
 	assert_true(pid >= 0);
