@@ -57,6 +57,12 @@ struct npu_ctx {
 	struct idr mems;	/* handle -> struct npu_mem (allocations, IPC imports) */
 	struct idr rings;	/* ring id -> struct npu_ring */
 	struct idr phys;	/* physical handle -> struct npu_phys_handle */
+	/*
+	 * Bumped (under lock, WRITE_ONCE) whenever a mapping leaves vas or a
+	 * reservation: a translation an engine cached while it held the same
+	 * value still names the same memory (struct npu_mem_xlate).
+	 */
+	u64 map_gen;
 	/* Counters, written under lock with WRITE_ONCE, read by npu-smi without it. */
 	u64 mapped_bytes;
 	u64 nr_mems;
@@ -90,6 +96,18 @@ void npu_ctx_put(struct npu_ctx *ctx);
 static inline bool npu_ctx_is_setup(struct npu_ctx *ctx)
 {
 	return smp_load_acquire(&ctx->setup);
+}
+
+/**
+ * npu_ctx_unmapped() - a mapping left the context's address space
+ * @ctx: the context; the caller holds its lock
+ *
+ * Invalidates every translation engines cached (struct npu_mem_xlate).
+ */
+static inline void npu_ctx_unmapped(struct npu_ctx *ctx)
+{
+	lockdep_assert_held(&ctx->lock);
+	WRITE_ONCE(ctx->map_gen, ctx->map_gen + 1);
 }
 
 #endif /* _NPU_CTX_H */

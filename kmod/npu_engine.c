@@ -71,7 +71,7 @@ static int npu_opnd_get_dev(struct npu_ring *ring, struct npu_opnd *o, u64 va, u
 	o->kind = NPU_OPND_DEV;
 	o->addr = va;
 	o->peer = NULL;
-	ret = npu_mem_range_get(ring->ctx, va, len, write, &o->r);
+	ret = npu_mem_range_get_cached(ring->ctx, &ring->xlate, va, len, write, &o->r);
 	if (ret != -EFAULT || !peer_ok)
 		return ret;
 	o->peer = npu_peer_get_ctx(ring->ctx, va, len);
@@ -668,27 +668,14 @@ static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 	}
 }
 
-/**
- * npu_engine_run() - run a batch of a ring
- * @ring: the ring; the caller owns it (state RUNNING) and holds submit_lock
- * @bounce: the engine's staging buffer, NPU_ENGINE_BOUNCE_SIZE bytes
- * @budget: the most descriptors to execute
- * @abort: first cancel what was published before @abort_tail
- * @abort_tail: see @abort
- * @wrote: set when the batch wrote device memory
- *
- * Return: NPU_ENGINE_IDLE when the SQ is empty, NPU_ENGINE_MORE when the
- * budget ran out with SQEs left, NPU_ENGINE_PARKED when the ring holds a
- * VALUE_WAIT that is not true yet.
- */
-enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 budget,
-				    bool abort, u32 abort_tail, bool *wrote)
+/* npu_engine_run() but for the cache. */
+static enum npu_engine_stop npu_engine_run_batch(struct npu_ring *ring, void *bounce, u32 budget,
+						 bool abort, u32 abort_tail, bool *wrote)
 {
 	struct npu_sqe sqe;
 	u32 i, ready;
 	int r;
 
-	lockdep_assert_held(&ring->submit_lock);
 	if (npu_ring_failed(ring))
 		return NPU_ENGINE_IDLE;
 	if (abort)
@@ -726,6 +713,32 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 		npu_ring_post_cqe(ring, sqe.user_data, npu_engine_exec(ring, bounce, &sqe, wrote));
 	}
 	return npu_ring_sq_ready(ring) ? NPU_ENGINE_MORE : NPU_ENGINE_IDLE;
+}
+
+/**
+ * npu_engine_run() - run a batch of a ring
+ * @ring: the ring; the caller owns it (state RUNNING) and holds submit_lock
+ * @bounce: the engine's staging buffer, NPU_ENGINE_BOUNCE_SIZE bytes
+ * @budget: the most descriptors to execute
+ * @abort: first cancel what was published before @abort_tail
+ * @abort_tail: see @abort
+ * @wrote: set when the batch wrote device memory
+ *
+ * The translations the batch cached (ring->xlate) are dropped at its end.
+ *
+ * Return: NPU_ENGINE_IDLE when the SQ is empty, NPU_ENGINE_MORE when the
+ * budget ran out with SQEs left, NPU_ENGINE_PARKED when the ring holds a
+ * VALUE_WAIT that is not true yet.
+ */
+enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 budget,
+				    bool abort, u32 abort_tail, bool *wrote)
+{
+	enum npu_engine_stop stop;
+
+	lockdep_assert_held(&ring->submit_lock);
+	stop = npu_engine_run_batch(ring, bounce, budget, abort, abort_tail, wrote);
+	npu_mem_xlate_drop(&ring->xlate);
+	return stop;
 }
 
 /**

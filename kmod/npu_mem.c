@@ -69,6 +69,7 @@ static void npu_mem_unlink(struct npu_ctx *ctx, struct npu_mem *mem)
 	lockdep_assert_held(&ctx->lock);
 	idr_remove(&ctx->mems, mem->handle);
 	npu_vas_remove(&ctx->vas, &mem->node);
+	npu_ctx_unmapped(ctx);
 	npu_mem_account(ctx, mem, -1);
 	npu_limits_uncharge(ctx->proc, NPU_LIMIT_ALLOCATIONS, 1);
 }
@@ -327,33 +328,17 @@ static int npu_mem_range_add(struct npu_mem_range *range, struct npu_phys *phys,
 	return 0;
 }
 
-/**
- * npu_mem_range_get() - find and hold the memory behind a device range
- * @ctx: the context whose address space @va belongs to
- * @va: first byte
- * @len: bytes, > 0
- * @write: the range will be written
- * @range: out; release with npu_mem_range_put()
- *
- * The whole range [va, va + len) must be mapped in @ctx: inside one
- * allocation or import, or across VMM mappings that follow each other
- * without a gap inside one reservation, each accessible from @ctx's device.
- *
- * Return: 0; -EFAULT if it is not (or wraps); -EPERM for a write to a
- * READONLY allocation; -ENOMEM.
+/*
+ * npu_mem_range_get() without the argument checks. With @fill, a range
+ * that lies in one mapping also fills that slot (its old contents already
+ * dropped by the caller).
  */
-int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
-		      struct npu_mem_range *range)
+static int npu_mem_range_lookup(struct npu_ctx *ctx, u64 va, u64 len, bool write,
+				struct npu_mem_range *range, struct npu_mem_xlate_slot *fill)
 {
 	struct npu_mem *mem;
-	u64 last, pos = 0;
+	u64 pos = 0;
 	int ret = 0;
-
-	range->len = len;
-	range->nr_parts = 0;
-	range->more = NULL;
-	if (!len || check_add_overflow(va, len - 1, &last))
-		return -EFAULT;
 
 	mutex_lock(&ctx->lock);
 	mem = npu_mem_lookup(ctx, va);
@@ -381,10 +366,119 @@ int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 			mem = next ? container_of(next, struct npu_mem, node) : NULL;
 		}
 	}
+	if (!ret && fill && range->nr_parts == 1) {
+		fill->phys = npu_phys_get(mem->phys);
+		fill->gen = ctx->map_gen;
+		fill->start = mem->node.start;
+		fill->size = mem->node.size;
+		fill->writable = !npu_mem_check_access(ctx, mem, true);
+	}
 	mutex_unlock(&ctx->lock);
 	if (ret)
 		npu_mem_range_put(range);
 	return ret;
+}
+
+/* Start @range empty; false if [va, va + len) is empty or wraps. */
+static bool npu_mem_range_init(struct npu_mem_range *range, u64 va, u64 len)
+{
+	u64 last;
+
+	range->len = len;
+	range->nr_parts = 0;
+	range->more = NULL;
+	return len && !check_add_overflow(va, len - 1, &last);
+}
+
+/**
+ * npu_mem_range_get() - find and hold the memory behind a device range
+ * @ctx: the context whose address space @va belongs to
+ * @va: first byte
+ * @len: bytes, > 0
+ * @write: the range will be written
+ * @range: out; release with npu_mem_range_put()
+ *
+ * The whole range [va, va + len) must be mapped in @ctx: inside one
+ * allocation or import, or across VMM mappings that follow each other
+ * without a gap inside one reservation, each accessible from @ctx's device.
+ * Takes @ctx's lock: O(log n) in the mappings of @ctx, plus one step per
+ * further mapping the range crosses.
+ *
+ * Return: 0; -EFAULT if it is not (or wraps); -EPERM for a write to a
+ * READONLY allocation; -ENOMEM.
+ */
+int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
+		      struct npu_mem_range *range)
+{
+	if (!npu_mem_range_init(range, va, len))
+		return -EFAULT;
+	return npu_mem_range_lookup(ctx, va, len, write, range, NULL);
+}
+
+/**
+ * npu_mem_range_get_cached() - npu_mem_range_get() through an engine's cache
+ * @ctx: the context whose address space @va belongs to
+ * @xlate: the translations the caller keeps for @ctx
+ * @va: first byte
+ * @len: bytes, > 0
+ * @write: the range will be written
+ * @range: out; release with npu_mem_range_put()
+ *
+ * A range inside a mapping held in @xlate is held without the context's
+ * lock: O(NPU_MEM_XLATE_SLOTS) and one atomic increment. Otherwise it is
+ * npu_mem_range_get(), and a range inside one mapping then replaces the
+ * oldest slot.
+ *
+ * Return: as npu_mem_range_get().
+ */
+int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
+			     bool write, struct npu_mem_range *range)
+{
+	u64 gen = READ_ONCE(ctx->map_gen);
+	struct npu_mem_xlate_slot *slot, old;
+	unsigned int i;
+	int ret;
+
+	if (!npu_mem_range_init(range, va, len))
+		return -EFAULT;
+	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
+		slot = &xlate->slot[i];
+		if (!slot->phys || slot->gen != gen || va < slot->start ||
+		    va - slot->start >= slot->size || len > slot->size - (va - slot->start))
+			continue;
+		if (write && !slot->writable)
+			break;	/* the lookup gives the error */
+		range->nr_parts = 1;
+		range->part[0].phys = npu_phys_get(slot->phys);
+		range->part[0].off = va - slot->start;
+		range->part[0].len = len;
+		return 0;
+	}
+	slot = &xlate->slot[xlate->next];
+	old = *slot;
+	slot->phys = NULL;
+	ret = npu_mem_range_lookup(ctx, va, len, write, range, slot);
+	if (slot->phys)
+		xlate->next = (xlate->next + 1) % NPU_MEM_XLATE_SLOTS;
+	if (old.phys)
+		npu_phys_put(old.phys);
+	return ret;
+}
+
+/**
+ * npu_mem_xlate_drop() - empty an engine's translation cache
+ * @xlate: the cache; its physical memory is released
+ */
+void npu_mem_xlate_drop(struct npu_mem_xlate *xlate)
+{
+	unsigned int i;
+
+	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
+		if (xlate->slot[i].phys)
+			npu_phys_put(xlate->slot[i].phys);
+		xlate->slot[i].phys = NULL;
+	}
+	xlate->next = 0;
 }
 
 /**

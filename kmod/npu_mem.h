@@ -60,6 +60,30 @@ struct npu_mem_range {
 	struct npu_mem_range_part part[NPU_MEM_RANGE_INLINE];
 };
 
+/* Translations an engine keeps for the rest of a batch. */
+#define NPU_MEM_XLATE_SLOTS	2
+
+/*
+ * Mappings of a ring's context that an engine resolved during a batch,
+ * each holding its physical memory, so that the next descriptors on the
+ * same allocations take no lock: a hit costs a comparison with
+ * ctx->map_gen and a reference on the physical memory. A slot is valid
+ * while map_gen has not moved since it was filled (no mapping was
+ * removed; access to a mapping is only ever widened). The engine running
+ * the ring owns it (submit_lock) and empties it when the batch ends, so
+ * freed memory is held no longer than a batch.
+ */
+struct npu_mem_xlate {
+	struct npu_mem_xlate_slot {
+		struct npu_phys *phys;	/* referenced; NULL for an empty slot */
+		u64 gen;		/* ctx->map_gen when it was filled */
+		u64 start;		/* the mapping's first VA ... */
+		u64 size;		/* ... and its bytes */
+		bool writable;
+	} slot[NPU_MEM_XLATE_SLOTS];
+	unsigned int next;		/* the slot the next miss fills */
+};
+
 int npu_mem_create(struct npu_ctx *ctx, struct npu_mem_alloc *args);
 int npu_mem_free(struct npu_ctx *ctx, u64 va);
 int npu_mem_import(struct npu_ctx *ctx, struct npu_phys *phys, u64 size,
@@ -72,6 +96,9 @@ void npu_mem_release_all(struct npu_ctx *ctx);
 int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 		      struct npu_mem_range *range);
 void npu_mem_range_put(struct npu_mem_range *range);
+int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
+			     bool write, struct npu_mem_range *range);
+void npu_mem_xlate_drop(struct npu_mem_xlate *xlate);
 void *npu_mem_range_seg(const struct npu_mem_range *range, u64 pos, u64 *seg_len);
 
 #endif /* _NPU_MEM_H */

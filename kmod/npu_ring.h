@@ -7,6 +7,7 @@
 
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
+#include "npu_mem.h"
 
 struct npu_ctx;
 
@@ -48,6 +49,8 @@ struct npu_ring {
 	bool mm_ok;		/* the engine has adopted mm for this batch */
 	bool has_held;		/* held is a VALUE_WAIT consumed but not yet true */
 	struct npu_sqe held;
+	/* Translations in ctx kept for the rest of a batch; under submit_lock. */
+	struct npu_mem_xlate xlate;
 
 	/* Scheduling; all under the device's sched lock. */
 	struct list_head sched_link;	/* in the runq, pollq or parked list of sstate */

@@ -328,6 +328,7 @@ static void npu_vmm_resv_destroy(struct npu_ctx *ctx, struct npu_resv *resv)
 {
 	lockdep_assert_held(&ctx->lock);
 	npu_vas_remove(&ctx->vas, &resv->node);
+	npu_ctx_unmapped(ctx);
 	npu_vas_fini(&resv->maps);
 	kfree(resv);
 }
@@ -435,6 +436,7 @@ static void npu_vmm_mem_destroy(struct npu_ctx *ctx, struct npu_mem *mem)
 
 	lockdep_assert_held(&ctx->lock);
 	npu_vas_remove(&resv->maps, &mem->node);
+	npu_ctx_unmapped(ctx);
 	if (!--resv->nr_maps)
 		resv->bound = NPU_RESV_UNBOUND;
 	WRITE_ONCE(ctx->mapped_bytes, ctx->mapped_bytes - mem->node.size);

@@ -9,12 +9,20 @@
  * when it runs, and hostile records failing alone; COPY_DEREF loading its
  * slots when it runs, and hostile slots and offsets failing alone; -ECANCELED for what a parked
  * ring holds on RING_ABORT and RING_DESTROY; a copy large enough to be
- * split across engines; and every object the driver allocated gone at the
- * end (leak counters).
+ * split across engines; translations cached for a batch that follow a free
+ * and a new allocation at the same address; and every object the driver
+ * allocated gone at the end (leak counters).
  */
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "npu_test_util.h"
 
@@ -1081,6 +1089,107 @@ static void test_sync_enter_runs_earlier_work_first_in_the_caller(void **state)
 	t_ring_unmap(&w);
 }
 
+/*
+ * Translations an engine keeps for a batch: an allocation freed while the
+ * batch runs, and a new one placed at its address, must not be reached
+ * through the old translation. The batch is held in the middle by a copy
+ * from host memory whose page is not there yet (userfaultfd, user-mode
+ * faults only: no privilege needed); meanwhile the test frees the cached
+ * allocation and allocates again at the same address. The next descriptor
+ * of the same batch must write the new allocation.
+ */
+static void test_batch_translations_follow_a_free_and_reallocation(void **state)
+{
+	enum { BYTES = 4096 };
+	uint8_t host[BYTES], back[BYTES], zero[BYTES] = { 0 };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { 0 };
+	struct uffdio_copy uc = { 0 };
+	struct uffd_msg msg;
+	struct pollfd pfd;
+	struct t_ring r, w;
+	struct npu_sqe s;
+	struct npu_cqe c;
+	uint64_t src, x, guard, y;
+	long page = sysconf(_SC_PAGESIZE);
+	uint8_t *lazy, *filler;
+	struct file *f;
+	int uffd;
+
+	(void)state;
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api)) {
+		print_message("userfaultfd unavailable (errno %d): skipped\n", errno);
+		if (uffd >= 0)
+			close(uffd);
+		skip();
+	}
+	lazy = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	filler = aligned_alloc(page, page);
+	assert_true(lazy != MAP_FAILED && filler);
+	reg.range.start = (uintptr_t)lazy;
+	reg.range.len = page;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	assert_int_equal(ioctl(uffd, UFFDIO_REGISTER, &reg), 0);
+
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 16, 16), 0);
+	assert_int_equal(t_ring_create(f, &w, 4, 4), 0);
+	src = alloc(f, BYTES);
+	x = alloc(f, BYTES);
+	guard = alloc(f, BYTES);	/* keeps x's hole exactly x's size */
+	fill(host, BYTES, 21);
+	s = t_copy(NPU_DIR_H2D, src, (uintptr_t)host, BYTES);
+	assert_int_equal(t_ring_run(f, &w, &s), 0);
+
+	/* 1 caches src and x; 2 blocks on the missing page; 3 writes x's address. */
+	s = t_copy(NPU_DIR_D2D, x, src, BYTES);
+	s.user_data = 1;
+	t_ring_push(&r, &s);
+	s = t_copy(NPU_DIR_H2D, guard, (uintptr_t)lazy, (uint64_t)page < BYTES ? page : BYTES);
+	s.user_data = 2;
+	t_ring_push(&r, &s);
+	s = t_copy(NPU_DIR_H2D, x, (uintptr_t)host, BYTES);
+	s.user_data = 3;
+	t_ring_push(&r, &s);
+	submit(f, &r, 3);
+
+	pfd.fd = uffd;
+	pfd.events = POLLIN;
+	assert_int_equal(poll(&pfd, 1, 10000), 1);
+	assert_int_equal(read(uffd, &msg, sizeof(msg)), sizeof(msg));
+	assert_int_equal(msg.event, UFFD_EVENT_PAGEFAULT);
+	/* The engine is inside the batch, after descriptor 1. */
+	assert_int_equal(t_free(f, x), 0);
+	y = alloc(f, BYTES);
+	assert_int_equal(y, x);
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, y, BYTES);
+	assert_int_equal(t_ring_run(f, &w, &s), 0);
+	assert_memory_equal(back, zero, BYTES);	/* scrubbed, not x's bytes */
+
+	memset(filler, 0x5a, page);
+	uc.dst = (uintptr_t)lazy;
+	uc.src = (uintptr_t)filler;
+	uc.len = page;
+	assert_int_equal(ioctl(uffd, UFFDIO_COPY, &uc), 0);
+	assert_int_equal(wait_cqes(f, &r, 3, 10000), 0);
+	for (uint64_t i = 1; i <= 3; i++) {
+		assert_true(t_ring_pop(&r, &c));
+		assert_int_equal(c.user_data, i);
+		assert_int_equal(c.res, 0);
+	}
+	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, y, BYTES);
+	assert_int_equal(t_ring_run(f, &w, &s), 0);
+	assert_memory_equal(back, host, BYTES);
+
+	t_close(f);
+	t_ring_unmap(&r);
+	t_ring_unmap(&w);
+	munmap(lazy, page);
+	free(filler);
+	close(uffd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1107,6 +1216,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_split_large_copy_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_enter_runs_earlier_work_first_in_the_caller,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_translations_follow_a_free_and_reallocation,
 						setup, teardown),
 	};
 
