@@ -668,7 +668,7 @@ static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 	}
 }
 
-/* npu_engine_run() but for the cache. */
+/* One batch, as npu_engine_run() describes it; the caller empties ring->xlate after. */
 static enum npu_engine_stop npu_engine_run_batch(struct npu_ring *ring, void *bounce, u32 budget,
 						 bool abort, u32 abort_tail, bool *wrote)
 {

@@ -330,8 +330,8 @@ static int npu_mem_range_add(struct npu_mem_range *range, struct npu_phys *phys,
 
 /*
  * npu_mem_range_get() without the argument checks. With @fill, a range
- * that lies in one mapping also fills that slot (its old contents already
- * dropped by the caller).
+ * that lies in one mapping also fills that slot (the caller has saved its
+ * old contents, to put after the lock is dropped).
  */
 static int npu_mem_range_lookup(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 				struct npu_mem_range *range, struct npu_mem_xlate_slot *fill)
