@@ -77,6 +77,8 @@
  */
 static pthread_mutex_t remote_pins_lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: remote_pins */
 static LIST_HEAD(remote_pins);
+/* Set for good by the first remote pin: see mock_pin_remote_seen(). */
+static bool remote_pins_seen;
 
 static struct mock_page_owner *pin_owner_alloc(unsigned long nr,
 					       enum mock_page_owner_kind kind,
@@ -132,6 +134,11 @@ bool mock_pin_fault(unsigned long addr)
 	}
 	pthread_mutex_unlock(&remote_pins_lock);
 	return found;
+}
+
+bool mock_pin_remote_seen(void)
+{
+	return __atomic_load_n(&remote_pins_seen, __ATOMIC_ACQUIRE);
 }
 
 /* A mapping of the client's address space, from /proc/PID/maps. */
@@ -299,6 +306,7 @@ static int pin_remote(const struct mm_struct *mm, unsigned long start,
 	pthread_mutex_lock(&remote_pins_lock);
 	list_add(&o->pin_link, &remote_pins);
 	pthread_mutex_unlock(&remote_pins_lock);
+	__atomic_store_n(&remote_pins_seen, true, __ATOMIC_RELEASE);
 	for (unsigned long i = 0; i < nr; i++)
 		pages[i] = &o->pages[i];
 	return 0;

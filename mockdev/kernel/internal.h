@@ -154,6 +154,13 @@ int mock_guarded_probe(unsigned long addr, size_t len, bool write);
  */
 bool mock_pin_fault(unsigned long addr);
 
+/*
+ * True once this process has pinned another process's memory (npud, or a
+ * test acting as it): from then on plain accesses of ring memory can fault
+ * into mock_pin_fault(), so every entry into the driver checks the handler.
+ */
+bool mock_pin_remote_seen(void);
+
 /* Debug log of the mock itself (not counted as driver warnings). */
 void mock_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

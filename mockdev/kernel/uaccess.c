@@ -302,14 +302,18 @@ static void fault_install_one(int sig, struct sigaction *prev)
 	BUG_ON(sigaction(sig, &sa, prev));
 }
 
+/* Set once our handler was installed in this process. */
+static bool fault_installed;
+
 /*
  * Make sure our handler is the one installed. Checked again and again, not
  * once: test harnesses (cmocka) and runtimes install their own SIGSEGV
  * handlers around our back, and a guarded copy must still recover; the
  * handler we displace becomes the one we chain to. Each check costs two
- * system calls, so it is made once per entry into the driver (an ioctl,
- * an engine's batch: mock_fault_scope_begin()) rather than per guarded
- * access, which a synchronous copy makes several of.
+ * system calls, so it is made at most once per entry into the driver (an
+ * ioctl, an engine's batch: mock_fault_scope_begin()), and only when the
+ * entry makes a guarded access (fault_ensure()): a device-to-device copy
+ * or a nop then makes no system call at all.
  */
 static void fault_install(void)
 {
@@ -324,10 +328,15 @@ static void fault_install(void)
 	fault_install_one(SIGSEGV, &prev_segv);
 	fault_install_one(SIGBUS, &prev_bus);
 	pthread_mutex_unlock(&fault_lock);
+	__atomic_store_n(&fault_installed, true, __ATOMIC_RELEASE);
 }
 
-/* Entries into the driver on this thread that have checked the handler. */
+/*
+ * Entries into the driver on this thread, and whether the outermost one
+ * has checked the handler yet.
+ */
 static __thread unsigned int fault_scope __attribute__((tls_model("initial-exec")));
+static __thread bool fault_scope_checked __attribute__((tls_model("initial-exec")));
 
 #ifdef __SANITIZE_THREAD__
 unsigned long mock_tsan_order;	/* see asm/barrier.h */
@@ -337,8 +346,18 @@ void mock_fault_scope_begin(void)
 {
 	/* An entry into the driver sees what was published before it. */
 	mock_tsan_publish();
-	if (!fault_scope++)
+	if (fault_scope++)
+		return;
+	fault_scope_checked = false;
+	/*
+	 * The first entry of the process installs the handler; where remote
+	 * pins exist, a plain access of ring memory may fault into it too
+	 * (mock_pin_fault()), so there every entry checks at once.
+	 */
+	if (!__atomic_load_n(&fault_installed, __ATOMIC_ACQUIRE) || mock_pin_remote_seen()) {
 		fault_install();
+		fault_scope_checked = true;
+	}
 }
 
 void mock_fault_scope_end(void)
@@ -346,10 +365,18 @@ void mock_fault_scope_end(void)
 	fault_scope--;
 }
 
-static void fault_ensure(void)
+static noinline void fault_check(void)
 {
-	if (!fault_scope)
-		fault_install();
+	fault_install();
+	if (fault_scope)
+		fault_scope_checked = true;
+}
+
+/* Before a guarded access: our handler must be the one that runs. */
+static inline void fault_ensure(void)
+{
+	if (!fault_scope || !fault_scope_checked)
+		fault_check();
 }
 
 /*
@@ -362,6 +389,7 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 {
 	struct fault_guard g;
 	volatile size_t done = 0;
+	const volatile size_t len = n;	/* n, read again after a fault */
 	copy_fn fn = n >= MOCK_MEMCPY_NT_THRESHOLD ? copy_nt() : movsb;
 
 	/*
@@ -378,17 +406,17 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	if (sigsetjmp(g.env, GUARD_SAVE_SIGMASK)) {
 		if (fn != movsb)
 			copy_nt_fence();
-		return n - done;
+		return len - done;
 	}
 	fault_guard = &g;
-	while (done < n) {
+	while (done < len) {
 		unsigned long uaddr = ulo + done;
-		size_t chunk = min_t(size_t, n - done,
+		size_t chunk = min_t(size_t, len - done,
 				     PAGE_SIZE - (uaddr & ~PAGE_MASK));
 
 		/* Big copies: whole runs of pages at a time. */
 		if (fn != movsb)
-			chunk = min_t(size_t, n - done,
+			chunk = min_t(size_t, len - done,
 				      chunk + (64UL << PAGE_SHIFT));
 		fn((char *)dst + done, (const char *)src + done, chunk);
 		done += chunk;

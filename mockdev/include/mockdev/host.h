@@ -93,8 +93,7 @@ int mockdev_file_open(struct miscdevice *dev, struct task_struct *task,
 		      struct file **filp);
 /*
  * unlocked_ioctl() with arg a user address of task, exactly as the kernel
- * calls it. Used by the in-process device, where arg points at the
- * caller's struct.
+ * calls it: every access of the argument is a guarded user access.
  */
 long mockdev_file_ioctl(struct file *filp, struct task_struct *task,
 			unsigned int cmd, unsigned long arg);
@@ -103,7 +102,9 @@ long mockdev_file_ioctl(struct file *filp, struct task_struct *task,
  * has already copied _IOC_SIZE(cmd) bytes of the client's argument at
  * address uarg into buf; the driver's copy_{from,to}_user of that range is
  * served from buf (so buf holds the reply afterwards), while every other
- * user address is the client's memory.
+ * user address is the client's memory. The in-process device passes its
+ * own struct as both uarg and buf: the argument is then copied plainly,
+ * as it cannot fault, and only the user memory it points at is guarded.
  */
 long mockdev_file_ioctl_relayed(struct file *filp, struct task_struct *task,
 				unsigned int cmd, unsigned long uarg,

@@ -3,6 +3,7 @@
  * User copies in the process itself: guarded against bad pointers, exact
  * partial counts, the relay window, failure injection, local pinning.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -199,6 +200,69 @@ static void test_kthread_use_mm_reaches_user_memory(void **state)
 	mock_log_clear();
 }
 
+static void foreign_segv(int sig)
+{
+	static const char msg[] = "the program's SIGSEGV handler ran: the guarded copy did not check\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(98);
+	_exit(99);
+}
+
+struct displaced_args {
+	struct mm_struct *mm;
+	char *bad;
+	char dst[8];
+	unsigned long left;
+	int done;
+};
+
+static int displaced_fn(void *data)
+{
+	struct displaced_args *a = data;
+
+	/* An engine's batch: the scope opens without a handler check... */
+	kthread_use_mm(a->mm);
+	/* ...so the first guarded access of the batch makes it. */
+	a->left = copy_from_user(a->dst, (void __user *)a->bad, sizeof(a->dst));
+	kthread_unuse_mm(a->mm);
+	WRITE_ONCE(a->done, 1);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * A program installs its own SIGSEGV handler after the driver installed
+ * one (test harnesses do it before every test): a guarded copy in the
+ * next driver entry still recovers from a bad pointer.
+ */
+static void test_guarded_copy_recovers_after_the_handler_was_replaced(void **state)
+{
+	struct displaced_args a = { .bad = map_rw_then_none() + PAGE_SIZE };
+	struct sigaction foreign = { .sa_handler = foreign_segv }, before, after;
+	struct task_struct *k;
+	char buf[8];
+
+	(void)state;
+	/* The driver's handler is installed (and a first scope was entered). */
+	assert_int_equal(copy_from_user(buf, (void __user *)a.bad, sizeof(buf)), sizeof(buf));
+	sigemptyset(&foreign.sa_mask);
+	assert_int_equal(sigaction(SIGSEGV, &foreign, &before), 0);
+	a.mm = get_task_mm(mockdev_task_self());
+	assert_non_null(a.mm);
+	k = kthread_run(displaced_fn, &a, "displaced");
+	while (!READ_ONCE(a.done))
+		schedule_timeout_uninterruptible(1);
+	kthread_stop(k);
+	mmput(a.mm);
+	assert_int_equal(a.left, sizeof(a.dst));
+	assert_int_equal(sigaction(SIGSEGV, &before, &after), 0);
+	assert_true(after.sa_handler != foreign_segv);
+	munmap(a.bad - PAGE_SIZE, 2 * PAGE_SIZE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +273,7 @@ int main(void)
 		MOCK_TEST(test_copy_failure_injection),
 		MOCK_TEST(test_local_pin_and_vmap),
 		MOCK_TEST(test_kthread_use_mm_reaches_user_memory),
+		MOCK_TEST(test_guarded_copy_recovers_after_the_handler_was_replaced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
