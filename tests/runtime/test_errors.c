@@ -446,13 +446,14 @@ static void test_message_names_the_bad_value(void **state)
 	assert_non_null(m);
 	assert_non_null(strstr(m, "16"));
 	assert_non_null(strstr(m, "10"));
-	size_t desc_size = 0;
+	size_t uce_count = 0;
 
-	assert_int_equal(aclrtCmoGetDescSize(&desc_size), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-	assert_int_equal(desc_size, 0);
+	assert_int_equal(aclrtGetMemUceInfo(0, NULL, 0, &uce_count),
+			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	assert_int_equal(uce_count, 0);
 	m = aclGetRecentErrMsg();
 	assert_non_null(m);
-	assert_non_null(strstr(m, "aclrtCmoGetDescSize: not supported by this runtime yet"));
+	assert_non_null(strstr(m, "aclrtGetMemUceInfo: outside an emulated memory device: "));
 }
 
 static void write_file(char *path, size_t len, const char *tag, const char *content)

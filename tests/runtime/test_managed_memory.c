@@ -4,8 +4,10 @@
  * MANAGED location of aclrtPointerGetAttributes, one copy of the bytes seen
  * by the CPU and by the device's copies (synchronous and on streams),
  * aclrtFree (not aclrtFreeHost) frees it and gives the memory back, the
- * placement hints and prefetches that have nothing to move, concurrent use,
- * and every bad-input row.
+ * placement hints and prefetches that have nothing to move but are recorded
+ * and read back (aclrtMemManagedGetAttr[s], as CUDA's
+ * cudaMemRangeGetAttribute reports them), concurrent use, and every
+ * bad-input row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +311,222 @@ static void test_advise(void **state)
 			 ACL_ERROR_RT_PARAM_INVALID);
 }
 
+/* One int32_t attribute of [p, p + len). */
+static int32_t range_attr(void *p, size_t len, aclrtMemManagedRangeAttribute attr)
+{
+	int32_t v = 0x5a5a5a5a;
+
+	ACL_OK(aclrtMemManagedGetAttr(attr, p, len, &v, sizeof(v)));
+	return v;
+}
+
+/* The ACCESSED_BY list of [p, p + len), three entries. */
+static void assert_accessed_by(void *p, size_t len, int32_t a, int32_t b, int32_t c)
+{
+	int32_t ids[3] = { 7, 7, 7 };
+
+	ACL_OK(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, len, ids,
+				      sizeof(ids)));
+	assert_int_equal(ids[0], a);
+	assert_int_equal(ids[1], b);
+	assert_int_equal(ids[2], c);
+}
+
+static void test_range_attributes_report_the_advice(void **state)
+{
+	uint8_t *p;
+	aclrtStream s;
+	aclrtMemManagedLocation dev0 = { ACL_MEM_LOCATIONTYPE_DEVICE, 0 };
+	aclrtMemManagedLocation host = { ACL_MEM_LOCATIONTYPE_HOST, 0 };
+	aclrtMemManagedLocation numa3 = { ACL_MEM_LOCATIONTYPE_HOST_NUMA, 3 };
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&s));
+	ACL_OK(aclrtMemAllocManaged((void **)&p, 4 * MIB, ACL_RT_MEM_ATTACH_GLOBAL));
+	/* Nothing advised yet: no location (-2, INVALID), nobody accessing. */
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), -2);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+			 ACL_MEM_LOCATIONTYPE_INVALID);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID), -2);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+			 -2);
+	assert_accessed_by(p, 4 * MIB, -2, -2, -2);
+
+	/* Read-mostly holds for a range only if it holds for all of it. */
+	ACL_OK(aclrtMemManagedAdvise(p, 2 * MIB, ACL_MEM_ADVISE_SET_READ_MOSTLY, dev0));
+	assert_int_equal(range_attr(p, 2 * MIB, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+	assert_int_equal(range_attr(p + MIB, 64, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+	assert_int_equal(range_attr(p + 2 * MIB, 64, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+	ACL_OK(aclrtMemManagedAdvise(p + 4096, 4096, ACL_MEM_ADVISE_UNSET_READ_MOSTLY, dev0));
+	assert_int_equal(range_attr(p, 2 * MIB, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+	assert_int_equal(range_attr(p, 4096, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+	assert_int_equal(range_attr(p + 8192, 4096, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+
+	/* A preferred location, then a different one for the last MiB. */
+	ACL_OK(aclrtMemManagedAdvise(p, 4 * MIB, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION, dev0));
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), 0);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+			 ACL_MEM_LOCATIONTYPE_DEVICE);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID), 0);
+	ACL_OK(aclrtMemManagedAdvise(p + 3 * MIB, MIB, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+				     host));
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), -2);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+			 ACL_MEM_LOCATIONTYPE_INVALID);
+	assert_int_equal(range_attr(p + 3 * MIB, 64, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION),
+			 -1);
+	assert_int_equal(range_attr(p + 3 * MIB, 64,
+				    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+			 ACL_MEM_LOCATIONTYPE_HOST);
+	ACL_OK(aclrtMemManagedAdvise(p + 3 * MIB, MIB, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+				     numa3));
+	assert_int_equal(range_attr(p + 3 * MIB, MIB,
+				    ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
+			 ACL_MEM_LOCATIONTYPE_HOST_NUMA);
+	assert_int_equal(range_attr(p + 3 * MIB, MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID),
+			 3);
+	ACL_OK(aclrtMemManagedAdvise(p, 4 * MIB, ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION, dev0));
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), -2);
+
+	/* Accessed-by: the locations set for the whole range, ascending, then -2. */
+	ACL_OK(aclrtMemManagedAdvise(p, 4 * MIB, ACL_MEM_ADVISE_SET_ACCESSED_BY, dev0));
+	ACL_OK(aclrtMemManagedAdvise(p, MIB, ACL_MEM_ADVISE_SET_ACCESSED_BY, host));
+	ACL_OK(aclrtMemManagedAdvise(p, MIB, ACL_MEM_ADVISE_SET_ACCESSED_BY, host));
+	assert_accessed_by(p, MIB, -1, 0, -2);
+	assert_accessed_by(p, 4 * MIB, 0, -2, -2);
+	ACL_OK(aclrtMemManagedAdvise(p, 4 * MIB, ACL_MEM_ADVISE_UNSET_ACCESSED_BY, dev0));
+	assert_accessed_by(p, 64, -1, -2, -2);
+	assert_accessed_by(p + MIB, 64, -2, -2, -2);
+
+	/* The last prefetch queued, whether or not it ran yet. */
+	ACL_OK(aclrtMemManagedPrefetchAsync(p, 4 * MIB, dev0, 0, s));
+	ACL_OK(aclrtMemManagedPrefetchAsync(p + 2 * MIB, 64, host, 0, s));
+	assert_int_equal(range_attr(p, 64, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), 0);
+	assert_int_equal(range_attr(p, 64, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE),
+			 ACL_MEM_LOCATIONTYPE_DEVICE);
+	assert_int_equal(range_attr(p + 2 * MIB, 64,
+				    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+			 -1);
+	assert_int_equal(range_attr(p + 2 * MIB, 64,
+				    ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID),
+			 -1);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+			 -2);
+	ACL_OK(aclrtSynchronizeStream(s));
+
+	/* The vector form reads several at once. */
+	aclrtMemManagedRangeAttribute attrs[3] = { ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+						   ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+						   ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE };
+	int32_t rm = 9, ids[2] = { 9, 9 }, type = 9;
+	void *data[3] = { &rm, ids, &type };
+	size_t sizes[3] = { sizeof(rm), sizeof(ids), sizeof(type) };
+
+	ACL_OK(aclrtMemManagedGetAttrs(attrs, 3, p, 64, data, sizes));
+	assert_int_equal(rm, 1);
+	assert_int_equal(ids[0], -1);
+	assert_int_equal(ids[1], -2);
+	assert_int_equal(type, ACL_MEM_LOCATIONTYPE_DEVICE);
+
+	/* A new allocation starts with no advice, wherever it lands. */
+	ACL_OK(aclrtFree(p));
+	ACL_OK(aclrtMemAllocManaged((void **)&p, 4 * MIB, ACL_RT_MEM_ATTACH_GLOBAL));
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+	assert_accessed_by(p, 4 * MIB, -2, -2, -2);
+	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+			 -2);
+	ACL_OK(aclrtFree(p));
+	ACL_OK(aclrtDestroyStream(s));
+}
+
+static void test_range_attribute_rows(void **state)
+{
+	uint8_t *p;
+	int32_t v = 0x11, ids[2] = { 0x11, 0x11 };
+
+	(void)state;
+	ACL_OK(aclrtMemAllocManaged((void **)&p, 2 * MIB, ACL_RT_MEM_ATTACH_GLOBAL));
+	assert_int_equal(aclrtMemManagedGetAttr((aclrtMemManagedRangeAttribute)0, p, 64, &v,
+						sizeof(v)),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("aclrtMemManagedGetAttr: attribute 0 is not one of ACL_MEM_RANGE_ATTRIBUTE_");
+	assert_int_equal(aclrtMemManagedGetAttr((aclrtMemManagedRangeAttribute)9, p, 64, &v,
+						sizeof(v)),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, NULL, 64, &v,
+						sizeof(v)),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("ptr is NULL");
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 0, &v,
+						sizeof(v)),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 64, NULL,
+						sizeof(v)),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("data is NULL");
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 64, ids,
+						sizeof(ids)),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("data size 8 is not 4");
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, 64, ids, 6),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("not a non-zero multiple of 4");
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, p, 64, ids, 0),
+			 ACL_ERROR_INVALID_PARAM);
+	/* Ranges that are not (one allocation of) managed memory. */
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 2 * MIB + 1,
+						&v, sizeof(v)),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_msg_has("not inside one aclrtMemAllocManaged allocation");
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, g_dev, 64, &v,
+						sizeof(v)),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	/* Nothing was written by a failed call. */
+	assert_int_equal(v, 0x11);
+	assert_int_equal(ids[0], 0x11);
+
+	aclrtMemManagedRangeAttribute attrs[2] = { ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+						   ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY };
+	aclrtMemManagedRangeAttribute bad_attrs[2] = { ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY,
+						       (aclrtMemManagedRangeAttribute)42 };
+	void *data[2] = { &v, ids };
+	void *null_data[2] = { &v, NULL };
+	size_t sizes[2] = { sizeof(v), sizeof(ids) };
+	size_t bad_sizes[2] = { sizeof(v), 3 };
+
+	assert_int_equal(aclrtMemManagedGetAttrs(NULL, 2, p, 64, data, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 0, p, 64, data, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, NULL, 64, data, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, p, 0, data, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, p, 64, NULL, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, p, 64, data, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemManagedGetAttrs(bad_attrs, 2, p, 64, data, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("attributes[1] 42 is not one of");
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, p, 64, null_data, sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("data[1] is NULL");
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, p, 64, data, bad_sizes),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("data[1] size 3");
+	assert_int_equal(aclrtMemManagedGetAttrs(attrs, 2, g_dev, 64, data, sizes),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	/* Checked before anything is written: the first buffer is untouched. */
+	assert_int_equal(v, 0x11);
+	ACL_OK(aclrtFree(p));
+	assert_int_equal(aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, p, 64, &v,
+						sizeof(v)),
+			 ACL_ERROR_RT_PARAM_INVALID);
+}
+
 static void *prefetch_without_context(void *arg)
 {
 	aclrtMemManagedLocation dev0 = { ACL_MEM_LOCATIONTYPE_DEVICE, 0 };
@@ -382,7 +600,13 @@ static void test_prefetch_batch(void **state)
 	const void *unmanaged[3] = { a, g_dev, a };
 
 	ACL_OK(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 3, locs, idx, 2, 0, s));
+	/* Ranges 0 and 1 go to prefetchLocs[0], range 2 (from index 2 on) to [1]. */
+	assert_int_equal(range_attr(a, MIB, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), 0);
+	assert_int_equal(range_attr(b, 4096, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), 0);
+	assert_int_equal(range_attr(a + MIB, MIB, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION),
+			 -1);
 	ACL_OK(aclrtMemManagedPrefetchBatchAsync(ptrs, sizes, 3, locs, idx, 1, 0, NULL));
+	assert_int_equal(range_attr(a, 2 * MIB, ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), 0);
 	ACL_OK(aclrtSynchronizeStream(s));
 	assert_int_equal(rt_first_not(a, 2 * MIB, 0x21), 2 * MIB);
 	const struct {
@@ -493,6 +717,8 @@ int main(void)
 		cmocka_unit_test(test_advise),
 		cmocka_unit_test(test_prefetch),
 		cmocka_unit_test(test_prefetch_batch),
+		cmocka_unit_test(test_range_attributes_report_the_advice),
+		cmocka_unit_test(test_range_attribute_rows),
 		cmocka_unit_test(test_concurrent_allocations),
 	};
 

@@ -4,8 +4,8 @@
  * memory and checks), the deprecated aclrtMemcpyAsyncWithCondition (moves
  * the data like aclrtMemcpyAsync), and the cache-maintenance calls that the
  * emulated device has no cache for (aclrtMemFlush, aclrtMemInvalidate,
- * aclrtDeviceL2CacheFlush, aclrtCmoAsync): their bad-input rows and that
- * they leave memory alone.
+ * aclrtDeviceL2CacheFlush, aclrtCmoAsync and its descriptor form): their
+ * bad-input rows and that they leave memory alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +183,82 @@ static void test_cmo_async(void **state)
 	ACL_OK(aclrtDestroyStream(s));
 }
 
+/* The descriptor form: a 64-byte record naming (src, size), in device memory. */
+static void test_cmo_desc(void **state)
+{
+	size_t desc_size = 0;
+	void *desc, *pinned;
+	aclrtStream s, dead;
+	uint64_t rec[8];
+	uint8_t in[256], out[256];
+
+	(void)state;
+	ACL_OK(aclrtCmoGetDescSize(&desc_size));
+	assert_int_equal(desc_size, 64);
+	assert_int_equal(aclrtCmoGetDescSize(NULL), ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("aclrtCmoGetDescSize: size is NULL");
+	ACL_OK(aclrtMalloc(&desc, 2 * desc_size, ACL_MEM_MALLOC_HUGE_FIRST));
+	rt_fill_pattern(in, sizeof(in), 9);
+	ACL_OK(aclrtMemcpy(g_dev, sizeof(in), in, sizeof(in), ACL_MEMCPY_HOST_TO_DEVICE));
+	ACL_OK(aclrtCmoSetDesc(desc, (char *)g_dev + 128, 4096));
+	/* The record reads back: src, size, then zeroes. */
+	ACL_OK(aclrtMemcpy(rec, sizeof(rec), desc, sizeof(rec), ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rec[0], (uint64_t)(uintptr_t)g_dev + 128);
+	assert_int_equal(rec[1], 4096);
+	for (int i = 2; i < 8; i++)
+		assert_int_equal(rec[i], 0);
+	ACL_OK(aclrtCreateStream(&s));
+	for (int t = ACL_RT_CMO_TYPE_PREFETCH; t <= ACL_RT_CMO_TYPE_FLUSH; t++) {
+		ACL_OK(aclrtCmoAsyncWithDesc(desc, (aclrtCmoType)t, s, NULL));
+		ACL_OK(aclrtCmoAsyncWithDesc(desc, (aclrtCmoType)t, NULL, NULL));
+	}
+	ACL_OK(aclrtSynchronizeStream(s));
+	ACL_OK(aclrtMemcpy(out, sizeof(out), g_dev, sizeof(out), ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_memory_equal(in, out, sizeof(in));
+
+	/* aclrtCmoSetDesc rows. */
+	assert_int_equal(aclrtCmoSetDesc(NULL, g_dev, 64), ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("aclrtCmoSetDesc: cmoDesc is NULL");
+	assert_int_equal(aclrtCmoSetDesc(desc, NULL, 64), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtCmoSetDesc(desc, g_dev, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtCmoSetDesc((char *)desc + 8, g_dev, 64), ACL_ERROR_RT_PARAM_INVALID);
+	assert_msg_has("not 64-byte aligned");
+	assert_int_equal(aclrtCmoSetDesc(desc, g_dev, (size_t)64 << 20),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_msg_has("runs past the end");
+	ACL_OK(aclrtMallocHost(&pinned, 4096));
+	assert_int_equal(aclrtCmoSetDesc(pinned, g_dev, 64), ACL_ERROR_RT_PARAM_INVALID);
+	assert_msg_has("is not device memory");
+	assert_int_equal(aclrtCmoSetDesc(desc, pinned, 64), ACL_ERROR_RT_PARAM_INVALID);
+	assert_msg_has("src");
+	/* A failed call left the record alone. */
+	ACL_OK(aclrtMemcpy(rec, sizeof(rec), desc, sizeof(rec), ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rec[1], 4096);
+
+	/* aclrtCmoAsyncWithDesc rows. */
+	assert_int_equal(aclrtCmoAsyncWithDesc(NULL, ACL_RT_CMO_TYPE_FLUSH, s, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("aclrtCmoAsyncWithDesc: cmoDesc is NULL");
+	assert_int_equal(aclrtCmoAsyncWithDesc(desc, (aclrtCmoType)4, s, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_FLUSH, s, &rec),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_msg_has("reserve");
+	assert_int_equal(aclrtCmoAsyncWithDesc((char *)desc + 32, ACL_RT_CMO_TYPE_FLUSH, s, NULL),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtCmoAsyncWithDesc(pinned, ACL_RT_CMO_TYPE_FLUSH, s, NULL),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtCreateStream(&dead));
+	ACL_OK(aclrtDestroyStream(dead));
+	assert_int_equal(aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_FLUSH, dead, NULL),
+			 ACL_ERROR_RT_INVALID_HANDLE);
+	ACL_OK(aclrtFreeHost(pinned));
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtFree(desc));
+	assert_int_equal(aclrtCmoAsyncWithDesc(desc, ACL_RT_CMO_TYPE_FLUSH, NULL, NULL),
+			 ACL_ERROR_RT_PARAM_INVALID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_flush_and_invalidate),
 		cmocka_unit_test(test_l2_cache_flush),
 		cmocka_unit_test(test_cmo_async),
+		cmocka_unit_test(test_cmo_desc),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -6,7 +6,9 @@
  * inside one device (INNER), synchronous and on streams, in both
  * directions, data checked; what a cross-device copy does without peer
  * access (it fails, as the driver makes it on hardware); and peer access
- * under ASCEND_RT_VISIBLE_DEVICES remapping, in a fresh process.
+ * under ASCEND_RT_VISIBLE_DEVICES remapping, in a fresh process; and
+ * aclrtMemP2PMap, which has no mapping to make on one host and checks its
+ * range and devices.
  *
  * The ACL layer rejects the kinds INNER_DEVICE_TO_DEVICE (6) and
  * INTER_DEVICE_TO_DEVICE (7) themselves: device-to-device copies
@@ -187,6 +189,35 @@ static void test_copy_without_peer_access_fails(void **state)
 	expect_bytes(&p, p.d0b, p.pat0, N);
 	ACL_OK(aclrtDestroyStream(s));
 	pair_teardown(&p);
+}
+
+static void test_p2p_map(void **state)
+{
+	struct pair p;
+	void *pinned;
+
+	(void)state;
+	if (rt_device_count() < 2)
+		skip();
+	pair_setup(&p);
+	ACL_OK(aclrtMemP2PMap(p.d0, N, 1, 0));
+	ACL_OK(aclrtMemP2PMap(p.d1 + 4096, 4096, 0, 0));
+	/* The owner itself needs no mapping either. */
+	ACL_OK(aclrtMemP2PMap(p.d0, N, 0, 0));
+	assert_int_equal(aclrtMemP2PMap(NULL, N, 1, 0), ACL_ERROR_INVALID_PARAM);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "aclrtMemP2PMap: devPtr is NULL"));
+	assert_int_equal(aclrtMemP2PMap(p.d0, 0, 1, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemP2PMap(p.d0, N, 1, 1), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemP2PMap(p.d0, N, 64, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(aclrtMemP2PMap(p.d0, N, -1, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+	/* Ranges that are not device memory. */
+	ACL_OK(aclrtMallocHost(&pinned, 4096));
+	assert_int_equal(aclrtMemP2PMap(pinned, 4096, 1, 0), ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "not device memory"));
+	ACL_OK(aclrtFreeHost(pinned));
+	assert_int_equal(aclrtMemP2PMap(p.d0, (size_t)64 << 20, 1, 0), ACL_ERROR_RT_PARAM_INVALID);
+	pair_teardown(&p);
+	assert_int_equal(aclrtMemP2PMap(p.d0, 4096, 1, 0), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 static void test_kinds_6_and_7_are_rejected(void **state)
@@ -543,6 +574,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_enable_disable_bad_inputs),
 		cmocka_unit_test(test_copy_without_peer_access_fails),
 		cmocka_unit_test(test_kinds_6_and_7_are_rejected),
+		cmocka_unit_test(test_p2p_map),
 		cmocka_unit_test(test_sync_peer_copies_both_directions),
 		cmocka_unit_test(test_async_peer_copies_on_the_ring),
 		cmocka_unit_test(test_async_copy_with_access_one_way),

@@ -3,8 +3,9 @@
  * Stream configuration and state: aclrtCreateStreamWithConfig and the
  * config-handle calls, the getters (id, priority, flags, available number,
  * priority range, the thread's last task id), the stream attributes,
- * aclrtStreamAbort, aclrtStreamStop and the stream state callbacks, with
- * every bad-input row.
+ * aclrtStreamAbort, aclrtStreamStop, the stream state callbacks,
+ * aclrtPersistentTaskClean, and aclrtDeviceTaskAbort with its named
+ * callbacks (aclrtSetDeviceTaskAbortCallback), with every bad-input row.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -1006,6 +1007,201 @@ static void test_stream_state_callbacks(void **state)
 	assert_int_equal(g_seen.n, n);
 }
 
+static void test_persistent_task_clean(void **state)
+{
+	aclrtStream persistent, plain, dead;
+	void *dev;
+	uint8_t back[64];
+
+	(void)state;
+	ACL_OK(aclrtCreateStreamWithConfig(&persistent, 0, ACL_STREAM_PERSISTENT));
+	ACL_OK(aclrtCreateStream(&plain));
+	ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemsetAsync(dev, 64, 0x42, 64, persistent));
+	/* Nothing is retained to drop; the stream takes new work after. */
+	ACL_OK(aclrtPersistentTaskClean(persistent));
+	ACL_OK(aclrtMemsetAsync(dev, 64, 0x43, 64, persistent));
+	/*
+	 * Synchronising a persistent stream returns at once (upstream leaves it
+	 * to the device): an event recorded on it tells when the work ran.
+	 */
+	aclrtEvent done;
+
+	ACL_OK(aclrtCreateEvent(&done));
+	ACL_OK(aclrtRecordEvent(done, persistent));
+	ACL_OK(aclrtSynchronizeEvent(done));
+	ACL_OK(aclrtDestroyEvent(done));
+	ACL_OK(aclrtMemcpy(back, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rt_first_not(back, 64, 0x43), 64);
+	assert_int_equal(aclrtPersistentTaskClean(NULL), ACL_ERROR_INVALID_PARAM);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "aclrtPersistentTaskClean: stream is NULL"));
+	assert_int_equal(aclrtPersistentTaskClean(plain), ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "ACL_STREAM_PERSISTENT"));
+	ACL_OK(aclrtCreateStream(&dead));
+	ACL_OK(aclrtDestroyStream(dead));
+	assert_int_equal(aclrtPersistentTaskClean(dead), ACL_ERROR_RT_INVALID_HANDLE);
+	ACL_OK(aclrtFree(dev));
+	ACL_OK(aclrtDestroyStream(plain));
+	ACL_OK(aclrtDestroyStream(persistent));
+}
+
+#define MAX_ABORT_CALLS 8
+
+static struct {
+	int n;
+	struct {
+		int hook;
+		int32_t device;
+		aclrtDeviceTaskAbortStage stage;
+		uint32_t timeout;
+		void *args;
+		aclrtStreamStatus status; /* of g_abort_stream, when called */
+	} call[MAX_ABORT_CALLS];
+} g_abort;
+static aclrtStream g_abort_stream;
+static int abort_tag_a, abort_tag_b;
+
+static void abort_record(int hook, int32_t device, aclrtDeviceTaskAbortStage stage,
+			 uint32_t timeout, void *args)
+{
+	if (g_abort.n < MAX_ABORT_CALLS) {
+		g_abort.call[g_abort.n].hook = hook;
+		g_abort.call[g_abort.n].device = device;
+		g_abort.call[g_abort.n].stage = stage;
+		g_abort.call[g_abort.n].timeout = timeout;
+		g_abort.call[g_abort.n].args = args;
+		g_abort.call[g_abort.n].status = (aclrtStreamStatus)-1;
+		if (g_abort_stream != NULL)
+			ACL_OK(aclrtStreamQuery(g_abort_stream, &g_abort.call[g_abort.n].status));
+	}
+	g_abort.n++;
+}
+
+static int32_t abort_hook_a(int32_t device, aclrtDeviceTaskAbortStage stage, uint32_t timeout,
+			    void *args)
+{
+	abort_record(1, device, stage, timeout, args);
+	return 0;
+}
+
+static int32_t abort_hook_b(int32_t device, aclrtDeviceTaskAbortStage stage, uint32_t timeout,
+			    void *args)
+{
+	abort_record(2, device, stage, timeout, args);
+	return -1; /* not looked at */
+}
+
+static void expect_abort_call(int i, int hook, int32_t device, aclrtDeviceTaskAbortStage stage,
+			      uint32_t timeout)
+{
+	assert_true(i < g_abort.n);
+	assert_int_equal(g_abort.call[i].hook, hook);
+	assert_int_equal(g_abort.call[i].device, device);
+	assert_int_equal(g_abort.call[i].stage, stage);
+	assert_int_equal(g_abort.call[i].timeout, timeout);
+	assert_ptr_equal(g_abort.call[i].args, hook == 1 ? &abort_tag_a : &abort_tag_b);
+}
+
+/*
+ * Every stream of the device in this process (the default stream and those
+ * of an explicit context included) drops its queued work; the callbacks run
+ * before (work still queued) and after (nothing left), in registration order.
+ */
+static void test_device_task_abort(void **state)
+{
+	struct gate g;
+	aclrtStream s, s2;
+	aclrtContext main_ctx, ctx2;
+	void *dev;
+	uint8_t back[256];
+
+	(void)state;
+	gate_init(&g);
+	ACL_OK(aclrtMalloc(&dev, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemset(dev, 1 << 20, 0x11, 1 << 20));
+	ACL_OK(aclrtGetCurrentContext(&main_ctx));
+	ACL_OK(aclrtCreateContext(&ctx2, 0));
+	ACL_OK(aclrtCreateStream(&s2));
+	gate_block(&g, s2);
+	for (int i = 0; i < 8; i++)
+		ACL_OK(aclrtMemsetAsync((uint8_t *)dev + 4096, 256, 0xB0 + i, 256, s2));
+	ACL_OK(aclrtSetCurrentContext(main_ctx));
+	ACL_OK(aclrtCreateStream(&s));
+	gate_block(&g, s);
+	gate_block(&g, NULL);
+	for (int i = 0; i < 8; i++) {
+		ACL_OK(aclrtMemsetAsync(dev, 256, 0xA0 + i, 256, s));
+		ACL_OK(aclrtMemsetAsync((uint8_t *)dev + 8192, 256, 0xC0 + i, 256, NULL));
+	}
+	ACL_OK(aclrtSetDeviceTaskAbortCallback("a", abort_hook_a, &abort_tag_a));
+	ACL_OK(aclrtSetDeviceTaskAbortCallback("b", abort_hook_b, &abort_tag_b));
+	memset(&g_abort, 0, sizeof(g_abort));
+	g_abort_stream = s;
+	ACL_OK(aclrtDeviceTaskAbort(0, 1500));
+	g_abort_stream = NULL;
+	assert_int_equal(g_abort.n, 4);
+	expect_abort_call(0, 1, 0, ACL_RT_DEVICE_TASK_ABORT_PRE, 1500);
+	expect_abort_call(1, 2, 0, ACL_RT_DEVICE_TASK_ABORT_PRE, 1500);
+	expect_abort_call(2, 1, 0, ACL_RT_DEVICE_TASK_ABORT_POST, 1500);
+	expect_abort_call(3, 2, 0, ACL_RT_DEVICE_TASK_ABORT_POST, 1500);
+	assert_int_equal(g_abort.call[0].status, ACL_STREAM_STATUS_NOT_READY);
+	assert_int_equal(g_abort.call[2].status, ACL_STREAM_STATUS_COMPLETE);
+	/* Nothing queued ran, on any of the three streams. */
+	ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 10000));
+	ACL_OK(aclrtSynchronizeStreamWithTimeout(NULL, 10000));
+	ACL_OK(aclrtSetCurrentContext(ctx2));
+	ACL_OK(aclrtSynchronizeStreamWithTimeout(s2, 10000));
+	for (int off = 0; off <= 8192; off += 4096) {
+		ACL_OK(aclrtMemcpy(back, sizeof(back), (uint8_t *)dev + off, sizeof(back),
+				   ACL_MEMCPY_DEVICE_TO_HOST));
+		assert_int_equal(rt_first_not(back, sizeof(back), 0x11), sizeof(back));
+	}
+	/* The streams take new work. */
+	ACL_OK(aclrtMemsetAsync(dev, 256, 0x5C, 256, s2));
+	ACL_OK(aclrtSynchronizeStream(s2));
+	ACL_OK(aclrtMemcpy(back, sizeof(back), dev, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rt_first_not(back, sizeof(back), 0x5C), sizeof(back));
+	ACL_OK(aclrtSetCurrentContext(main_ctx));
+
+	/* An idle device, and one this process never opened: nothing to abort. */
+	g_abort.n = 0;
+	ACL_OK(aclrtDeviceTaskAbort(0, 0));
+	assert_int_equal(g_abort.n, 4);
+	if (rt_device_count() > 1) {
+		g_abort.n = 0;
+		ACL_OK(aclrtDeviceTaskAbort(1, 0));
+		assert_int_equal(g_abort.n, 4);
+		expect_abort_call(0, 1, 1, ACL_RT_DEVICE_TASK_ABORT_PRE, 0);
+	}
+
+	/* Bad inputs: no callback runs for an invalid device. */
+	g_abort.n = 0;
+	assert_int_equal(aclrtDeviceTaskAbort(99, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(aclrtDeviceTaskAbort(-1, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+	assert_int_equal(g_abort.n, 0);
+	assert_int_equal(aclrtSetDeviceTaskAbortCallback(NULL, abort_hook_a, NULL),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "regName is NULL"));
+	assert_int_equal(aclrtSetDeviceTaskAbortCallback("a", abort_hook_b, NULL),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_non_null(strstr(aclGetRecentErrMsg(), "already registered"));
+	/* A NULL callback removes by name (an absent name is no error). */
+	ACL_OK(aclrtSetDeviceTaskAbortCallback("a", NULL, NULL));
+	ACL_OK(aclrtSetDeviceTaskAbortCallback("a", NULL, NULL));
+	ACL_OK(aclrtDeviceTaskAbort(0, 0));
+	assert_int_equal(g_abort.n, 2);
+	expect_abort_call(0, 2, 0, ACL_RT_DEVICE_TASK_ABORT_PRE, 0);
+	ACL_OK(aclrtSetDeviceTaskAbortCallback("b", NULL, NULL));
+	ACL_OK(aclrtDeviceTaskAbort(0, 0));
+	assert_int_equal(g_abort.n, 2);
+
+	ACL_OK(aclrtDestroyStream(s));
+	ACL_OK(aclrtDestroyContext(ctx2));
+	ACL_OK(aclrtSetCurrentContext(main_ctx));
+	ACL_OK(aclrtFree(dev));
+	gate_fini(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1028,6 +1224,8 @@ int main(void)
 		cmocka_unit_test(test_abort_while_another_thread_queues),
 		cmocka_unit_test(test_abort_and_stop_bad_inputs),
 		cmocka_unit_test(test_stream_state_callbacks),
+		cmocka_unit_test(test_persistent_task_clean),
+		cmocka_unit_test(test_device_task_abort),
 	};
 
 	return cmocka_run_group_tests(tests, rt_setup_device0, rt_teardown_device0);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The declared APIs this runtime does not implement: they do no
- * work, leave their outputs alone, record a message for aclGetRecentErrMsg
- * (why, for those outside an emulated memory device), set the thread's last
+ * The declared APIs this runtime does not implement, all outside an
+ * emulated memory device: they do no work, leave their outputs alone,
+ * record a message for aclGetRecentErrMsg saying why, set the thread's last
  * error and return ACL_ERROR_RT_FEATURE_NOT_SUPPORT, or the neutral value of
- * their return type. One row per group of the two tables of unsupported.cpp.
+ * their return type. One row per group of the table of unsupported.cpp.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -81,19 +81,19 @@ static int64_t create_group_info(void)
 	return (int64_t)(intptr_t)aclrtCreateGroupInfo();
 }
 
-static int64_t cmo_get_desc_size(void)
+static int64_t ipc_mem_import_pid_inter_server(void)
 {
-	return aclrtCmoGetDescSize((size_t *)&g_out);
+	aclrtServerPid pids = { 0 };
+
+	return aclrtIpcMemImportPidInterServer((const char *)&g_out, &pids, 1);
 }
 
-static int64_t mem_managed_get_attr(void)
+static int64_t cmo_async_with_barrier(void)
 {
-	return aclrtMemManagedGetAttr(ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, SENTINEL, 64, &g_out,
-				      sizeof(g_out));
+	return aclrtCmoAsyncWithBarrier(SENTINEL, 64, ACL_RT_CMO_TYPE_PREFETCH, 0, NULL);
 }
 
 static const char kOutside[] = "outside an emulated memory device: ";
-static const char kNotYet[] = "not supported by this runtime yet";
 
 static const struct {
 	const char *api;
@@ -115,9 +115,10 @@ static const struct {
 	{ "aclrtGetMemUceInfo", get_mem_uce_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtCreateBinary", create_binary, 0 /* NULL */, kOutside },
 	{ "aclrtCreateGroupInfo", create_group_info, 0 /* NULL */, kOutside },
-	{ "aclrtCmoGetDescSize", cmo_get_desc_size, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kNotYet },
-	{ "aclrtMemManagedGetAttr", mem_managed_get_attr, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-	  kNotYet },
+	{ "aclrtIpcMemImportPidInterServer", ipc_mem_import_pid_inter_server,
+	  ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
+	{ "aclrtCmoAsyncWithBarrier", cmo_async_with_barrier, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+	  kOutside },
 };
 
 static void test_unsupported_rows(void **state)

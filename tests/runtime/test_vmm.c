@@ -5,7 +5,9 @@
  * mapped back to back, deferred frees, physical host memory, physical
  * memory and reservations with no device set, another device's memory
  * mapped into a reservation, what properties report back, and an
- * allocation imported by key into the process that exported it. Physical
+ * allocation imported by key into the process that exported it, the
+ * reservation that avoids uncorrectable-error memory and the interconnect
+ * link choices, with their bad-input rows. Physical
  * memory and reservations are also made in a child process (this binary,
  * run again with --no-device) that has never set a device at all.
  */
@@ -325,6 +327,88 @@ static void test_reserve_at_an_expected_address(void **state)
 	assert_int_equal(aclrtReleaseMemAddress(b), ACL_ERROR_RT_PARAM_INVALID);
 }
 
+/* aclrtReserveMemAddressNoUCMemory: whole GiB at an expected address. */
+static void test_reserve_avoiding_uncorrectable_memory(void **state)
+{
+	const size_t gib = 1024 * MiB;
+	void *a, *b = NULL;
+	aclrtDrvMemHandle h;
+	aclrtPhysicalMemProp prop;
+
+	(void)state;
+	ACL_OK(aclrtReserveMemAddress(&a, gib, 0, NULL, 0));
+	ACL_OK(aclrtReleaseMemAddress(a));
+	ACL_OK(aclrtReserveMemAddressNoUCMemory(&b, gib, 0, a, 0));
+	assert_ptr_equal(b, a);
+	/* An ordinary reservation: memory maps into it and copies through it. */
+	prop_device(&prop, ACL_HBM_MEM_HUGE);
+	ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtMapMem((char *)b + gib - 2 * MiB, 2 * MiB, 0, h, 0));
+	check_round_trip((char *)b + gib - 2 * MiB, 2 * MiB, 31);
+	ACL_OK(aclrtUnmapMem((char *)b + gib - 2 * MiB));
+	ACL_OK(aclrtFreePhysical(h));
+	/* Taken now. */
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, gib, 0, b, 0),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtReleaseMemAddress(b));
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(NULL, gib, 0, b, 0),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, 0, 0, b, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, 2 * MiB, 0, b, 0),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, gib + 2 * MiB, 0, b, 0),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, gib, 0, NULL, 0),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, gib, 0, b, 2),
+			 ACL_ERROR_INVALID_PARAM);
+	/* The rows of aclrtReserveMemAddress follow: outside the device window. */
+	assert_int_equal(aclrtReserveMemAddressNoUCMemory(&a, gib, 0, (void *)(uintptr_t)4096, 0),
+			 ACL_ERROR_RT_PARAM_INVALID);
+}
+
+/* Link choices have one path to choose on this host: checked, accepted. */
+static void test_link_choices(void **state)
+{
+	void *va, *dev;
+	aclrtDrvMemHandle h;
+	aclrtPhysicalMemProp prop;
+	char host[64];
+
+	(void)state;
+	prop_device(&prop, ACL_HBM_MEM_HUGE);
+	ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	for (int l = ACL_RT_MEM_ACCESS_LINK_SIO; l <= ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH; l++)
+		ACL_OK(aclrtMemMapSetLink(h, (aclrtMemLinkType)l));
+	assert_int_equal(aclrtMemMapSetLink(NULL, ACL_RT_MEM_ACCESS_LINK_SIO),
+			 ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemMapSetLink(h, (aclrtMemLinkType)4), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemMapSetLink(h, (aclrtMemLinkType)-1), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemMapSetLink((aclrtDrvMemHandle)host, ACL_RT_MEM_ACCESS_LINK_SIO),
+			 ACL_ERROR_RT_INVALID_HANDLE);
+
+	ACL_OK(aclrtReserveMemAddress(&va, 2 * MiB, 0, NULL, 0));
+	ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h, 0));
+	ACL_OK(aclrtMalloc(&dev, 2 * MiB, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemMapSelectedLink(va, 2 * MiB, dev, ACL_RT_MEM_LINK_IDX_0));
+	ACL_OK(aclrtMemMapSelectedLink(va, 4096, dev, ACL_RT_MEM_LINK_IDX_1));
+	assert_int_equal(aclrtMemMapSelectedLink(NULL, 4096, dev, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemMapSelectedLink(va, 0, dev, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemMapSelectedLink(va, 4096, NULL, 0), ACL_ERROR_INVALID_PARAM);
+	assert_int_equal(aclrtMemMapSelectedLink(va, 4096, dev, 2), ACL_ERROR_INVALID_PARAM);
+	/* Addresses that are not device memory (a 2 MiB aclrtMalloc spans 4 MiB). */
+	assert_int_equal(aclrtMemMapSelectedLink(host, 4096, dev, 0), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtMemMapSelectedLink(va, 4096, host, 0), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtMemMapSelectedLink(va, 4096, (char *)dev + 4 * MiB, 0),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtFree(dev));
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtReleaseMemAddress(va));
+	ACL_OK(aclrtFreePhysical(h));
+	assert_int_equal(aclrtMemMapSetLink(h, ACL_RT_MEM_ACCESS_LINK_SIO),
+			 ACL_ERROR_RT_INVALID_HANDLE);
+}
+
 static void test_ipc_import_into_the_exporting_process(void **state)
 {
 	const size_t n = 3 * MiB;
@@ -506,6 +590,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_physical_memory_in_a_process_that_never_set_a_device),
 		cmocka_unit_test(test_reservation_maps_another_devices_memory),
 		cmocka_unit_test(test_reserve_at_an_expected_address),
+		cmocka_unit_test(test_reserve_avoiding_uncorrectable_memory),
+		cmocka_unit_test(test_link_choices),
 		cmocka_unit_test(test_ipc_import_into_the_exporting_process),
 	};
 

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 // aclrtSetDevice, aclrtResetDevice, aclrtResetDeviceForce, aclrtGetDevice,
-// aclrtGetDeviceCount, aclrtRegDeviceStateCallback.
+// aclrtGetDeviceCount, aclrtRegDeviceStateCallback, aclrtDeviceTaskAbort and
+// aclrtSetDeviceTaskAbortCallback.
 #include "acl/acl.h"
 #include "api/api_boundary.h"
-#include "core/state_hooks.h"
+#include "core/context.h"
 #include "core/device_manager.h"
+#include "core/state_hooks.h"
+#include "core/stream.h"
 #include "core/thread_state.h"
 
 using npu::rt::DeviceHooks;
 using npu::rt::DeviceManager;
 using npu::rt::Error;
 using npu::rt::RunApi;
+using npu::rt::TaskAbortHooks;
 using npu::rt::ThreadState;
 
 namespace {
@@ -59,6 +63,38 @@ aclError aclrtRegDeviceStateCallback(const char *regName, aclrtDeviceStateCallba
     return RunApi("aclrtRegDeviceStateCallback", [&] {
         NPU_ACL_CHECK(regName != nullptr, "regName is NULL");
         return DeviceHooks::Get().Register(regName, callback, args);
+    });
+}
+
+aclError aclrtSetDeviceTaskAbortCallback(const char *regName, aclrtDeviceTaskAbortCallback callback,
+                                         void *args) {
+    return RunApi("aclrtSetDeviceTaskAbortCallback", [&] {
+        NPU_ACL_CHECK(regName != nullptr, "regName is NULL");
+        return TaskAbortHooks::Get().Register(regName, callback, args);
+    });
+}
+
+// Every stream of every context of the device in this process, as
+// aclrtStreamAbort each: the tasks queued and not started are dropped,
+// and the call returns once the engines have finished the ones running
+// (a copy in flight completes; the emulated engines cannot cut one short,
+// so timeout is only passed on to the callbacks). A device this process
+// never opened has nothing to abort.
+aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+    return RunApi("aclrtDeviceTaskAbort", [&] {
+        uint32_t phys = 0;
+        NPU_RETURN_IF_ERROR(DeviceManager::Get().ToPhysical(deviceId, &phys));
+        TaskAbortHooks::Get().Notify(deviceId, ACL_RT_DEVICE_TASK_ABORT_PRE, timeout);
+        Error first;
+        for (const std::shared_ptr<npu::rt::Context> &ctx :
+             DeviceManager::Get().ContextsOf(deviceId)) {
+            Error e = ctx->streams().AbortAll();
+            if (!e.ok() && first.ok())
+                first = e;
+        }
+        NPU_RETURN_IF_ERROR(first);
+        TaskAbortHooks::Get().Notify(deviceId, ACL_RT_DEVICE_TASK_ABORT_POST, timeout);
+        return Error::Ok();
     });
 }
 

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Managed (unified) memory: aclrtMemAllocManaged, aclrtMemManagedAdvise,
-// aclrtMemManagedPrefetchAsync and aclrtMemManagedPrefetchBatchAsync. The host and the device share
-// one copy of the bytes (core/managed_memory.h), so placement hints and prefetches have nothing to
-// move: they are checked and accepted. aclrtFree frees managed memory (api/memory.cpp).
+// aclrtMemManagedPrefetchAsync, aclrtMemManagedPrefetchBatchAsync and
+// aclrtMemManagedGetAttr[s]. The host and the device share one copy of the
+// bytes (core/managed_memory.h), so placement hints and prefetches have
+// nothing to move: they are checked and recorded, and the attributes report
+// what was recorded. aclrtFree frees managed memory (api/memory.cpp).
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
+#include <vector>
 
 #include "acl/acl.h"
 #include "api/api_boundary.h"
@@ -16,7 +21,9 @@
 
 using npu::rt::Context;
 using npu::rt::Error;
+using npu::rt::ManagedLocation;
 using npu::rt::ManagedMemory;
+using npu::rt::RangeAdvice;
 using npu::rt::RunApi;
 using npu::rt::StreamRef;
 using npu::rt::ThreadState;
@@ -51,6 +58,119 @@ Error CheckManagedRange(const void *ptr, uint64_t size) {
     return Error::Ok();
 }
 
+ManagedLocation ToManaged(const aclrtMemManagedLocation &location) {
+    return {npu::rt::EnumValue(location.type), location.id};
+}
+
+// The value CUDA's cudaMemRangeGetAttribute gives a location as one int:
+// the device id, -1 for the host, -2 for none.
+constexpr int32_t kHostId = -1;
+constexpr int32_t kNoId = -2;
+int32_t LegacyId(const ManagedLocation &l) {
+    if (l.type == ACL_MEM_LOCATIONTYPE_DEVICE)
+        return l.id;
+    return l.type == ACL_MEM_LOCATIONTYPE_INVALID ? kNoId : kHostId;
+}
+// The id reported beside a location type: the device or NUMA node, -1 for
+// a host location with no node, -2 for none.
+int32_t LocationId(const ManagedLocation &l) {
+    if (l.type == ACL_MEM_LOCATIONTYPE_DEVICE || l.type == ACL_MEM_LOCATIONTYPE_HOST_NUMA)
+        return l.id;
+    return LegacyId(l);
+}
+
+// The location every record names, or none when they differ.
+template <typename Field>
+ManagedLocation Common(const std::vector<RangeAdvice> &records, Field field) {
+    const ManagedLocation first = field(records.front());
+    for (const RangeAdvice &r : records) {
+        if (!(field(r) == first))
+            return {};
+    }
+    return first;
+}
+
+Error CheckAttribute(int32_t attribute, const char *role) {
+    NPU_ACL_CHECK(attribute >= ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
+                      attribute <= ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+                  "%s %d is not one of ACL_MEM_RANGE_ATTRIBUTE_* (1..8)", role, attribute);
+    return Error::Ok();
+}
+
+// The buffer for one attribute: ACCESSED_BY takes an array of int32_t, the
+// others one.
+Error CheckData(int32_t attribute, const void *data, size_t dataSize, const char *role) {
+    NPU_ACL_CHECK(data != nullptr, "%s is NULL", role);
+    if (attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
+        NPU_ACL_CHECK(dataSize != 0 && dataSize % sizeof(int32_t) == 0,
+                      "%s size %zu is not a non-zero multiple of 4 (one int32_t per location)",
+                      role, dataSize);
+    } else {
+        NPU_ACL_CHECK(dataSize == sizeof(int32_t), "%s size %zu is not 4 (one int32_t)", role,
+                      dataSize);
+    }
+    return Error::Ok();
+}
+
+// One attribute of a range whose advice records are given, into data
+// (checked by CheckData).
+void WriteAttribute(int32_t attribute, const std::vector<RangeAdvice> &records, void *data,
+                    size_t dataSize) {
+    if (attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY) {
+        // The locations every record has, in ascending id order; -2 after.
+        std::vector<int32_t> ids;
+        for (const ManagedLocation &l : records.front().accessed_by) {
+            const bool everywhere =
+                std::all_of(records.begin(), records.end(), [&](const RangeAdvice &r) {
+                    return std::find(r.accessed_by.begin(), r.accessed_by.end(), l) !=
+                           r.accessed_by.end();
+                });
+            if (everywhere)
+                ids.push_back(LegacyId(l));
+        }
+        std::sort(ids.begin(), ids.end());
+        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+        auto *out = static_cast<int32_t *>(data);
+        const size_t n = dataSize / sizeof(int32_t);
+        for (size_t i = 0; i < n; ++i)
+            out[i] = i < ids.size() ? ids[i] : kNoId;
+        return;
+    }
+    int32_t value = 0;
+    auto preferred = [](const RangeAdvice &r) { return r.preferred; };
+    auto prefetched = [](const RangeAdvice &r) { return r.last_prefetch; };
+    switch (attribute) {
+        case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+            value = std::all_of(records.begin(), records.end(),
+                                [](const RangeAdvice &r) { return r.read_mostly; });
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+            value = LegacyId(Common(records, preferred));
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+            value = Common(records, preferred).type;
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
+            value = LocationId(Common(records, preferred));
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+            value = LegacyId(Common(records, prefetched));
+            break;
+        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+            value = Common(records, prefetched).type;
+            break;
+        default:  // ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID
+            value = LocationId(Common(records, prefetched));
+            break;
+    }
+    std::memcpy(data, &value, sizeof(value));
+}
+
+Error RecordPrefetch(const void *ptr, size_t size, const aclrtMemManagedLocation &location) {
+    const ManagedLocation where = ToManaged(location);
+    return ManagedMemory::Get().Advise(ptr, size, [&](RangeAdvice &r) { r.last_prefetch = where; });
+}
+
 }  // namespace
 
 aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag) {
@@ -77,7 +197,37 @@ aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
         if (a != ACL_MEM_ADVISE_SET_READ_MOSTLY && a != ACL_MEM_ADVISE_UNSET_READ_MOSTLY &&
             a != ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION)
             NPU_RETURN_IF_ERROR(CheckLocation(location, "location"));
-        return CheckManagedRange(ptr, size);
+        NPU_RETURN_IF_ERROR(CheckManagedRange(ptr, size));
+        const ManagedLocation where = ToManaged(location);
+        return ManagedMemory::Get().Advise(ptr, size, [&](RangeAdvice &r) {
+            switch (a) {
+                case ACL_MEM_ADVISE_SET_READ_MOSTLY:
+                    r.read_mostly = true;
+                    break;
+                case ACL_MEM_ADVISE_UNSET_READ_MOSTLY:
+                    r.read_mostly = false;
+                    break;
+                case ACL_MEM_ADVISE_SET_PREFERRED_LOCATION:
+                    r.preferred = where;
+                    break;
+                case ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+                    r.preferred = {};
+                    break;
+                case ACL_MEM_ADVISE_SET_ACCESSED_BY: {
+                    auto at = std::lower_bound(
+                        r.accessed_by.begin(), r.accessed_by.end(), where,
+                        [](const ManagedLocation &x, const ManagedLocation &y) {
+                            return x.type != y.type ? x.type < y.type : x.id < y.id;
+                        });
+                    if (at == r.accessed_by.end() || !(*at == where))
+                        r.accessed_by.insert(at, where);
+                    break;
+                }
+                default:  // ACL_MEM_ADVISE_UNSET_ACCESSED_BY
+                    std::erase(r.accessed_by, where);
+                    break;
+            }
+        });
     });
 }
 
@@ -93,7 +243,8 @@ aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         // Nothing to migrate: queuing nothing keeps the stream's order.
-        return CheckManagedRange(ptr, size);
+        NPU_RETURN_IF_ERROR(CheckManagedRange(ptr, size));
+        return RecordPrefetch(ptr, size, location);
     });
 }
 
@@ -132,6 +283,59 @@ aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, siz
         NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         for (size_t i = 0; i < count; ++i)
             NPU_RETURN_IF_ERROR(CheckManagedRange(ptrs[i], sizes[i]));
+        size_t loc = 0;
+        for (size_t i = 0; i < count; ++i) {
+            if (loc + 1 < numPrefetchLocs && i == prefetchLocIdxs[loc + 1])
+                ++loc;
+            NPU_RETURN_IF_ERROR(RecordPrefetch(ptrs[i], sizes[i], prefetchLocs[loc]));
+        }
+        return Error::Ok();
+    });
+}
+
+// CUDA's cudaMemRangeGetAttribute, for the ACL attributes: READ_MOSTLY
+// and the location ones take one int32_t (a location as an id: a device,
+// -1 for the host, -2 for none or not the same over the whole range; the
+// _TYPE forms an aclrtMemManagedLocationType, INVALID for none); ACCESSED_BY
+// takes an array of int32_t, filled with the ids set for the whole range in
+// ascending order and then -2.
+aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+                                size_t size, void *data, size_t dataSize) {
+    return RunApi("aclrtMemManagedGetAttr", [&] {
+        const int32_t attr = npu::rt::EnumValue(attribute);
+        NPU_RETURN_IF_ERROR(CheckAttribute(attr, "attribute"));
+        NPU_ACL_CHECK(ptr != nullptr, "ptr is NULL (size %zu)", size);
+        NPU_ACL_CHECK(size != 0, "size is 0 (ptr %p)", ptr);
+        NPU_RETURN_IF_ERROR(CheckData(attr, data, dataSize, "data"));
+        std::vector<RangeAdvice> records;
+        NPU_RETURN_IF_ERROR(ManagedMemory::Get().Advice(ptr, size, &records));
+        WriteAttribute(attr, records, data, dataSize);
+        return Error::Ok();
+    });
+}
+
+// Every attribute and buffer is checked before any is written.
+aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes, size_t numAttributes,
+                                 const void *ptr, size_t size, void **data, size_t *dataSizes) {
+    return RunApi("aclrtMemManagedGetAttrs", [&] {
+        NPU_ACL_CHECK(attributes != nullptr, "attributes is NULL");
+        NPU_ACL_CHECK(numAttributes != 0, "numAttributes is 0");
+        NPU_ACL_CHECK(ptr != nullptr, "ptr is NULL (size %zu)", size);
+        NPU_ACL_CHECK(size != 0, "size is 0 (ptr %p)", ptr);
+        NPU_ACL_CHECK(data != nullptr, "data is NULL");
+        NPU_ACL_CHECK(dataSizes != nullptr, "dataSizes is NULL");
+        for (size_t i = 0; i < numAttributes; ++i) {
+            char role[40];
+            std::snprintf(role, sizeof(role), "attributes[%zu]", i);
+            const int32_t attr = npu::rt::EnumValue(attributes[i]);
+            NPU_RETURN_IF_ERROR(CheckAttribute(attr, role));
+            std::snprintf(role, sizeof(role), "data[%zu]", i);
+            NPU_RETURN_IF_ERROR(CheckData(attr, data[i], dataSizes[i], role));
+        }
+        std::vector<RangeAdvice> records;
+        NPU_RETURN_IF_ERROR(ManagedMemory::Get().Advice(ptr, size, &records));
+        for (size_t i = 0; i < numAttributes; ++i)
+            WriteAttribute(npu::rt::EnumValue(attributes[i]), records, data[i], dataSizes[i]);
         return Error::Ok();
     });
 }

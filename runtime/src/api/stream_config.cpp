@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Stream configuration and state: aclrtCreateStreamWithConfig and its
-// config-handle sugar, the stream getters and attributes, aclrtStreamAbort
-// and aclrtStreamStop, the stream state callbacks and
+// config-handle sugar, the stream getters and attributes, aclrtStreamAbort,
+// aclrtStreamStop, aclrtPersistentTaskClean, the stream state callbacks and
 // aclrtGetThreadLastTaskId (CANN's acl_rt.h names them; the README says
 // where this runtime chooses).
 #include <algorithm>
@@ -321,6 +321,22 @@ aclError aclrtStreamAbort(aclrtStream stream) {
         NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
         NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
         return ref->Abort();
+    });
+}
+
+// A persistent stream's tasks run once when queued and are not retained
+// (the model runtime that replays them is outside an emulated memory
+// device), so there is nothing to drop: the stream is checked, and the call
+// succeeds.
+aclError aclrtPersistentTaskClean(aclrtStream stream) {
+    return RunApi("aclrtPersistentTaskClean", [&] {
+        NPU_ACL_CHECK(stream != nullptr, "stream is NULL (only a persistent stream has tasks)");
+        StreamRef ref;
+        NPU_RETURN_IF_ERROR(npu::rt::AcquireStream(stream, &ref));
+        NPU_RT_CHECK((ref->flags() & ACL_STREAM_PERSISTENT) != 0,
+                     "stream %p was not created with ACL_STREAM_PERSISTENT (flags 0x%x)", stream,
+                     ref->flags());
+        return Error::Ok();
     });
 }
 

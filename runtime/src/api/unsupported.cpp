@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Every API that the headers declare but this runtime does not implement,
-// in two tables: those not implemented yet, and those outside what an
-// emulated memory device can do (kernels, task graphs, AI Core state and
-// other hardware-only features). Each one does no work, leaves its output
-// parameters alone, records a message for aclGetRecentErrMsg, sets the
-// thread's last error and returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT; the few
-// that do not return aclError return the neutral value of their type
-// (Neutral below). The tables are the single place to edit: implementing an
-// API means moving it out of its table.
+// Every API that the headers declare but this runtime does not implement:
+// those outside what an emulated memory device can do (kernels, task
+// graphs, AI Core state and other hardware-only features). Each one does no
+// work, leaves its output parameters alone, records a message for
+// aclGetRecentErrMsg saying why, sets the thread's last error and returns
+// ACL_ERROR_RT_FEATURE_NOT_SUPPORT; the few that do not return aclError
+// return the neutral value of their type (Neutral below). The table is the
+// single place to edit: implementing an API means moving it out of it.
 #include <cstdint>
 #include <type_traits>
 
@@ -37,6 +36,9 @@ constexpr const char *kRandom = "random-number tasks run on AI Core";
 constexpr const char *kCountingNotifies = "counting notifies are hardware counters of the device";
 constexpr const char *kCmoBarriers = "cache-maintenance barriers use hardware barrier ids";
 constexpr const char *kUce = "uncorrectable-error records come from real HBM";
+constexpr const char *kInterServer =
+    "inter-server (super-pod) PID lists need devices on more than one server; on one server "
+    "aclrtIpcMemSetImportPid and aclrtNotifySetImportPid allow processes";
 
 // The return type R of a function type R (*)(Args...).
 template <typename F>
@@ -63,16 +65,6 @@ R Neutral() {
 }
 
 template <typename R>
-R NotSupportedYet(const char *api) {
-    npu::rt::RunApi(api, [&] {
-        return npu::rt::Error::Format(
-            ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-            "not supported by this runtime yet (the README's \"The API\" lists what is)");
-    });
-    return Neutral<R>();
-}
-
-template <typename R>
 R OutsideEmulatedDevice(const char *api, const char *why) {
     npu::rt::RunApi(api, [&] {
         return npu::rt::Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -83,43 +75,14 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 
 }  // namespace
 
-// X(name, (parameters)); the return type comes from the header.
 // clang-format off
-#define NPU_NOT_YET_APIS(X) \
-    /* Devices */ \
-    /* Runtime configuration: system parameters, resource limits, timeouts */ \
-    /* Contexts */ \
-    /* Streams */ \
-    X(aclrtPersistentTaskClean, (aclrtStream stream)) \
-    /* Events */ \
-    /* Notifies */ \
-    X(aclrtNotifySetImportPidInterServer, (aclrtNotify notify, aclrtServerPid *serverPids, \
-        size_t num)) \
-    /* Host callbacks and host functions */ \
-    /* Memory */ \
-    X(aclrtMemManagedGetAttr, (aclrtMemManagedRangeAttribute attribute, const void *ptr, \
-        size_t size, void *data, size_t dataSize)) \
-    X(aclrtMemManagedGetAttrs, (aclrtMemManagedRangeAttribute *attributes, size_t numAttributes, \
-        const void *ptr, size_t size, void **data, size_t *dataSizes)) \
-    X(aclrtMemP2PMap, (void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)) \
-    X(aclrtCmoGetDescSize, (size_t *size)) \
-    X(aclrtCmoSetDesc, (void *cmoDesc, void *src, size_t size)) \
-    X(aclrtCmoAsyncWithDesc, (void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream, \
-        const void *reserve)) \
-    /* Virtual memory */ \
-    X(aclrtReserveMemAddressNoUCMemory, (void **virPtr, size_t size, size_t alignment, \
-        void *expectPtr, uint64_t flags)) \
-    X(aclrtMemMapSelectedLink, (void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx)) \
-    X(aclrtMemMapSetLink, (aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)) \
-    /* IPC memory */ \
-    X(aclrtIpcMemImportPidInterServer, (const char *key, aclrtServerPid *serverPids, size_t num)) \
-    /* Errors, exception information, fault handling */ \
-    X(aclrtDeviceTaskAbort, (int32_t deviceId, uint32_t timeout)) \
-    X(aclrtSetDeviceTaskAbortCallback, (const char *regName, \
-        aclrtDeviceTaskAbortCallback callback, void *args))
-
 // X(name, (parameters), why)
 #define NPU_OUTSIDE_APIS(X) \
+    /* Sharing across servers */ \
+    X(aclrtIpcMemImportPidInterServer, (const char *key, aclrtServerPid *serverPids, size_t num), \
+        kInterServer) \
+    X(aclrtNotifySetImportPidInterServer, (aclrtNotify notify, aclrtServerPid *serverPids, \
+        size_t num), kInterServer) \
     /* Counting notifies */ \
     X(aclrtCntNotifyCreate, (aclrtCntNotify *cntNotify, uint64_t flag), kCountingNotifies) \
     X(aclrtCntNotifyDestroy, (aclrtCntNotify cntNotify), kCountingNotifies) \
@@ -342,20 +305,15 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
 // clang-format on
 
 // The parameters are deliberately unused, and the deprecated APIs of the
-// tables are defined here like any other.
+// table are defined here like any other.
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 #define NPU_RETURN_TYPE(name) ReturnOf<decltype(&name)>::type
 
-#define NPU_DEFINE_NOT_YET(name, params)                      \
-    NPU_RETURN_TYPE(name) name params {                       \
-        return NotSupportedYet<NPU_RETURN_TYPE(name)>(#name); \
-    }
 #define NPU_DEFINE_OUTSIDE(name, params, why)                            \
     NPU_RETURN_TYPE(name) name params {                                  \
         return OutsideEmulatedDevice<NPU_RETURN_TYPE(name)>(#name, why); \
     }
 
-NPU_NOT_YET_APIS(NPU_DEFINE_NOT_YET)
 NPU_OUTSIDE_APIS(NPU_DEFINE_OUTSIDE)

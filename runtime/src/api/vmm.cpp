@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "core/copy_plan.h"
 #include "core/device_manager.h"
 #include "core/thread_state.h"
 #include "core/vmm.h"
@@ -25,8 +26,8 @@ namespace {
 // aclrtMemFabricHandle of this implementation: a magic, then the handle.
 constexpr char kFabricMagic[8] = {'N', 'P', 'U', 'F', 'A', 'B', '1', '\0'};
 
-Error MapCommon(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
-                uint64_t flags, bool no_access) {
+Error MapCommon(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags,
+                bool no_access) {
     NPU_ACL_CHECK(virPtr != nullptr, "virPtr is NULL");
     NPU_ACL_CHECK(handle != nullptr, "handle is NULL");
     NPU_ACL_CHECK(size != 0, "size is 0");
@@ -38,8 +39,9 @@ Error MapCommon(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle hand
 }
 
 Error CheckShareType(int32_t type) {
-    NPU_RT_CHECK(type == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT || type == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC,
-                 "shareType %d is not ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT or _FABRIC", type);
+    NPU_RT_CHECK(
+        type == ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT || type == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC,
+        "shareType %d is not ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT or _FABRIC", type);
     return Error::Ok();
 }
 
@@ -50,8 +52,9 @@ Error ReadShareV2(const void *sh, int32_t type, uint64_t *share) {
         return Error::Ok();
     }
     const auto *fab = static_cast<const aclrtMemFabricHandle *>(sh);
-    NPU_RT_CHECK(std::memcmp(fab->data, kFabricMagic, sizeof(kFabricMagic)) == 0,
-                 "shareableHandle is not a fabric handle made by aclrtMemExportToShareableHandleV2");
+    NPU_RT_CHECK(
+        std::memcmp(fab->data, kFabricMagic, sizeof(kFabricMagic)) == 0,
+        "shareableHandle is not a fabric handle made by aclrtMemExportToShareableHandleV2");
     std::memcpy(share, fab->data + sizeof(kFabricMagic), sizeof(*share));
     return Error::Ok();
 }
@@ -67,8 +70,7 @@ Error AccessLocation(int32_t type, uint32_t id, uint32_t *loc_id) {
 }  // namespace
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
-                                          aclrtMemGranularityOptions option,
-                                          size_t *granularity) {
+                                          aclrtMemGranularityOptions option, size_t *granularity) {
     return RunApi("aclrtMemGetAllocationGranularity", [&] {
         NPU_ACL_CHECK(prop != nullptr, "prop is NULL");
         NPU_ACL_CHECK(granularity != nullptr, "granularity is NULL");
@@ -77,8 +79,8 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
         NPU_RETURN_IF_ERROR(npu::rt::vmm::ClassifyMemAttr(loc, EnumValue(prop->memAttr), &mc));
         if (loc == ACL_MEM_LOCATION_TYPE_DEVICE) {
             uint32_t phys = 0;
-            NPU_RETURN_IF_ERROR(DeviceManager::Get().ToPhysical(
-                static_cast<int32_t>(prop->location.id), &phys));
+            NPU_RETURN_IF_ERROR(
+                DeviceManager::Get().ToPhysical(static_cast<int32_t>(prop->location.id), &phys));
         }
         int32_t opt = EnumValue(option);
         NPU_RT_CHECK(opt == ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM ||
@@ -103,10 +105,9 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
                       "prop->allocationType %d is not ACL_MEM_ALLOCATION_TYPE_PINNED",
                       EnumValue(prop->allocationType));
         int32_t loc = EnumValue(prop->location.type);
-        NPU_ACL_CHECK(loc != ACL_MEM_LOCATION_TYPE_UNREGISTERED &&
-                          loc != ACL_MEM_LOCATION_TYPE_MANAGED,
-                      "prop->location.type %d (UNREGISTERED/MANAGED) cannot hold physical memory",
-                      loc);
+        NPU_ACL_CHECK(
+            loc != ACL_MEM_LOCATION_TYPE_UNREGISTERED && loc != ACL_MEM_LOCATION_TYPE_MANAGED,
+            "prop->location.type %d (UNREGISTERED/MANAGED) cannot hold physical memory", loc);
         MemClass mc;
         NPU_RETURN_IF_ERROR(npu::rt::vmm::ClassifyMemAttr(loc, EnumValue(prop->memAttr), &mc));
         if (loc == ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
@@ -137,6 +138,24 @@ aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, vo
     return RunApi("aclrtReserveMemAddress", [&] {
         NPU_ACL_CHECK(virPtr != nullptr, "virPtr is NULL");
         NPU_ACL_CHECK(size != 0, "size is 0");
+        NPU_ACL_CHECK(flags <= 1, "flags 0x%llx is not 0 or 1",
+                      static_cast<unsigned long long>(flags));
+        return npu::rt::vmm::Reserve(size, alignment, expectPtr, flags != 0, virPtr);
+    });
+}
+
+// A reservation whose memory avoids pages with uncorrectable errors (A3).
+// The emulated HBM has none, so it is an aclrtReserveMemAddress with the
+// sibling's extra rules: size in whole GiB, and expectPtr given (it must
+// lie in the device window, as for aclrtReserveMemAddress).
+aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+                                          void *expectPtr, uint64_t flags) {
+    return RunApi("aclrtReserveMemAddressNoUCMemory", [&] {
+        constexpr size_t kGiB = size_t{1} << 30;
+        NPU_ACL_CHECK(virPtr != nullptr, "virPtr is NULL");
+        NPU_ACL_CHECK(size != 0, "size is 0");
+        NPU_ACL_CHECK(size % kGiB == 0, "size %zu is not a multiple of 1 GiB", size);
+        NPU_ACL_CHECK(expectPtr != nullptr, "expectPtr is NULL (this reservation needs one)");
         NPU_ACL_CHECK(flags <= 1, "flags 0x%llx is not 0 or 1",
                       static_cast<unsigned long long>(flags));
         return npu::rt::vmm::Reserve(size, alignment, expectPtr, flags != 0, virPtr);
@@ -264,8 +283,7 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t dev
         std::shared_ptr<DeviceSession> s = DeviceManager::Get().SessionOf(deviceId);
         if (!s || DeviceManager::Get().RefCount(deviceId) == 0) {
             return Error::Format(ACL_ERROR_RT_CONTEXT_NULL,
-                                 "device %d is not set in this process (aclrtSetDevice)",
-                                 deviceId);
+                                 "device %d is not set in this process (aclrtSetDevice)", deviceId);
         }
         return npu::rt::vmm::ImportHandle(shareableHandle, s, handle);
     });
@@ -325,5 +343,40 @@ aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
         uint64_t share = 0;
         NPU_RETURN_IF_ERROR(ReadShareV2(shareableHandle, type, &share));
         return npu::rt::vmm::SetPidHandle(share, pid, pidNum);
+    });
+}
+
+// Interconnect link choices: the emulated devices of one host reach each
+// other through the host's memory, with one path, so a choice is checked
+// and has nothing to change.
+aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx) {
+    return RunApi("aclrtMemMapSelectedLink", [&] {
+        NPU_ACL_CHECK(virPtrDst != nullptr, "virPtrDst is NULL");
+        NPU_ACL_CHECK(size != 0, "size is 0");
+        NPU_ACL_CHECK(virPtrSrc != nullptr, "virPtrSrc is NULL");
+        NPU_ACL_CHECK(linkIdx == ACL_RT_MEM_LINK_IDX_0 || linkIdx == ACL_RT_MEM_LINK_IDX_1,
+                      "linkIdx %u is not ACL_RT_MEM_LINK_IDX_0 or _1", linkIdx);
+        // Both ranges must be device memory this process has mapped.
+        npu::rt::Operand dst, src;
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(virPtrDst, size, "virPtrDst", &dst));
+        NPU_RT_CHECK(dst.is_device(), "virPtrDst %p is not device memory", virPtrDst);
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(virPtrSrc, size, "virPtrSrc", &src));
+        NPU_RT_CHECK(src.is_device(), "virPtrSrc %p is not device memory", virPtrSrc);
+        return Error::Ok();
+    });
+}
+
+aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink) {
+    return RunApi("aclrtMemMapSetLink", [&] {
+        NPU_ACL_CHECK(handle != nullptr, "handle is NULL");
+        const int32_t link = EnumValue(adviceLink);
+        NPU_ACL_CHECK(
+            link >= ACL_RT_MEM_ACCESS_LINK_SIO && link <= ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH,
+            "adviceLink %d is not an aclrtMemLinkType (0..3)", link);
+        // The handle must name live physical memory: its properties say so.
+        PhysRef ref;
+        NPU_RETURN_IF_ERROR(npu::rt::vmm::LookupHandle(handle, &ref));
+        aclrtPhysicalMemProp prop;
+        return npu::rt::vmm::Properties(ref, handle, &prop);
     });
 }

@@ -33,7 +33,7 @@ Error ManagedMemory::Allocate(int32_t user_device, uint64_t size, void **out) {
     r.base = reinterpret_cast<uintptr_t>(p);
     r.size = static_cast<size_t>(rounded);
     r.user_device = user_device;
-    by_base_.emplace(r.base, r);
+    by_base_.emplace(r.base, Allocation{r, ManagedAdvice(r.size)});
     bytes_ += rounded;
     *out = p;
     return Error::Ok();
@@ -47,25 +47,57 @@ Error ManagedMemory::Free(void *ptr) {
                              "%p is inside managed memory but not the start of an allocation", ptr);
     }
     NPU_RETURN_IF_ERROR(HostPool::Get().Free(ptr, false));
-    bytes_ -= it->second.size;
+    bytes_ -= it->second.range.size;
     by_base_.erase(it);
     return Error::Ok();
 }
 
-bool ManagedMemory::Lookup(const void *ptr, size_t len, ManagedRange *out) const {
-    const auto addr = reinterpret_cast<uintptr_t>(ptr);
-    std::lock_guard<std::mutex> lock(mu_);
+const ManagedMemory::Allocation *ManagedMemory::Find(uintptr_t addr, size_t len) const {
     auto it = by_base_.upper_bound(addr);
     if (it == by_base_.begin())
-        return false;
+        return nullptr;
     --it;
-    const ManagedRange &r = it->second;
+    const ManagedRange &r = it->second.range;
     const size_t off = addr - r.base;
     if (off >= r.size || len > r.size - off)
-        return false;
-    if (out != nullptr)
-        *out = r;
-    return true;
+        return nullptr;
+    return &it->second;
+}
+
+Error ManagedMemory::NotManaged(const void *ptr, size_t len) {
+    return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                         "%p + %zu bytes is not inside one aclrtMemAllocManaged allocation", ptr,
+                         len);
+}
+
+bool ManagedMemory::Lookup(const void *ptr, size_t len, ManagedRange *out) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    const Allocation *a = Find(reinterpret_cast<uintptr_t>(ptr), len);
+    if (a != nullptr && out != nullptr)
+        *out = a->range;
+    return a != nullptr;
+}
+
+Error ManagedMemory::Advise(const void *ptr, size_t len,
+                            const std::function<void(RangeAdvice &)> &change) {
+    const auto addr = reinterpret_cast<uintptr_t>(ptr);
+    std::lock_guard<std::mutex> lock(mu_);
+    // Find gives a const view; the map's element itself is ours to change.
+    auto *a = const_cast<Allocation *>(Find(addr, len));
+    if (a == nullptr || len == 0)
+        return NotManaged(ptr, len);
+    a->advice.Apply(addr - a->range.base, len, change);
+    return Error::Ok();
+}
+
+Error ManagedMemory::Advice(const void *ptr, size_t len, std::vector<RangeAdvice> *out) const {
+    const auto addr = reinterpret_cast<uintptr_t>(ptr);
+    std::lock_guard<std::mutex> lock(mu_);
+    const Allocation *a = Find(addr, len);
+    if (a == nullptr || len == 0)
+        return NotManaged(ptr, len);
+    *out = a->advice.Collect(addr - a->range.base, len);
+    return Error::Ok();
 }
 
 uint64_t ManagedMemory::bytes() const {

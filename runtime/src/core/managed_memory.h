@@ -4,18 +4,21 @@
 // with the host: each allocation is pinned pool memory (core/host_pool.h),
 // a memfd mapped in this process and registered with every open device, so
 // the CPU and the engines read and write the same pages and nothing ever
-// migrates. This registry only remembers which pool allocations are managed
+// migrates. This registry remembers which pool allocations are managed
 // (aclrtPointerGetAttributes reports them as MANAGED; aclrtFree, not
-// aclrtFreeHost, frees them). Thread safe.
+// aclrtFreeHost, frees them) and what was advised about their bytes
+// (core/managed_advice.h). Thread safe.
 #ifndef NPU_RT_CORE_MANAGED_MEMORY_H
 #define NPU_RT_CORE_MANAGED_MEMORY_H
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 
 #include "core/error.h"
+#include "core/managed_advice.h"
 
 namespace npu::rt {
 
@@ -43,15 +46,30 @@ class ManagedMemory {
     // The managed allocation containing [ptr, ptr + len), if any (len 0:
     // just ptr). O(log n) in the number of allocations.
     bool Lookup(const void *ptr, size_t len, ManagedRange *out) const;
+    // Calls change on the advice of [ptr, ptr + len), with the registry
+    // locked (change must not call back into it). ACL_ERROR_RT_PARAM_INVALID
+    // unless the range lies in one managed allocation.
+    Error Advise(const void *ptr, size_t len, const std::function<void(RangeAdvice &)> &change);
+    // The distinct advice records of [ptr, ptr + len) (ManagedAdvice::Collect);
+    // the same error as Advise.
+    Error Advice(const void *ptr, size_t len, std::vector<RangeAdvice> *out) const;
     // Bytes of managed memory allocated now.
     uint64_t bytes() const;
 
   private:
     ManagedMemory() = default;
 
-    // Protects: by_base_, bytes_.
+    struct Allocation {
+        ManagedRange range;
+        ManagedAdvice advice;
+    };
+    // The allocation holding [addr, addr + len), or nullptr. Caller holds mu_.
+    const Allocation *Find(uintptr_t addr, size_t len) const;
+    static Error NotManaged(const void *ptr, size_t len);
+
+    // Protects: by_base_ (the allocations and their advice), bytes_.
     mutable std::mutex mu_;
-    std::map<uintptr_t, ManagedRange> by_base_;
+    std::map<uintptr_t, Allocation> by_base_;
     uint64_t bytes_ = 0;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Named state callbacks: those of aclrtRegDeviceStateCallback (DeviceHooks)
-// and of aclrtRegStreamStateCallback (StreamHooks).
+// Named callbacks: those of aclrtRegDeviceStateCallback (DeviceHooks), of
+// aclrtRegStreamStateCallback (StreamHooks) and of
+// aclrtSetDeviceTaskAbortCallback (TaskAbortHooks).
 //
 // DeviceHooks run with ACL_RT_DEVICE_STATE_SET_PRE / _SET_POST around
 // aclrtSetDevice and ACL_RT_DEVICE_STATE_RESET_PRE / _RESET_POST around
@@ -14,7 +15,11 @@
 // and the streams a destroyed context takes with it included); the handle
 // is live during both calls.
 //
-// Either kind runs on the thread that makes the call, with no lock of the
+// TaskAbortHooks run with ACL_RT_DEVICE_TASK_ABORT_PRE before
+// aclrtDeviceTaskAbort aborts the device's streams and with
+// ACL_RT_DEVICE_TASK_ABORT_POST after; what they return is not looked at.
+//
+// Every kind runs on the thread that makes the call, with no lock of the
 // runtime held, in the order the hooks were registered.
 #ifndef NPU_RT_CORE_STATE_HOOKS_H
 #define NPU_RT_CORE_STATE_HOOKS_H
@@ -30,13 +35,11 @@
 
 namespace npu::rt {
 
-// Subject: what the callback is told about (a device id, a stream handle).
-template <typename Subject, typename State>
+// Callback: a function whose last parameter is the registered args.
+template <typename Callback>
 class StateHooks {
   public:
-    using Callback = void (*)(Subject, State, void *);
-
-    // what: "device" or "stream", for messages.
+    // what: "device state", "stream state", ..., for messages.
     explicit StateHooks(const char *what) : what_(what) {}
 
     // Adds hook name; ACL_ERROR_RT_PARAM_INVALID when the name is taken.
@@ -51,7 +54,7 @@ class StateHooks {
         } else {
             if (it != hooks_.end()) {
                 return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                                     "a %s state callback named \"%s\" is already registered "
+                                     "a %s callback named \"%s\" is already registered "
                                      "(register NULL under that name first to replace it)",
                                      what_, name.c_str());
             }
@@ -61,8 +64,9 @@ class StateHooks {
         return Error::Ok();
     }
 
-    // Runs every hook for subject.
-    void Notify(Subject subject, State state) {
+    // Runs every hook with arguments (what, state, ...) and its args.
+    template <typename... Arguments>
+    void Notify(Arguments... arguments) {
         if (!any_.load(std::memory_order_acquire))
             return;
         std::vector<Hook> hooks;
@@ -72,7 +76,7 @@ class StateHooks {
         }
         // Unlocked: a hook may register or remove hooks, or use the subject.
         for (const Hook &hook : hooks)
-            hook.callback(subject, state, hook.args);
+            hook.callback(arguments..., hook.args);
     }
 
   private:
@@ -89,9 +93,9 @@ class StateHooks {
     std::atomic<bool> any_{false};
 };
 
-class DeviceHooks : public StateHooks<int32_t, aclrtDeviceState> {
+class DeviceHooks : public StateHooks<aclrtDeviceStateCallback> {
   public:
-    DeviceHooks() : StateHooks("device") {}
+    DeviceHooks() : StateHooks("device state") {}
     static DeviceHooks &Get() {
         // Never destroyed: devices may be reset from static destructors.
         static auto *hooks = new DeviceHooks;
@@ -99,12 +103,21 @@ class DeviceHooks : public StateHooks<int32_t, aclrtDeviceState> {
     }
 };
 
-class StreamHooks : public StateHooks<aclrtStream, aclrtStreamState> {
+class StreamHooks : public StateHooks<aclrtStreamStateCallback> {
   public:
-    StreamHooks() : StateHooks("stream") {}
+    StreamHooks() : StateHooks("stream state") {}
     static StreamHooks &Get() {
         // Never destroyed: streams may be destroyed from static destructors.
         static auto *hooks = new StreamHooks;
+        return *hooks;
+    }
+};
+
+class TaskAbortHooks : public StateHooks<aclrtDeviceTaskAbortCallback> {
+  public:
+    TaskAbortHooks() : StateHooks("device task abort") {}
+    static TaskAbortHooks &Get() {
+        static auto *hooks = new TaskAbortHooks;
         return *hooks;
     }
 };

@@ -430,6 +430,27 @@ Error ContextStreams::SynchronizeAll(uint64_t timeout_ns) {
     return first;
 }
 
+Error ContextStreams::AbortAll() {
+    std::vector<void *> handles;
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        handles = handles_;
+    }
+    Error first;
+    // The default stream lives as long as the context, which the caller holds.
+    if (Stream *d = default_.load(std::memory_order_acquire); d != nullptr)
+        first = d->Abort();
+    for (void *h : handles) {
+        StreamRef ref;
+        if (!AcquireStream(h, &ref).ok())
+            continue;  // destroyed meanwhile: nothing left to abort
+        Error e = ref->Abort();
+        if (!e.ok() && first.ok())
+            first = e;
+    }
+    return first;
+}
+
 Error ContextStreams::Slab(std::shared_ptr<EventSlab> *out) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!slab_)

@@ -260,6 +260,9 @@ class ContextStreams {
     // limit; else ACL_ERROR_RT_STREAM_SYNC_TIMEOUT once that much has passed
     // in all.
     Error SynchronizeAll(uint64_t timeout_ns = 0);
+    // aclrtDeviceTaskAbort: aclrtStreamAbort on the default stream and every
+    // explicit stream of the context; the first error, after trying all.
+    Error AbortAll();
 
     // The context's slab of event slots, created on first use.
     Error Slab(std::shared_ptr<EventSlab> *out);
