@@ -213,10 +213,10 @@ stage_aarch64() {
 		-j "$JOBS" --output-on-failure --timeout 600
 }
 
-# The driver's libFuzzer harness (tests/fuzz) for two minutes, in its own
+# The driver's libFuzzer harness (tests/fuzz) for one minute, in its own
 # clang build, build-fuzz/ (scripts/fuzz.sh; longer campaigns: --time).
 stage_fuzz() {
-	local opts=(--time 120)
+	local opts=(--time 60)
 	[[ $install -eq 1 ]] || opts+=(--no-install)
 	scripts/fuzz.sh "${opts[@]}"
 }
@@ -290,7 +290,7 @@ stage "Debian packages (cpack; dpkg-deb checks, dpkg -x, DKMS tree, consumers)" 
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan
-	stage "libFuzzer driver harness, 2 minutes (build-fuzz/, clang)" stage_fuzz
+	stage "libFuzzer driver harness, 1 minute (build-fuzz/, clang)" stage_fuzz
 else
 	info "--quick: skipping the ASan+UBSan, TSan and fuzzer stages"
 fi
