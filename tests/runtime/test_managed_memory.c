@@ -372,6 +372,12 @@ static void test_range_attributes_report_the_advice(void **state)
 	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID), 0);
 	ACL_OK(aclrtMemManagedAdvise(p + 3 * MIB, MIB, ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
 				     host));
+	/* The host is one location, whatever id it was named with. */
+	host.id = 5;
+	ACL_OK(aclrtMemManagedAdvise(p + 3 * MIB + MIB / 2, MIB / 2,
+				     ACL_MEM_ADVISE_SET_PREFERRED_LOCATION, host));
+	host.id = 0;
+	assert_int_equal(range_attr(p + 3 * MIB, MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), -1);
 	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), -2);
 	assert_int_equal(range_attr(p, 4 * MIB, ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE),
 			 ACL_MEM_LOCATIONTYPE_INVALID);

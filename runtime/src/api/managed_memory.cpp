@@ -58,8 +58,13 @@ Error CheckManagedRange(const void *ptr, uint64_t size) {
     return Error::Ok();
 }
 
+// The id matters for a device and a NUMA node only, so two host locations
+// with different ids are the same location.
 ManagedLocation ToManaged(const aclrtMemManagedLocation &location) {
-    return {npu::rt::EnumValue(location.type), location.id};
+    const int32_t type = npu::rt::EnumValue(location.type);
+    const bool has_id =
+        type == ACL_MEM_LOCATIONTYPE_DEVICE || type == ACL_MEM_LOCATIONTYPE_HOST_NUMA;
+    return {type, has_id ? location.id : 0};
 }
 
 // The value CUDA's cudaMemRangeGetAttribute gives a location as one int:
