@@ -30,7 +30,9 @@ Error CheckRange(void *devPtr, size_t size) {
     return Error::Ok();
 }
 
-Error CheckCmoType(aclrtCmoType cmoType) {
+// cmoType by reference: a C caller may pass any int, which a copy as the
+// enum type would read (EnumValue copies the bits instead).
+Error CheckCmoType(const aclrtCmoType &cmoType) {
     const int32_t type = npu::rt::EnumValue(cmoType);
     NPU_ACL_CHECK(type >= ACL_RT_CMO_TYPE_PREFETCH && type <= ACL_RT_CMO_TYPE_FLUSH,
                   "cmoType %d is not one of ACL_RT_CMO_TYPE_* (0..3)", type);
