@@ -39,14 +39,6 @@ Error CheckCmoType(const aclrtCmoType &cmoType) {
     return Error::Ok();
 }
 
-// [ptr, ptr + size) lies in one allocation of device memory; *out gets its
-// device.
-Error DeviceRange(const void *ptr, size_t size, const char *role, npu::rt::Operand *out) {
-    NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(ptr, size, role, out));
-    NPU_RT_CHECK(out->is_device(), "%s %p is not device memory", role, ptr);
-    return Error::Ok();
-}
-
 // A CMO descriptor (aclrtCmoSetDesc), in device memory the caller
 // allocated with the size aclrtCmoGetDescSize gives, 64-byte aligned like
 // a memory-copy descriptor.
@@ -61,7 +53,7 @@ constexpr size_t kCmoDescAlign = 64;
 Error CheckCmoDesc(const void *cmoDesc, npu::rt::Operand *out) {
     NPU_RT_CHECK(reinterpret_cast<uintptr_t>(cmoDesc) % kCmoDescAlign == 0,
                  "cmoDesc %p is not 64-byte aligned", cmoDesc);
-    return DeviceRange(cmoDesc, sizeof(CmoDesc), "cmoDesc", out);
+    return npu::rt::ClassifyDeviceChecked(cmoDesc, sizeof(CmoDesc), "cmoDesc", out);
 }
 
 }  // namespace
@@ -92,7 +84,7 @@ aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream
         StreamRef ref;
         NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
         npu::rt::Operand op;
-        NPU_RETURN_IF_ERROR(DeviceRange(src, size, "src", &op));
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(src, size, "src", &op));
         NPU_RT_CHECK(op.dev == &ref->session(),
                      "src %p is memory of device %d, the stream runs on device %d", src,
                      op.dev->user_id(), ref->session().user_id());
@@ -117,7 +109,7 @@ aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size) {
         NPU_ACL_CHECK(size != 0, "size is 0 (src %p)", src);
         npu::rt::Operand desc_op, src_op;
         NPU_RETURN_IF_ERROR(CheckCmoDesc(cmoDesc, &desc_op));
-        NPU_RETURN_IF_ERROR(DeviceRange(src, size, "src", &src_op));
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(src, size, "src", &src_op));
         NPU_RT_CHECK(desc_op.dev == src_op.dev,
                      "cmoDesc %p is memory of device %d, src %p of device %d", cmoDesc,
                      desc_op.dev->user_id(), src, src_op.dev->user_id());

@@ -85,15 +85,34 @@ int32_t LocationId(const ManagedLocation &l) {
 }
 
 // The location every record names, or none when they differ.
-template <typename Field>
-ManagedLocation Common(const std::vector<RangeAdvice> &records, Field field) {
-    const ManagedLocation first = field(records.front());
+ManagedLocation Common(const std::vector<RangeAdvice> &records,
+                       ManagedLocation RangeAdvice::*where) {
+    const ManagedLocation first = records.front().*where;
     for (const RangeAdvice &r : records) {
-        if (!(field(r) == first))
+        if (!(r.*where == first))
             return {};
     }
     return first;
 }
+
+int32_t TypeOf(const ManagedLocation &l) {
+    return l.type;
+}
+
+// The six location attributes: which location, reported as what.
+struct LocationAttribute {
+    int32_t attribute;
+    ManagedLocation RangeAdvice::*where;
+    int32_t (*as)(const ManagedLocation &);
+};
+const LocationAttribute kLocationAttributes[] = {
+    {ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, &RangeAdvice::preferred, LegacyId},
+    {ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, &RangeAdvice::preferred, TypeOf},
+    {ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID, &RangeAdvice::preferred, LocationId},
+    {ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, &RangeAdvice::last_prefetch, LegacyId},
+    {ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE, &RangeAdvice::last_prefetch, TypeOf},
+    {ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID, &RangeAdvice::last_prefetch, LocationId},
+};
 
 Error CheckAttribute(int32_t attribute, const char *role) {
     NPU_ACL_CHECK(attribute >= ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
@@ -142,31 +161,13 @@ void WriteAttribute(int32_t attribute, const std::vector<RangeAdvice> &records, 
         return;
     }
     int32_t value = 0;
-    auto preferred = [](const RangeAdvice &r) { return r.preferred; };
-    auto prefetched = [](const RangeAdvice &r) { return r.last_prefetch; };
-    switch (attribute) {
-        case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
-            value = std::all_of(records.begin(), records.end(),
-                                [](const RangeAdvice &r) { return r.read_mostly; });
-            break;
-        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
-            value = LegacyId(Common(records, preferred));
-            break;
-        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
-            value = Common(records, preferred).type;
-            break;
-        case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID:
-            value = LocationId(Common(records, preferred));
-            break;
-        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
-            value = LegacyId(Common(records, prefetched));
-            break;
-        case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
-            value = Common(records, prefetched).type;
-            break;
-        default:  // ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID
-            value = LocationId(Common(records, prefetched));
-            break;
+    if (attribute == ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY) {
+        value = std::all_of(records.begin(), records.end(),
+                            [](const RangeAdvice &r) { return r.read_mostly; });
+    }
+    for (const LocationAttribute &a : kLocationAttributes) {
+        if (a.attribute == attribute)
+            value = a.as(Common(records, a.where));
     }
     std::memcpy(data, &value, sizeof(value));
 }

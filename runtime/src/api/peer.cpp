@@ -72,8 +72,7 @@ aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, uint64_t fl
         uint32_t phys = 0;
         NPU_RETURN_IF_ERROR(npu::rt::DeviceManager::Get().ToPhysical(dstDevId, &phys));
         npu::rt::Operand op;
-        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(devPtr, size, "devPtr", &op));
-        NPU_RT_CHECK(op.is_device(), "devPtr %p is not device memory", devPtr);
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(devPtr, size, "devPtr", &op));
         const int32_t owner = op.dev->user_id();
         if (owner == dstDevId)
             return Error::Ok();

@@ -27,8 +27,7 @@ Error ValueOp(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream, 
     else
         NPU_RT_CHECK(flag == 0, "flag %u is reserved and must be 0", flag);
     npu::rt::Operand op;
-    NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(devAddr, sizeof(uint64_t), "devAddr", &op));
-    NPU_RT_CHECK(op.is_device(), "devAddr %p is not device memory", devAddr);
+    NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(devAddr, sizeof(uint64_t), "devAddr", &op));
     // The engines store and load whole aligned words (emulator choice).
     NPU_RT_CHECK(reinterpret_cast<uintptr_t>(devAddr) % 8 == 0, "devAddr %p is not 8-byte aligned",
                  devAddr);

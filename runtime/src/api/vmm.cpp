@@ -358,11 +358,8 @@ aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, 
                       "linkIdx %u is not ACL_RT_MEM_LINK_IDX_0 or _1", linkIdx);
         // Both ranges must be device memory this process has mapped.
         npu::rt::Operand dst, src;
-        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(virPtrDst, size, "virPtrDst", &dst));
-        NPU_RT_CHECK(dst.is_device(), "virPtrDst %p is not device memory", virPtrDst);
-        NPU_RETURN_IF_ERROR(npu::rt::ClassifyChecked(virPtrSrc, size, "virPtrSrc", &src));
-        NPU_RT_CHECK(src.is_device(), "virPtrSrc %p is not device memory", virPtrSrc);
-        return Error::Ok();
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(virPtrDst, size, "virPtrDst", &dst));
+        return npu::rt::ClassifyDeviceChecked(virPtrSrc, size, "virPtrSrc", &src);
     });
 }
 

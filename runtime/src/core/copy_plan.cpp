@@ -88,6 +88,13 @@ Error ClassifyChecked(const void *ptr, size_t len, const char *role, Operand *ou
     return Error::Ok();
 }
 
+Error ClassifyDeviceChecked(const void *ptr, size_t len, const char *role, Operand *out) {
+    NPU_RETURN_IF_ERROR(ClassifyChecked(ptr, len, role, out));
+    if (!out->is_device())
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "%s %p is not device memory", role, ptr);
+    return Error::Ok();
+}
+
 Error ReviseKind(int32_t kind, Loc src, Loc dst, int32_t *effective) {
     const bool sd = src == Loc::kDevice, dd = dst == Loc::kDevice;
     const bool su = src == Loc::kUnregistered, du = dst == Loc::kUnregistered;
@@ -129,7 +136,7 @@ Error ReviseKind(int32_t kind, Loc src, Loc dst, int32_t *effective) {
         *effective = kind;
         return Error::Ok();
     }
-    static const char *const kNames[] = { "host", "device", "unregistered host" };
+    static const char *const kNames[] = {"host", "device", "unregistered host"};
     return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                          "kind %d does not fit a copy from %s memory to %s memory", kind,
                          kNames[static_cast<int>(src)], kNames[static_cast<int>(dst)]);

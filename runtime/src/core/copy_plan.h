@@ -45,6 +45,9 @@ void Classify(const void *ptr, size_t len, DeviceSession *own, Operand *out);
 // with len bytes, inside one live allocation, else ACL_ERROR_RT_PARAM_INVALID
 // naming role.
 Error ClassifyChecked(const void *ptr, size_t len, const char *role, Operand *out);
+// ClassifyChecked for the calls that take device memory only: anything else
+// is ACL_ERROR_RT_PARAM_INVALID too.
+Error ClassifyDeviceChecked(const void *ptr, size_t len, const char *role, Operand *out);
 
 // The kind correction of aclrtMemcpyAsync for kinds 0..4: the effective
 // kind (ACL_MEMCPY_*), or ACL_ERROR_RT_PARAM_INVALID when the kind is not

@@ -82,8 +82,7 @@ Error ManagedMemory::Advise(const void *ptr, size_t len,
                             const std::function<void(RangeAdvice &)> &change) {
     const auto addr = reinterpret_cast<uintptr_t>(ptr);
     std::lock_guard<std::mutex> lock(mu_);
-    // Find gives a const view; the map's element itself is ours to change.
-    auto *a = const_cast<Allocation *>(Find(addr, len));
+    Allocation *a = Find(addr, len);
     if (a == nullptr || len == 0)
         return NotManaged(ptr, len);
     a->advice.Apply(addr - a->range.base, len, change);

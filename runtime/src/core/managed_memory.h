@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "core/error.h"
 #include "core/managed_advice.h"
@@ -65,6 +66,9 @@ class ManagedMemory {
     };
     // The allocation holding [addr, addr + len), or nullptr. Caller holds mu_.
     const Allocation *Find(uintptr_t addr, size_t len) const;
+    Allocation *Find(uintptr_t addr, size_t len) {
+        return const_cast<Allocation *>(std::as_const(*this).Find(addr, len));
+    }
     static Error NotManaged(const void *ptr, size_t len);
 
     // Protects: by_base_ (the allocations and their advice), bytes_.
