@@ -668,6 +668,26 @@ static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 	}
 }
 
+/*
+ * A descriptor that completes in about the time of a small copy: its
+ * CQE's waiters may be woken together with those of the descriptors after
+ * it. Anything that may take long (a big copy, pageable host memory that
+ * may fault) has the waiters of what came before woken first.
+ */
+static bool npu_engine_quick(const struct npu_sqe *sqe)
+{
+	switch (sqe->opcode) {
+	case NPU_OP_NOP:
+	case NPU_OP_VALUE_WRITE:
+	case NPU_OP_TIMESTAMP:
+		return true;
+	case NPU_OP_COPY:
+	case NPU_OP_MEMSET:
+		return sqe->dir == NPU_DIR_D2D && sqe->len <= NPU_ENGINE_QUICK_BYTES;
+	}
+	return false;
+}
+
 /* One batch, as npu_engine_run() describes it; the caller empties ring->xlate after. */
 static enum npu_engine_stop npu_engine_run_batch(struct npu_ring *ring, void *bounce, u32 budget,
 						 bool abort, u32 abort_tail, bool *wrote)
@@ -710,7 +730,15 @@ static enum npu_engine_stop npu_engine_run_batch(struct npu_ring *ring, void *bo
 			npu_ring_post_cqe(ring, sqe.user_data, r < 0 ? r : 0);
 			continue;
 		}
-		npu_ring_post_cqe(ring, sqe.user_data, npu_engine_exec(ring, bounce, &sqe, wrote));
+		if (!npu_engine_quick(&sqe)) {
+			/* Who waits for the quick ones before it is not held up. */
+			npu_ring_wake_waiters(ring);
+			npu_ring_post_cqe(ring, sqe.user_data,
+					  npu_engine_exec(ring, bounce, &sqe, wrote));
+			continue;
+		}
+		/* Woken by npu_engine_run() at the latest, as the batch ends. */
+		npu_ring_fill_cqe(ring, sqe.user_data, npu_engine_exec(ring, bounce, &sqe, wrote));
 	}
 	return npu_ring_sq_ready(ring) ? NPU_ENGINE_MORE : NPU_ENGINE_IDLE;
 }
@@ -738,6 +766,7 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 	lockdep_assert_held(&ring->submit_lock);
 	stop = npu_engine_run_batch(ring, bounce, budget, abort, abort_tail, wrote);
 	npu_mem_xlate_drop(&ring->xlate);
+	npu_ring_wake_waiters(ring);
 	return stop;
 }
 

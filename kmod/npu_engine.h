@@ -16,6 +16,8 @@ struct npu_xfer;
 #define NPU_ENGINE_BOUNCE_SIZE	SZ_64K
 /* Copies from this size on are split across idle engines. */
 #define NPU_ENGINE_SPLIT_MIN	SZ_8M
+/* Device-to-device copies and fills up to this size complete quickly (npu_engine_quick()). */
+#define NPU_ENGINE_QUICK_BYTES	SZ_4K
 
 /* Why npu_engine_run() returned. */
 enum npu_engine_stop {

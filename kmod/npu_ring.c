@@ -406,17 +406,31 @@ bool npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
  */
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res)
 {
+	npu_ring_fill_cqe(ring, user_data, res);
+	npu_ring_wake_waiters(ring);
+}
+
+/**
+ * npu_ring_fill_cqe() - complete a descriptor, waking nobody yet
+ * @ring: the ring; caller holds submit_lock
+ * @user_data: the SQE's user_data
+ * @res: 0 or -errno
+ *
+ * As npu_ring_post_cqe(), without its full barrier per CQE: the engine
+ * calls npu_ring_wake_waiters() once after a run of quick descriptors
+ * (before a slow one, and when its batch ends). A waiter that spins sees
+ * the CQE at once; one asleep is woken that much later.
+ */
+void npu_ring_fill_cqe(struct npu_ring *ring, u64 user_data, s32 res)
+{
 	struct npu_cqe *c;
 
 	lockdep_assert_held(&ring->submit_lock);
 	if (unlikely(ring->err))
 		return;
 	c = npu_ring_cqe_write(ring, user_data, res, 0, false);
-	if (unlikely(npu_ring_lost(ring, ring->hdr) || (c && npu_ring_lost(ring, c)))) {
+	if (unlikely(npu_ring_lost(ring, ring->hdr) || (c && npu_ring_lost(ring, c))))
 		npu_ring_fail(ring, -EFAULT);
-		return;
-	}
-	npu_ring_wake_waiters(ring);
 }
 
 /**
@@ -470,8 +484,14 @@ void npu_ring_wake_waiters(struct npu_ring *ring)
 		wake_up_all(&ring->cq_wait);
 }
 
-/* CQEs waiting for the application, bounded by the CQ size. */
-static u32 npu_ring_cq_ready(struct npu_ring *ring)
+/**
+ * npu_ring_cq_ready() - CQEs posted and not yet reaped by the application
+ * @ring: the ring; any context
+ *
+ * Return: cq_tail - cq_head, bounded by the CQ size (cq_head is the
+ * application's to write).
+ */
+u32 npu_ring_cq_ready(struct npu_ring *ring)
 {
 	u32 head = smp_load_acquire(&ring->hdr->cq_head);
 

@@ -61,6 +61,7 @@ struct npu_ring {
 	u32 abort_req;		/* aborts asked for ... */
 	u32 abort_done;		/* ... and carried out by an engine */
 	u32 abort_tail;		/* the SQEs before it fail with -ECANCELED */
+	u64 poll_after;		/* POLLED: not looked at before this (ktime ns), 0: now */
 	wait_queue_head_t state_wait;	/* woken when it leaves RUNNING or an abort is done */
 
 	/* NPU_IOCTL_RING_STATS counters. */
@@ -87,8 +88,10 @@ void npu_ring_release_all(struct npu_ctx *ctx);
 u32 npu_ring_sq_ready(struct npu_ring *ring);
 bool npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe);
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res);
+void npu_ring_fill_cqe(struct npu_ring *ring, u64 user_data, s32 res);
 u32 npu_ring_sq_tail(struct npu_ring *ring);
 bool npu_ring_sq_pending(struct npu_ring *ring);
+u32 npu_ring_cq_ready(struct npu_ring *ring);
 void npu_ring_publish_flags(struct npu_ring *ring);
 void npu_ring_wake_waiters(struct npu_ring *ring);
 

@@ -28,6 +28,18 @@
  * ring, another device or the host is seen without a doorbell, and a
  * parked ring never holds up an engine.
  *
+ * A producer that streams descriptors faster than they complete, with
+ * nobody reaping the completions (NPU_SCHED_COALESCE_CQES or more wait in
+ * the CQ), would otherwise meet the engine one descriptor at a time: each
+ * batch of one moves sq_tail, the SQE and the CQ tail between the two CPUs,
+ * and the scheduling around a batch costs more than a small copy. Such a
+ * ring is left alone for `engine_coalesce_us` after its batch went idle
+ * (poll_after), as a NIC moderates its interrupts, and the engine then runs
+ * what gathered in batches. Nothing waits on it meanwhile: a waiter that
+ * enters the driver, a doorbell and a submitter that runs its ring itself
+ * take it at once, and with fewer completions waiting (a thread reaps
+ * them as they come) no pause is made.
+ *
  * Copies of NPU_ENGINE_SPLIT_MIN bytes or more are cut into chunks when
  * engines are idle: the engine that runs the descriptor puts the job on
  * chunkq, runs chunks itself, and waits for the helpers' chunks before it
@@ -50,8 +62,15 @@ module_param(engine_poll_us, uint, 0444);
 MODULE_PARM_DESC(engine_poll_us,
 		 "How long an idle engine polls rings before they need a doorbell (us, 0..10000, default 100)");
 
+static unsigned int engine_coalesce_us = 20;
+module_param(engine_coalesce_us, uint, 0444);
+MODULE_PARM_DESC(engine_coalesce_us,
+		 "How long a ring streamed to with unreaped completions is left to gather descriptors (us, 0..5000, at most engine_poll_us/2, default 20)");
+
 /* Descriptors of one ring an engine runs before it looks at other rings. */
 #define NPU_SCHED_BATCH		64
+/* Unreaped CQEs from which a ring that went idle is left to gather more. */
+#define NPU_SCHED_COALESCE_CQES	16
 /* Parked rings are re-checked at least this often (jiffies). */
 #define NPU_SCHED_PARK_JIFFIES	1
 /* The smallest chunk of a split copy. */
@@ -71,6 +90,7 @@ struct npu_sched {
 	struct npu_device *ndev;
 	unsigned int nr_engines;
 	u64 poll_ns;
+	u64 coalesce_ns;	/* 0: no coalescing */
 
 	/*
 	 * Protects: runq, pollq, parked, chunkq, nr_busy, nr_sleeping, poller,
@@ -135,6 +155,7 @@ static void npu_sched_queue_locked(struct npu_sched *s, struct npu_ring *ring)
 	lockdep_assert_held(&s->lock);
 	list_move_tail(&ring->sched_link, &s->runq);
 	WRITE_ONCE(ring->sstate, NPU_RING_QUEUED);
+	ring->poll_after = 0;
 	/*
 	 * A queued ring will be run and will read sq_tail then: it needs no
 	 * more doorbells, so a producer that keeps publishing while the
@@ -158,10 +179,17 @@ static void npu_sched_wake_locked(struct npu_sched *s)
 static void npu_sched_scan_locked(struct npu_sched *s)
 {
 	struct npu_ring *ring, *tmp;
+	u64 now = 0;
 	s64 gen;
 
 	lockdep_assert_held(&s->lock);
+	if (s->coalesce_ns && !list_empty(&s->pollq))
+		now = ktime_get_ns();
 	list_for_each_entry_safe(ring, tmp, &s->pollq, sched_link) {
+		/* Not even sq_tail is read while the ring gathers. */
+		if (ring->poll_after && now < ring->poll_after)
+			continue;
+		ring->poll_after = 0;
 		if (npu_sched_ring_has_work(ring))
 			npu_sched_queue_locked(s, ring);
 	}
@@ -302,6 +330,13 @@ static u32 npu_sched_ack_locked(struct npu_sched *s, struct npu_ring *ring, u32 
 	return n;
 }
 
+/* Whether @ring, whose batch just emptied its SQ, is left to gather more. */
+static bool npu_sched_coalesce(struct npu_sched *s, struct npu_ring *ring)
+{
+	return s->coalesce_ns && ring->abort_req == ring->abort_done &&
+	       npu_ring_cq_ready(ring) >= NPU_SCHED_COALESCE_CQES;
+}
+
 /*
  * A run of @ring (RUNNING) ended with @stop: put it where it belongs now,
  * and wake whoever waits for it. @abort: the run carried out abort
@@ -311,6 +346,7 @@ static void npu_sched_settle_locked(struct npu_sched *s, struct npu_ring *ring,
 				    enum npu_engine_stop stop, bool abort, u32 abort_req)
 {
 	lockdep_assert_held(&s->lock);
+	ring->poll_after = 0;
 	/* Read by npu_sched_abort() waiters without the lock. */
 	if (abort)
 		WRITE_ONCE(ring->abort_done, abort_req);
@@ -329,6 +365,11 @@ static void npu_sched_settle_locked(struct npu_sched *s, struct npu_ring *ring,
 			s->park_check = jiffies + NPU_SCHED_PARK_JIFFIES;
 		list_add_tail(&ring->sched_link, &s->parked);
 		WRITE_ONCE(ring->sstate, NPU_RING_PARKED);
+	} else if (stop == NPU_ENGINE_IDLE && !ring->rerun && npu_sched_coalesce(s, ring)) {
+		/* Whether or not more came meanwhile: it gathers. */
+		list_add_tail(&ring->sched_link, &s->pollq);
+		WRITE_ONCE(ring->sstate, NPU_RING_POLLED);
+		ring->poll_after = ktime_get_ns() + s->coalesce_ns;
 	} else if (stop != NPU_ENGINE_PARKED && !ring->rerun &&
 		   !npu_sched_ring_has_work(ring)) {
 		list_add_tail(&ring->sched_link, &s->pollq);
@@ -825,12 +866,19 @@ int npu_sched_init(struct npu_device *ndev)
 		       NPU_SCHED_POLL_MAX_US);
 		return -EINVAL;
 	}
+	if (engine_coalesce_us > NPU_SCHED_POLL_MAX_US / 2) {
+		pr_err("npu: engine_coalesce_us=%u, must be 0..%u\n", engine_coalesce_us,
+		       NPU_SCHED_POLL_MAX_US / 2);
+		return -EINVAL;
+	}
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	s->ndev = ndev;
 	s->nr_engines = engines;
 	s->poll_ns = (u64)engine_poll_us * NSEC_PER_USEC;
+	/* At most half the poll window, or streamed rings would go to sleep. */
+	s->coalesce_ns = (u64)min(engine_coalesce_us, engine_poll_us / 2) * NSEC_PER_USEC;
 	spin_lock_init(&s->lock);
 	INIT_LIST_HEAD(&s->runq);
 	INIT_LIST_HEAD(&s->pollq);

@@ -10,7 +10,9 @@
  * slots when it runs, and hostile slots and offsets failing alone; -ECANCELED for what a parked
  * ring holds on RING_ABORT and RING_DESTROY; a copy large enough to be
  * split across engines; translations cached for a batch that follow a free
- * and a new allocation at the same address; and every object the driver
+ * and a new allocation at the same address; a ring streamed to without
+ * reaping, left to gather descriptors, still running them without a
+ * doorbell and taken at once by a waiter; and every object the driver
  * allocated gone at the end (leak counters).
  */
 #include <fcntl.h>
@@ -1190,6 +1192,80 @@ static void test_batch_translations_follow_a_free_and_reallocation(void **state)
 	close(uffd);
 }
 
+static int setup_coalesce(void **state)
+{
+	(void)state;
+	mock_fail_reset();
+	live_before_load = mock_live_objects();
+	return mockdev_module_load("hbm_mb=64 engines=2 engine_poll_us=10000 engine_coalesce_us=5000");
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Push n NOPs numbered from *ud; as a producer does, ring only if the ring sleeps. */
+static void push_nops(struct file *f, struct t_ring *r, uint32_t n, uint64_t *ud)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = (*ud)++ };
+
+		t_ring_push(r, &nop);
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_NEED_WAKEUP)
+		submit(f, r, n);
+}
+
+/*
+ * Completions nobody reaps (at least 16 in the CQ): the engine leaves the
+ * ring alone for engine_coalesce_us (5 ms here) after a batch, to take
+ * what gathered in one batch. Descriptors published meanwhile still run
+ * without a doorbell once the pause is over, in order; and a waiter that
+ * enters the driver takes the ring at once instead of sitting out the
+ * pause (well under 5 ms: it would take the whole pause otherwise).
+ */
+static void test_streamed_ring_gathers_but_a_waiter_takes_it_at_once(void **state)
+{
+	struct file *f = open_ctx();
+	struct t_ring r;
+	struct npu_cqe cqe;
+	uint64_t ud = 1;
+	double t0, waited;
+
+	(void)state;
+	assert_int_equal(t_ring_create(f, &r, 256, 256), 0);
+	push_nops(f, &r, 32, &ud);
+	submit(f, &r, 32);
+	assert_true(t_ring_wait_completed(&r, 32));
+	/* 32 unreaped: the ring gathers; these run when the pause ends. */
+	push_nops(f, &r, 32, &ud);
+	assert_true(t_ring_wait_completed(&r, 64));
+	assert_int_equal(cq_ready(&r), 64);
+
+	/* 64 unreaped, gathering again: a waiter does not wait for the pause. */
+	push_nops(f, &r, 32, &ud);
+	t0 = now_us();
+	assert_int_equal(wait_cqes(f, &r, 96, 10000), 0);
+	waited = now_us() - t0;
+	assert_int_equal(cq_ready(&r), 96);
+	if (waited >= 2500)
+		fail_msg("the waiter sat out the pause: %.0f us", waited);
+
+	for (uint64_t want = 1; want < ud; want++) {
+		assert_true(t_ring_pop(&r, &cqe));
+		assert_int_equal(cqe.user_data, want);
+		assert_int_equal(cqe.res, 0);
+	}
+	assert_false(t_ring_pop(&r, &cqe));
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1219,6 +1295,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_batch_translations_follow_a_free_and_reallocation,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_streamed_ring_gathers_but_a_waiter_takes_it_at_once,
+						setup_coalesce, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
