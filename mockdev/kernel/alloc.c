@@ -474,6 +474,18 @@ void *kvmalloc(size_t size, gfp_t flags)
 
 void kvfree(const void *p)
 {
+	/*
+	 * NULL, and anything not on a page boundary (where vmalloc memory
+	 * starts), is no vmalloc memory: no search of the area tree, which
+	 * is as deep as the driver has page blocks (the kernel's
+	 * is_vmalloc_addr() is a range check).
+	 */
+	if (!p)
+		return;
+	if (!PAGE_ALIGNED(p)) {
+		kfree(p);
+		return;
+	}
 	if (is_vmalloc_addr(p))
 		vfree(p);
 	else
