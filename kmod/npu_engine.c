@@ -732,12 +732,12 @@ static enum npu_engine_stop npu_engine_run_batch(struct npu_ring *ring, void *bo
 		}
 		if (!npu_engine_quick(&sqe)) {
 			/* Who waits for the quick ones before it is not held up. */
-			npu_ring_wake_waiters(ring);
+			npu_ring_commit_cqes(ring);
 			npu_ring_post_cqe(ring, sqe.user_data,
 					  npu_engine_exec(ring, bounce, &sqe, wrote));
 			continue;
 		}
-		/* Woken by npu_engine_run() at the latest, as the batch ends. */
+		/* Published by npu_engine_run() at the latest, as the batch ends. */
 		npu_ring_fill_cqe(ring, sqe.user_data, npu_engine_exec(ring, bounce, &sqe, wrote));
 	}
 	return npu_ring_sq_ready(ring) ? NPU_ENGINE_MORE : NPU_ENGINE_IDLE;
@@ -766,7 +766,7 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 	lockdep_assert_held(&ring->submit_lock);
 	stop = npu_engine_run_batch(ring, bounce, budget, abort, abort_tail, wrote);
 	npu_mem_xlate_drop(&ring->xlate);
-	npu_ring_wake_waiters(ring);
+	npu_ring_commit_cqes(ring);
 	return stop;
 }
 

@@ -265,37 +265,58 @@ static bool npu_ring_lost(const struct npu_ring *ring, const void *p)
 	return PageHWPoison(ring->pages[((const char *)p - (const char *)ring->vaddr) >> PAGE_SHIFT]);
 }
 
+/* Publish the CQEs written since the last time (cq_unpub) with one store of cq_tail. */
+static void npu_ring_cq_publish(struct npu_ring *ring)
+{
+	u32 tail = ring->cq_tail + ring->cq_unpub;
+
+	if (!ring->cq_unpub)
+		return;
+	ring->cq_unpub = 0;
+	/* The CQEs are visible before the tail that publishes them. */
+	smp_store_release(&ring->hdr->cq_tail, tail);
+	WRITE_ONCE(ring->cq_tail, tail);
+}
+
 /*
- * Write one CQE and publish it. Returns the slot, or NULL when the CQ is
- * full (the completion is lost: cq_overflow counts it and
- * NPU_RING_CQ_OVERFLOW is set) or, with @careful, when the slot's page has
- * failed.
+ * Write one CQE, to be published by npu_ring_cq_publish(). Returns the
+ * slot, or NULL when the CQ is full (the completion is lost: cq_overflow
+ * counts it and NPU_RING_CQ_OVERFLOW is set) or, with @careful, when the
+ * slot's page has failed.
+ *
+ * cq_head is read only once the room seen at the last read is used up
+ * (cq_room_end), as io_uring caches its CQ space: a CQ nobody reaps costs
+ * no read of the application's line per CQE. An application that moves
+ * cq_head back meanwhile can only lose CQEs of its own.
  */
 static struct npu_cqe *npu_ring_cqe_write(struct npu_ring *ring, u64 user_data, s32 res,
 					  u32 flags, bool careful)
 {
 	struct npu_ring_hdr *hdr = ring->hdr;
-	/* Pairs with the application's release store of cq_head. */
-	u32 head = smp_load_acquire(&hdr->cq_head);
+	u32 tail = ring->cq_tail + ring->cq_unpub;
 	struct npu_cqe *c;
 
-	if (ring->cq_tail - head >= ring->cq_entries) {
-		ring->cq_overflow++;
-		ring->flags |= NPU_RING_CQ_OVERFLOW;
-		WRITE_ONCE(hdr->flags, ring->flags);
-		/* Who sees the count sees the flag. */
-		smp_store_release(&hdr->cq_overflow, ring->cq_overflow);
-		return NULL;
+	if (tail == ring->cq_room_end) {
+		/* Pairs with the application's release store of cq_head. */
+		u32 head = smp_load_acquire(&hdr->cq_head);
+
+		if (tail - head >= ring->cq_entries) {
+			ring->cq_overflow++;
+			ring->flags |= NPU_RING_CQ_OVERFLOW;
+			WRITE_ONCE(hdr->flags, ring->flags);
+			/* Who sees the count sees the flag. */
+			smp_store_release(&hdr->cq_overflow, ring->cq_overflow);
+			return NULL;
+		}
+		ring->cq_room_end = head + ring->cq_entries;
 	}
-	c = &ring->cqes[ring->cq_tail & (ring->cq_entries - 1)];
+	c = &ring->cqes[tail & (ring->cq_entries - 1)];
 	if (careful && npu_ring_lost(ring, c))
 		return NULL;
 	WRITE_ONCE(c->user_data, user_data);
 	WRITE_ONCE(c->res, res);
 	WRITE_ONCE(c->flags, flags);
-	/* The CQE is visible before the tail that publishes it. */
-	smp_store_release(&hdr->cq_tail, ring->cq_tail + 1);
-	WRITE_ONCE(ring->cq_tail, ring->cq_tail + 1);
+	ring->cq_unpub++;
 	return c;
 }
 
@@ -312,6 +333,7 @@ static void npu_ring_fail(struct npu_ring *ring, int err)
 		return;
 	if (!npu_ring_lost(ring, ring->hdr)) {
 		npu_ring_cqe_write(ring, 0, err, NPU_CQE_RING_FAILED, true);
+		npu_ring_cq_publish(ring);
 		ring->flags |= NPU_RING_FAILED;
 		WRITE_ONCE(ring->hdr->flags, ring->flags);
 	}
@@ -407,19 +429,20 @@ bool npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe)
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res)
 {
 	npu_ring_fill_cqe(ring, user_data, res);
-	npu_ring_wake_waiters(ring);
+	npu_ring_commit_cqes(ring);
 }
 
 /**
- * npu_ring_fill_cqe() - complete a descriptor, waking nobody yet
+ * npu_ring_fill_cqe() - complete a descriptor, to be published later
  * @ring: the ring; caller holds submit_lock
  * @user_data: the SQE's user_data
  * @res: 0 or -errno
  *
- * As npu_ring_post_cqe(), without its full barrier per CQE: the engine
- * calls npu_ring_wake_waiters() once after a run of quick descriptors
- * (before a slow one, and when its batch ends). A waiter that spins sees
- * the CQE at once; one asleep is woken that much later.
+ * As npu_ring_post_cqe(), but the CQE is published (cq_tail) and its
+ * waiters woken by the next npu_ring_commit_cqes() or npu_ring_post_cqe():
+ * the engine commits once after a run of quick descriptors (before a slow
+ * one, and when its batch ends), instead of one store to the
+ * application's cq_tail line and one full barrier per CQE.
  */
 void npu_ring_fill_cqe(struct npu_ring *ring, u64 user_data, s32 res)
 {
@@ -471,6 +494,17 @@ void npu_ring_publish_flags(struct npu_ring *ring)
 {
 	if (!npu_ring_lost(ring, ring->hdr))
 		WRITE_ONCE(ring->hdr->flags, ring->flags);
+}
+
+/**
+ * npu_ring_commit_cqes() - publish the CQEs filled so far and wake their waiters
+ * @ring: the ring; caller holds submit_lock
+ */
+void npu_ring_commit_cqes(struct npu_ring *ring)
+{
+	lockdep_assert_held(&ring->submit_lock);
+	npu_ring_cq_publish(ring);
+	npu_ring_wake_waiters(ring);
 }
 
 /**

@@ -31,9 +31,11 @@ struct npu_ring {
 	 * Held by the engine that runs the ring (state RUNNING), so at most one
 	 * engine executes its descriptors at a time and they complete in order.
 	 */
-	struct mutex submit_lock; /* Protects: sq_head, cq_overflow, held, has_held, mm_ok; cq_tail writes */
+	struct mutex submit_lock; /* Protects: sq_head, cq_unpub, cq_room_end, cq_overflow, held, has_held, mm_ok; cq_tail writes */
 	u32 sq_head;		/* private copies of the driver-written fields */
-	u32 cq_tail;		/* read locklessly by waiters (READ_ONCE) */
+	u32 cq_tail;		/* published; read locklessly by waiters (READ_ONCE) */
+	u32 cq_unpub;		/* CQEs written after cq_tail, not yet published */
+	u32 cq_room_end;	/* the CQ has room up to here, as of the last read of cq_head */
 	u32 cq_overflow;
 	/*
 	 * Written by whoever owns the ring: the engine running it, or the
@@ -89,6 +91,7 @@ u32 npu_ring_sq_ready(struct npu_ring *ring);
 bool npu_ring_read_sqe(struct npu_ring *ring, struct npu_sqe *sqe);
 void npu_ring_post_cqe(struct npu_ring *ring, u64 user_data, s32 res);
 void npu_ring_fill_cqe(struct npu_ring *ring, u64 user_data, s32 res);
+void npu_ring_commit_cqes(struct npu_ring *ring);
 u32 npu_ring_sq_tail(struct npu_ring *ring);
 bool npu_ring_sq_pending(struct npu_ring *ring);
 u32 npu_ring_cq_ready(struct npu_ring *ring);

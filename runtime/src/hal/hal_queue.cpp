@@ -43,6 +43,12 @@
 namespace {
 
 constexpr uint32_t kDefaultEntries = 4096;
+// How far ahead of the tail SQE slots are made ready for writing. A slot
+// was last read by the engine a lap ago, on another CPU: taking its line
+// back costs a cross-CPU round trip, which the full barrier after the tail
+// would otherwise wait for on every submission (measured: a third of the
+// submitting thread's time for 64-byte copies, half the throughput).
+constexpr uint32_t kPrefetchAhead = 16;
 // How long a waiter polls the CQ before it blocks in the driver. A cross-CPU
 // wake-up costs tens of microseconds on the CI machine, so short waits are
 // cheaper spun.
@@ -57,6 +63,16 @@ inline void CpuRelax()
 	__builtin_ia32_pause();
 #elif defined(__aarch64__)
 	asm volatile("yield" ::: "memory");
+#endif
+}
+
+// Ask for the cache line at p in exclusive state, ahead of a store to it.
+inline void PrefetchForWrite(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	asm volatile("prefetchw %0" ::"m"(*static_cast<const char *>(p)));
+#else
+	__builtin_prefetch(p, 1, 3);
 #endif
 }
 
@@ -307,6 +323,7 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 		struct npu_sqe *s = &sqes[(tail + i) & mask];
 		std::memcpy(s, &in[i], sizeof(*s));
 		s->user_data = next_seq + 1 + i;
+		PrefetchForWrite(&sqes[(tail + i + kPrefetchAhead) & mask]);
 	}
 	// Recorded before the tail is published: the queueing time is exact
 	// and the completion cannot be reaped before the record exists.
