@@ -186,10 +186,9 @@ static void npu_sched_scan_locked(struct npu_sched *s)
 	if (s->coalesce_ns && !list_empty(&s->pollq))
 		now = ktime_get_ns();
 	list_for_each_entry_safe(ring, tmp, &s->pollq, sched_link) {
-		/* Not even sq_tail is read while the ring gathers. */
-		if (ring->poll_after && now < ring->poll_after)
+		/* Not even sq_tail is read while the ring gathers (poll_after 0: never). */
+		if (now < ring->poll_after)
 			continue;
-		ring->poll_after = 0;
 		if (npu_sched_ring_has_work(ring))
 			npu_sched_queue_locked(s, ring);
 	}
