@@ -161,6 +161,23 @@ bool mock_pin_fault(unsigned long addr);
  */
 bool mock_pin_remote_seen(void);
 
+/*
+ * Changes of the SIGSEGV and SIGBUS handlers (sigwatch.c): a snapshot, and
+ * whether no change was made since one was taken. MOCK_SIGWATCH_BLIND is
+ * the snapshot where changes cannot be seen: it never counts as unchanged.
+ */
+#define MOCK_SIGWATCH_BLIND (~0UL)
+extern unsigned long mock_sigwatch_seq;
+unsigned long mock_sigwatch_snapshot(void);
+/* Around the mock's own sigaction calls on this thread: not changes. */
+void mock_sigwatch_quiet(bool quiet);
+
+static inline bool mock_sigwatch_unchanged(unsigned long snapshot)
+{
+	return snapshot != MOCK_SIGWATCH_BLIND &&
+	       __atomic_load_n(&mock_sigwatch_seq, __ATOMIC_ACQUIRE) == snapshot;
+}
+
 /* Debug log of the mock itself (not counted as driver warnings). */
 void mock_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

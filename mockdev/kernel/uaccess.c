@@ -305,30 +305,50 @@ static void fault_install_one(int sig, struct sigaction *prev)
 /* Set once our handler was installed in this process. */
 static bool fault_installed;
 
+/* The sigwatch.c snapshot at which our handler was last found installed. */
+static unsigned long fault_checked_at = MOCK_SIGWATCH_BLIND;
+/* How often the kernel was asked (mock_fault_handler_checks()). */
+static unsigned long fault_checks;
+
 /*
  * Make sure our handler is the one installed. Checked again and again, not
  * once: test harnesses (cmocka) and runtimes install their own SIGSEGV
  * handlers around our back, and a guarded copy must still recover; the
- * handler we displace becomes the one we chain to. Each check costs two
- * system calls, so it is made at most once per entry into the driver (an
- * ioctl, an engine's batch: mock_fault_scope_begin()), and only when the
- * entry makes a guarded access (fault_ensure()): a device-to-device copy
- * or a nop then makes no system call at all.
+ * handler we displace becomes the one we chain to. Asking the kernel costs
+ * two system calls, so it is done only when sigwatch.c saw a handler change
+ * since the last time (or cannot see changes at all), at most once per
+ * entry into the driver (an ioctl, an engine's batch:
+ * mock_fault_scope_begin()), and only when the entry makes a guarded access
+ * (fault_ensure()): a device-to-device copy or a nop never asks.
  */
 static void fault_install(void)
 {
 	struct sigaction cur;
+	unsigned long snapshot;
 
-	if (!sigaction(SIGSEGV, NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
-	    cur.sa_sigaction == fault_handler &&
-	    !sigaction(SIGBUS, NULL, &cur) && (cur.sa_flags & SA_SIGINFO) &&
-	    cur.sa_sigaction == fault_handler)
+	if (mock_sigwatch_unchanged(__atomic_load_n(&fault_checked_at, __ATOMIC_ACQUIRE)))
 		return;
-	pthread_mutex_lock(&fault_lock);
-	fault_install_one(SIGSEGV, &prev_segv);
-	fault_install_one(SIGBUS, &prev_bus);
-	pthread_mutex_unlock(&fault_lock);
+	/* Taken before asking: a change made meanwhile is seen next time. */
+	snapshot = mock_sigwatch_snapshot();
+	__atomic_fetch_add(&fault_checks, 1, __ATOMIC_RELAXED);
+	if (sigaction(SIGSEGV, NULL, &cur) || !(cur.sa_flags & SA_SIGINFO) ||
+	    cur.sa_sigaction != fault_handler ||
+	    sigaction(SIGBUS, NULL, &cur) || !(cur.sa_flags & SA_SIGINFO) ||
+	    cur.sa_sigaction != fault_handler) {
+		pthread_mutex_lock(&fault_lock);
+		mock_sigwatch_quiet(true);
+		fault_install_one(SIGSEGV, &prev_segv);
+		fault_install_one(SIGBUS, &prev_bus);
+		mock_sigwatch_quiet(false);
+		pthread_mutex_unlock(&fault_lock);
+	}
+	__atomic_store_n(&fault_checked_at, snapshot, __ATOMIC_RELEASE);
 	__atomic_store_n(&fault_installed, true, __ATOMIC_RELEASE);
+}
+
+MOCK_EXPORT unsigned long mock_fault_handler_checks(void)
+{
+	return __atomic_load_n(&fault_checks, __ATOMIC_RELAXED);
 }
 
 /*

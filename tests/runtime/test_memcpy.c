@@ -3,10 +3,16 @@
  * Synchronous copies and fills through the runtime:
  * round trips H2D -> D2D -> D2H at sizes from 1 byte to 256 MiB and at
  * unaligned host and device offsets, every byte verified, and the bytes
- * around each copied range checked untouched.
+ * around each copied range checked untouched; a host pointer to nowhere
+ * fails the copy, whatever SIGSEGV handler the program installed.
  */
+#define _GNU_SOURCE	/* dladdr, sighandler_t */
+#include <dlfcn.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "rt_test.h"
 
@@ -273,6 +279,62 @@ static void test_copy_between_two_devices(void **state)
 	free(dst);
 }
 
+static void program_segv(int sig)
+{
+	static const char msg[] = "the program's SIGSEGV handler ran: the copy was not guarded\n";
+
+	(void)sig;
+	if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(98);
+	_exit(99);
+}
+
+/*
+ * The program replaces the SIGSEGV handler (cmocka itself does, before
+ * every test): a copy from or to a page that is not there fails with
+ * ACL_ERROR_RT_PARAM_INVALID and the program's handler never runs. In
+ * process, libascendcl notices the replacement through the C library
+ * functions it wraps (mockdev/kernel/sigwatch.c): a program linked the
+ * CANN way binds them to libascendcl.
+ */
+static void test_bad_host_pointer_fails_behind_a_program_handler(void **state)
+{
+	char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	sighandler_t before;
+	void *dev = NULL;
+
+	(void)state;
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(mprotect(p + 4096, 4096, PROT_NONE), 0);
+	ACL_OK(aclrtMalloc(&dev, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+	before = signal(SIGSEGV, program_segv);
+	assert_true(before != SIG_ERR);
+	assert_int_equal(aclrtMemcpy(dev, 4096, p + 4096, 4096, ACL_MEMCPY_HOST_TO_DEVICE),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(aclrtMemcpy(p + 4096, 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	/* Across the boundary: the copy fails, the good page is the program's. */
+	memset(p, 0x5a, 4096);
+	assert_int_equal(aclrtMemcpy(dev, 8192, p, 8192, ACL_MEMCPY_HOST_TO_DEVICE),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	ACL_OK(aclrtMemcpy(dev, 4096, p, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	/* In process the driver's handler is in front again, chaining to it. */
+	assert_true(signal(SIGSEGV, before) != SIG_ERR);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+	/* (A sanitizer's runtime wraps them ahead of everyone.) */
+	static const char *const wrapped[] = { "sigaction", "signal" };
+
+	for (size_t i = 0; i < sizeof(wrapped) / sizeof(wrapped[0]); i++) {
+		Dl_info info;
+
+		assert_true(dladdr(dlsym(RTLD_DEFAULT, wrapped[i]), &info));
+		assert_non_null(strstr(info.dli_fname, "libascendcl"));
+	}
+#endif
+	ACL_OK(aclrtFree(dev));
+	munmap(p, 2 * 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +345,7 @@ int main(void)
 		cmocka_unit_test(test_same_dst_and_src_is_a_successful_no_op),
 		cmocka_unit_test(test_copy_honours_count_not_dest_max),
 		cmocka_unit_test(test_copy_between_two_devices),
+		cmocka_unit_test(test_bad_host_pointer_fails_behind_a_program_handler),
 		cmocka_unit_test(test_round_trips_preserve_every_byte),
 	};
 

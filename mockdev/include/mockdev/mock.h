@@ -46,6 +46,14 @@ unsigned long mock_user_copy_calls(void);
 /* Disarm everything and zero the call counters. */
 void mock_fail_reset(void);
 
+/*
+ * The guarded user copies' SIGSEGV and SIGBUS handler: true where the mock
+ * cannot see a program replace it (mockdev/kernel/sigwatch.c) and so asks
+ * the kernel at every driver entry; and how often it asked.
+ */
+bool mock_sigwatch_blind(void);
+unsigned long mock_fault_handler_checks(void);
+
 /* Kernel log lines printed with printk/pr_* since the last clear. */
 unsigned long mock_log_warnings(void);	/* WARN_ON, pr_warn and worse */
 void mock_log_clear(void);

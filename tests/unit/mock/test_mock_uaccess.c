@@ -263,6 +263,45 @@ static void test_guarded_copy_recovers_after_the_handler_was_replaced(void **sta
 	munmap(a.bad - PAGE_SIZE, 2 * PAGE_SIZE);
 }
 
+/*
+ * The handler is asked of the kernel only after a program changed it:
+ * copies in a row make no system call, a query is not a change, and
+ * signal() (what cmocka uses before every test) is seen at once.
+ */
+static void test_handler_is_asked_for_only_after_a_change(void **state)
+{
+	char *p = map_rw_then_none();
+	struct sigaction cur;
+	sighandler_t before;
+	unsigned long asked;
+	char buf[8];
+	int i;
+
+	(void)state;
+	/* This executable exports the wrappers (mockdev/CMakeLists.txt). */
+	assert_false(mock_sigwatch_blind());
+	assert_int_equal(copy_from_user(buf, (void __user *)(p + PAGE_SIZE), 8), 8);
+	asked = mock_fault_handler_checks();
+	for (i = 0; i < 100; i++)
+		assert_int_equal(copy_from_user(buf, (void __user *)(p + PAGE_SIZE), 8), 8);
+	assert_int_equal(sigaction(SIGSEGV, NULL, &cur), 0);
+	assert_int_equal(copy_from_user(buf, (void __user *)(p + PAGE_SIZE), 8), 8);
+	assert_int_equal(mock_fault_handler_checks(), asked);
+
+	before = signal(SIGSEGV, foreign_segv);
+	assert_true(before != SIG_ERR);
+	assert_int_equal(copy_from_user(buf, (void __user *)(p + PAGE_SIZE), 8), 8);
+	assert_int_equal(mock_fault_handler_checks(), asked + 1);
+	/* Putting ours back in front was not a change: no more asking. */
+	asked = mock_fault_handler_checks();
+	for (i = 0; i < 10; i++)
+		assert_int_equal(copy_from_user(buf, (void __user *)(p + PAGE_SIZE), 8), 8);
+	assert_int_equal(mock_fault_handler_checks(), asked);
+	assert_int_equal(sigaction(SIGSEGV, NULL, &cur), 0);
+	assert_true(cur.sa_handler != foreign_segv);
+	munmap(p, 2 * PAGE_SIZE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +313,7 @@ int main(void)
 		MOCK_TEST(test_local_pin_and_vmap),
 		MOCK_TEST(test_kthread_use_mm_reaches_user_memory),
 		MOCK_TEST(test_guarded_copy_recovers_after_the_handler_was_replaced),
+		MOCK_TEST(test_handler_is_asked_for_only_after_a_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * Mock kernel: noticing changes of the SIGSEGV and SIGBUS handlers without
+ * a system call.
+ *
+ * A guarded copy (uaccess.c) recovers from a fault on the user side only
+ * while the mock's handler is the one installed, and programs replace it
+ * behind our back (cmocka does before every test). Asking the kernel
+ * costs two rt_sigaction calls: about 2.4 us under the CI machine's
+ * hypervisor, several times the 4 KiB copy it guards. So the C library's
+ * functions that change a handler (sigaction, signal and their aliases)
+ * are wrapped here, as a JVM's libjsig wraps them: every call goes on,
+ * unchanged, to the C library's function, and one that may have changed
+ * SIGSEGV or SIGBUS bumps a sequence number. uaccess.c asks the kernel
+ * again only when the number moved since it last did.
+ *
+ * The wrappers see a call only if they come first in the process's global
+ * symbol scope: libascendcl.so (or npud) linked ahead of libc, and no
+ * preloaded library or sanitizer runtime defining these names before us.
+ * The first snapshot checks that once; where it fails (a sanitizer build,
+ * libascendcl opened with dlopen) the snapshot is MOCK_SIGWATCH_BLIND and
+ * uaccess.c asks the kernel at every entry, as it must. A program that
+ * changes a handler with a raw rt_sigaction system call is not seen.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <linux/kernel.h>
+
+#include "internal.h"
+
+unsigned long mock_sigwatch_seq;
+
+/* The C library's functions, found once: RTLD_NEXT from here. */
+struct sigwatch_next {
+	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
+	int (*__sigaction)(int, const struct sigaction *, struct sigaction *);
+	sighandler_t (*signal)(int, sighandler_t);
+	sighandler_t (*bsd_signal)(int, sighandler_t);
+	sighandler_t (*ssignal)(int, sighandler_t);
+	sighandler_t (*sysv_signal)(int, sighandler_t);
+	sighandler_t (*__sysv_signal)(int, sighandler_t);
+	sighandler_t (*sigset)(int, sighandler_t);
+};
+
+static struct sigwatch_next next;
+static pthread_once_t next_once = PTHREAD_ONCE_INIT;
+
+static void next_find(void)
+{
+	next.sigaction = dlsym(RTLD_NEXT, "sigaction");
+	next.__sigaction = dlsym(RTLD_NEXT, "__sigaction");
+	next.signal = dlsym(RTLD_NEXT, "signal");
+	next.bsd_signal = dlsym(RTLD_NEXT, "bsd_signal");
+	next.ssignal = dlsym(RTLD_NEXT, "ssignal");
+	next.sysv_signal = dlsym(RTLD_NEXT, "sysv_signal");
+	next.__sysv_signal = dlsym(RTLD_NEXT, "__sysv_signal");
+	next.sigset = dlsym(RTLD_NEXT, "sigset");
+}
+
+/*
+ * Resolved by a constructor, so that a wrapper called from a signal
+ * handler finds the pointers set; pthread_once covers a call made by a
+ * constructor that runs before ours.
+ */
+static __attribute__((constructor)) void sigwatch_init(void)
+{
+	pthread_once(&next_once, next_find);
+}
+
+static const struct sigwatch_next *next_get(void)
+{
+	pthread_once(&next_once, next_find);
+	return &next;
+}
+
+/* Set while the mock installs its own handler: not a change to notice. */
+static __thread bool sigwatch_quiet __attribute__((tls_model("initial-exec")));
+
+void mock_sigwatch_quiet(bool quiet)
+{
+	sigwatch_quiet = quiet;
+}
+
+/* After a call that may have changed @sig's handler. */
+static void sigwatch_changed(int sig)
+{
+	if ((sig == SIGSEGV || sig == SIGBUS) && !sigwatch_quiet)
+		__atomic_fetch_add(&mock_sigwatch_seq, 1, __ATOMIC_RELEASE);
+}
+
+static int watch_action(int (*fn)(int, const struct sigaction *, struct sigaction *),
+			int sig, const struct sigaction *act, struct sigaction *old)
+{
+	int ret;
+
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = fn(sig, act, old);
+	if (act)
+		sigwatch_changed(sig);
+	return ret;
+}
+
+static sighandler_t watch_handler(sighandler_t (*fn)(int, sighandler_t), int sig,
+				  sighandler_t handler)
+{
+	sighandler_t ret;
+
+	if (!fn) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	ret = fn(sig, handler);
+	sigwatch_changed(sig);
+	return ret;
+}
+
+static int watch_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return watch_action(next_get()->sigaction, sig, act, old);
+}
+
+static int watch___sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	return watch_action(next_get()->__sigaction, sig, act, old);
+}
+
+static sighandler_t watch_signal(int sig, sighandler_t h)
+{
+	return watch_handler(next_get()->signal, sig, h);
+}
+
+static sighandler_t watch_bsd_signal(int sig, sighandler_t h)
+{
+	return watch_handler(next_get()->bsd_signal, sig, h);
+}
+
+static sighandler_t watch_ssignal(int sig, sighandler_t h)
+{
+	return watch_handler(next_get()->ssignal, sig, h);
+}
+
+static sighandler_t watch_sysv_signal(int sig, sighandler_t h)
+{
+	return watch_handler(next_get()->sysv_signal, sig, h);
+}
+
+static sighandler_t watch___sysv_signal(int sig, sighandler_t h)
+{
+	return watch_handler(next_get()->__sysv_signal, sig, h);
+}
+
+static sighandler_t watch_sigset(int sig, sighandler_t h)
+{
+	return watch_handler(next_get()->sigset, sig, h);
+}
+
+/*
+ * The exported names are aliases, so that the addresses of the watch_*
+ * functions above are ours whatever the global scope binds the names to.
+ */
+#define SIGWATCH_WRAP(name) \
+	extern __typeof__(watch_##name) name \
+		__attribute__((alias("watch_" #name), visibility("default")))
+
+SIGWATCH_WRAP(sigaction);
+SIGWATCH_WRAP(__sigaction);
+SIGWATCH_WRAP(signal);
+SIGWATCH_WRAP(bsd_signal);
+SIGWATCH_WRAP(ssignal);
+SIGWATCH_WRAP(sysv_signal);
+SIGWATCH_WRAP(__sysv_signal);
+SIGWATCH_WRAP(sigset);
+
+static bool sigwatch_sees_all;
+static pthread_once_t sees_once = PTHREAD_ONCE_INIT;
+
+/* Does every name resolve, in the global scope, to our wrapper? */
+static void sees_check(void)
+{
+	static const struct {
+		const char *name;
+		void *ours;
+	} names[] = {
+		{ "sigaction", (void *)watch_sigaction },
+		{ "__sigaction", (void *)watch___sigaction },
+		{ "signal", (void *)watch_signal },
+		{ "bsd_signal", (void *)watch_bsd_signal },
+		{ "ssignal", (void *)watch_ssignal },
+		{ "sysv_signal", (void *)watch_sysv_signal },
+		{ "__sysv_signal", (void *)watch___sysv_signal },
+		{ "sigset", (void *)watch_sigset },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (dlsym(RTLD_DEFAULT, names[i].name) != names[i].ours)
+			return;
+	sigwatch_sees_all = true;
+}
+
+unsigned long mock_sigwatch_snapshot(void)
+{
+	pthread_once(&sees_once, sees_check);
+	if (!sigwatch_sees_all)
+		return MOCK_SIGWATCH_BLIND;
+	return __atomic_load_n(&mock_sigwatch_seq, __ATOMIC_ACQUIRE);
+}
+
+MOCK_EXPORT bool mock_sigwatch_blind(void)
+{
+	return mock_sigwatch_snapshot() == MOCK_SIGWATCH_BLIND;
+}
