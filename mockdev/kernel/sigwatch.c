@@ -17,10 +17,16 @@
  * The wrappers see a call only if they come first in the process's global
  * symbol scope: libascendcl.so (or npud) linked ahead of libc, and no
  * preloaded library or sanitizer runtime defining these names before us.
- * The first snapshot checks that once; where it fails (a sanitizer build,
- * libascendcl opened with dlopen) the snapshot is MOCK_SIGWATCH_BLIND and
- * uaccess.c asks the kernel at every entry, as it must. A program that
- * changes a handler with a raw rt_sigaction system call is not seen.
+ * The first snapshot checks that once; where it fails (libascendcl opened
+ * with dlopen, a library preloaded with its own) the snapshot is
+ * MOCK_SIGWATCH_BLIND and uaccess.c asks the kernel at every entry, as it
+ * must. A program that changes a handler with a raw rt_sigaction system
+ * call is not seen.
+ *
+ * Builds with AddressSanitizer or ThreadSanitizer define no wrappers and
+ * are always blind: their runtime wraps these functions ahead of everyone,
+ * and calls the next definition during its own start-up, before
+ * instrumented code may run.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -32,6 +38,20 @@
 #include "internal.h"
 
 unsigned long mock_sigwatch_seq;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+
+void mock_sigwatch_quiet(bool quiet)
+{
+	(void)quiet;
+}
+
+unsigned long mock_sigwatch_snapshot(void)
+{
+	return MOCK_SIGWATCH_BLIND;
+}
+
+#else /* no sanitizer runtime in front */
 
 /* The C library's functions, found once: RTLD_NEXT from here. */
 struct sigwatch_next {
@@ -211,6 +231,8 @@ unsigned long mock_sigwatch_snapshot(void)
 		return MOCK_SIGWATCH_BLIND;
 	return __atomic_load_n(&mock_sigwatch_seq, __ATOMIC_ACQUIRE);
 }
+
+#endif /* no sanitizer runtime in front */
 
 MOCK_EXPORT bool mock_sigwatch_blind(void)
 {
