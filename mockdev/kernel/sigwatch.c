@@ -140,62 +140,36 @@ static sighandler_t watch_handler(sighandler_t (*fn)(int, sighandler_t), int sig
 	return ret;
 }
 
-static int watch_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	return watch_action(next_get()->sigaction, sig, act, old);
-}
-
-static int watch___sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	return watch_action(next_get()->__sigaction, sig, act, old);
-}
-
-static sighandler_t watch_signal(int sig, sighandler_t h)
-{
-	return watch_handler(next_get()->signal, sig, h);
-}
-
-static sighandler_t watch_bsd_signal(int sig, sighandler_t h)
-{
-	return watch_handler(next_get()->bsd_signal, sig, h);
-}
-
-static sighandler_t watch_ssignal(int sig, sighandler_t h)
-{
-	return watch_handler(next_get()->ssignal, sig, h);
-}
-
-static sighandler_t watch_sysv_signal(int sig, sighandler_t h)
-{
-	return watch_handler(next_get()->sysv_signal, sig, h);
-}
-
-static sighandler_t watch___sysv_signal(int sig, sighandler_t h)
-{
-	return watch_handler(next_get()->__sysv_signal, sig, h);
-}
-
-static sighandler_t watch_sigset(int sig, sighandler_t h)
-{
-	return watch_handler(next_get()->sigset, sig, h);
-}
-
 /*
- * The exported names are aliases, so that the addresses of the watch_*
- * functions above are ours whatever the global scope binds the names to.
+ * Each wrapper is watch_NAME, exported as NAME by an alias, so that the
+ * address of watch_NAME is ours whatever the global scope binds NAME to.
  */
-#define SIGWATCH_WRAP(name) \
+#define SIGWATCH_ALIAS(name) \
 	extern __typeof__(watch_##name) name \
 		__attribute__((alias("watch_" #name), visibility("default")))
 
-SIGWATCH_WRAP(sigaction);
-SIGWATCH_WRAP(__sigaction);
-SIGWATCH_WRAP(signal);
-SIGWATCH_WRAP(bsd_signal);
-SIGWATCH_WRAP(ssignal);
-SIGWATCH_WRAP(sysv_signal);
-SIGWATCH_WRAP(__sysv_signal);
-SIGWATCH_WRAP(sigset);
+#define SIGWATCH_ACTION(name) \
+	static int watch_##name(int sig, const struct sigaction *act, struct sigaction *old) \
+	{ \
+		return watch_action(next_get()->name, sig, act, old); \
+	} \
+	SIGWATCH_ALIAS(name)
+
+#define SIGWATCH_HANDLER(name) \
+	static sighandler_t watch_##name(int sig, sighandler_t handler) \
+	{ \
+		return watch_handler(next_get()->name, sig, handler); \
+	} \
+	SIGWATCH_ALIAS(name)
+
+SIGWATCH_ACTION(sigaction);
+SIGWATCH_ACTION(__sigaction);
+SIGWATCH_HANDLER(signal);
+SIGWATCH_HANDLER(bsd_signal);
+SIGWATCH_HANDLER(ssignal);
+SIGWATCH_HANDLER(sysv_signal);
+SIGWATCH_HANDLER(__sysv_signal);
+SIGWATCH_HANDLER(sigset);
 
 static bool sigwatch_sees_all;
 static pthread_once_t sees_once = PTHREAD_ONCE_INIT;
