@@ -8,6 +8,8 @@
  * - memcpy_4k_1m_live_ratio: a synchronous 4 KiB H2D aclrtMemcpy, same.
  * - memcpy_4k_p99_us: the 99th percentile of that copy (none live), to
  *   read beside memcpy_4k_us, the median.
+ * - memcpy_4k_p99_ratio: that percentile over the median of the same
+ *   copies, so that both come from one sample.
  * - populate_4k_us: the median cost of each of the `live` allocations,
  *   made one after the other (O(log n) each, so the population itself
  *   takes n log n).
@@ -60,7 +62,7 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 	double *t = calloc(iters > live ? iters : live, sizeof(*t));
 	void **ptrs = calloc(live, sizeof(*ptrs));
 	static char host[SZ_4K];
-	double mf0, mf1, mc0 = -1, mc1 = -1, p99 = -1, populate = -1;
+	double mf0, mf1, mc0 = -1, mc1 = -1, p99 = -1, p99_ratio = -1, populate = -1;
 	void *dev = NULL;
 	unsigned int n = 0;
 	aclError e;
@@ -80,6 +82,7 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 	if (mc0 == 0) {
 		mc0 = bench_quantile(t, iters, 0.5);
 		p99 = bench_quantile(t, iters, 0.99);
+		p99_ratio = p99 / mc0;
 	}
 
 	for (n = 0; n < live; n++) {
@@ -110,6 +113,8 @@ out:
 	bench_report_add(rep, "memcpy_4k_1m_live_ratio", "memcpy 4 KiB, many live / none",
 			 "ratio", mc0 > 0 && mc1 > 0 ? mc1 / mc0 : (mc0 < 0 ? mc0 : mc1));
 	bench_report_add(rep, "memcpy_4k_p99_us", "aclrtMemcpy H2D 4 KiB, p99", "us", p99);
+	bench_report_add(rep, "memcpy_4k_p99_ratio", "the same p99 / its median", "ratio",
+			 p99_ratio);
 	bench_report_add(rep, "populate_4k_us", "each of the many live 4 KiB mallocs", "us",
 			 populate);
 	bench_report_add(rep, "scale_live_allocations", "live allocations of the above",
