@@ -26,12 +26,16 @@
  * Builds with AddressSanitizer or ThreadSanitizer define no wrappers and
  * are always blind: their runtime wraps these functions ahead of everyone,
  * and calls the next definition during its own start-up, before
- * instrumented code may run.
+ * instrumented code may run. Nor do builds that link statically
+ * (NPU_MOCK_SIGWATCH unset, mockdev/CMakeLists.txt): there is no next
+ * definition to forward to.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <linux/kernel.h>
 
@@ -39,7 +43,7 @@
 
 unsigned long mock_sigwatch_seq;
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__) || !defined(NPU_MOCK_SIGWATCH)
 
 void mock_sigwatch_quiet(bool quiet)
 {
@@ -51,7 +55,7 @@ unsigned long mock_sigwatch_snapshot(void)
 	return MOCK_SIGWATCH_BLIND;
 }
 
-#else /* no sanitizer runtime in front */
+#else /* the wrappers */
 
 /* The C library's functions, found once: RTLD_NEXT from here. */
 struct sigwatch_next {
@@ -70,7 +74,17 @@ static pthread_once_t next_once = PTHREAD_ONCE_INIT;
 
 static void next_find(void)
 {
+	static const char msg[] = "npu mock kernel: the C library's sigaction is not found past "
+				  "the signal wrappers (a static link?): build without them, "
+				  "see mockdev/CMakeLists.txt\n";
+
 	next.sigaction = dlsym(RTLD_NEXT, "sigaction");
+	if (!next.sigaction) {
+		/* Every call to sigaction would fail: say why, and stop at once. */
+		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+			abort();
+		abort();
+	}
 	next.__sigaction = dlsym(RTLD_NEXT, "__sigaction");
 	next.signal = dlsym(RTLD_NEXT, "signal");
 	next.bsd_signal = dlsym(RTLD_NEXT, "bsd_signal");
@@ -206,7 +220,7 @@ unsigned long mock_sigwatch_snapshot(void)
 	return __atomic_load_n(&mock_sigwatch_seq, __ATOMIC_ACQUIRE);
 }
 
-#endif /* no sanitizer runtime in front */
+#endif /* the wrappers */
 
 MOCK_EXPORT bool mock_sigwatch_blind(void)
 {
