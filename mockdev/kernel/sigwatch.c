@@ -57,20 +57,34 @@ unsigned long mock_sigwatch_snapshot(void)
 
 #else /* the wrappers */
 
-/* The C library's functions, found once: RTLD_NEXT from here. */
-struct sigwatch_next {
-	int (*sigaction)(int, const struct sigaction *, struct sigaction *);
-	int (*__sigaction)(int, const struct sigaction *, struct sigaction *);
-	sighandler_t (*signal)(int, sighandler_t);
-	sighandler_t (*bsd_signal)(int, sighandler_t);
-	sighandler_t (*ssignal)(int, sighandler_t);
-	sighandler_t (*sysv_signal)(int, sighandler_t);
-	sighandler_t (*__sysv_signal)(int, sighandler_t);
-	sighandler_t (*sigset)(int, sighandler_t);
-};
+/*
+ * The wrapped functions, by kind: ACTION for the sigaction family, HANDLER
+ * for the signal family. The pointers to the C library's functions, the
+ * wrappers and the check that they are in front are all made from this list.
+ */
+#define SIGWATCH_FUNCTIONS(ACTION, HANDLER) \
+	ACTION(sigaction) \
+	ACTION(__sigaction) \
+	HANDLER(signal) \
+	HANDLER(bsd_signal) \
+	HANDLER(ssignal) \
+	HANDLER(sysv_signal) \
+	HANDLER(__sysv_signal) \
+	HANDLER(sigset)
 
-static struct sigwatch_next next;
+typedef int sigwatch_action_fn(int, const struct sigaction *, struct sigaction *);
+typedef sighandler_t sigwatch_handler_fn(int, sighandler_t);
+
+#define NEXT_ACTION(name) sigwatch_action_fn *name;
+#define NEXT_HANDLER(name) sigwatch_handler_fn *name;
+
+/* The C library's functions, found once: RTLD_NEXT from here. */
+static struct sigwatch_next {
+	SIGWATCH_FUNCTIONS(NEXT_ACTION, NEXT_HANDLER)
+} next;
 static pthread_once_t next_once = PTHREAD_ONCE_INIT;
+
+#define NEXT_FIND(name) next.name = dlsym(RTLD_NEXT, #name);
 
 static void next_find(void)
 {
@@ -78,20 +92,13 @@ static void next_find(void)
 				  "the signal wrappers (a static link?): build without them, "
 				  "see mockdev/CMakeLists.txt\n";
 
-	next.sigaction = dlsym(RTLD_NEXT, "sigaction");
+	SIGWATCH_FUNCTIONS(NEXT_FIND, NEXT_FIND)
 	if (!next.sigaction) {
 		/* Every call to sigaction would fail: say why, and stop at once. */
 		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
 			abort();
 		abort();
 	}
-	next.__sigaction = dlsym(RTLD_NEXT, "__sigaction");
-	next.signal = dlsym(RTLD_NEXT, "signal");
-	next.bsd_signal = dlsym(RTLD_NEXT, "bsd_signal");
-	next.ssignal = dlsym(RTLD_NEXT, "ssignal");
-	next.sysv_signal = dlsym(RTLD_NEXT, "sysv_signal");
-	next.__sysv_signal = dlsym(RTLD_NEXT, "__sysv_signal");
-	next.sigset = dlsym(RTLD_NEXT, "sigset");
 }
 
 /*
@@ -125,8 +132,8 @@ static void sigwatch_changed(int sig)
 		__atomic_fetch_add(&mock_sigwatch_seq, 1, __ATOMIC_RELEASE);
 }
 
-static int watch_action(int (*fn)(int, const struct sigaction *, struct sigaction *),
-			int sig, const struct sigaction *act, struct sigaction *old)
+static int watch_action(sigwatch_action_fn *fn, int sig, const struct sigaction *act,
+			struct sigaction *old)
 {
 	int ret;
 
@@ -140,8 +147,7 @@ static int watch_action(int (*fn)(int, const struct sigaction *, struct sigactio
 	return ret;
 }
 
-static sighandler_t watch_handler(sighandler_t (*fn)(int, sighandler_t), int sig,
-				  sighandler_t handler)
+static sighandler_t watch_handler(sigwatch_handler_fn *fn, int sig, sighandler_t handler)
 {
 	sighandler_t ret;
 
@@ -167,26 +173,21 @@ static sighandler_t watch_handler(sighandler_t (*fn)(int, sighandler_t), int sig
 	{ \
 		return watch_action(next_get()->name, sig, act, old); \
 	} \
-	SIGWATCH_ALIAS(name)
+	SIGWATCH_ALIAS(name);
 
 #define SIGWATCH_HANDLER(name) \
 	static sighandler_t watch_##name(int sig, sighandler_t handler) \
 	{ \
 		return watch_handler(next_get()->name, sig, handler); \
 	} \
-	SIGWATCH_ALIAS(name)
+	SIGWATCH_ALIAS(name);
 
-SIGWATCH_ACTION(sigaction);
-SIGWATCH_ACTION(__sigaction);
-SIGWATCH_HANDLER(signal);
-SIGWATCH_HANDLER(bsd_signal);
-SIGWATCH_HANDLER(ssignal);
-SIGWATCH_HANDLER(sysv_signal);
-SIGWATCH_HANDLER(__sysv_signal);
-SIGWATCH_HANDLER(sigset);
+SIGWATCH_FUNCTIONS(SIGWATCH_ACTION, SIGWATCH_HANDLER)
 
 static bool sigwatch_sees_all;
 static pthread_once_t sees_once = PTHREAD_ONCE_INIT;
+
+#define SIGWATCH_OURS(name) { #name, (void *)watch_##name },
 
 /* Does every name resolve, in the global scope, to our wrapper? */
 static void sees_check(void)
@@ -194,16 +195,7 @@ static void sees_check(void)
 	static const struct {
 		const char *name;
 		void *ours;
-	} names[] = {
-		{ "sigaction", (void *)watch_sigaction },
-		{ "__sigaction", (void *)watch___sigaction },
-		{ "signal", (void *)watch_signal },
-		{ "bsd_signal", (void *)watch_bsd_signal },
-		{ "ssignal", (void *)watch_ssignal },
-		{ "sysv_signal", (void *)watch_sysv_signal },
-		{ "__sysv_signal", (void *)watch___sysv_signal },
-		{ "sigset", (void *)watch_sigset },
-	};
+	} names[] = { SIGWATCH_FUNCTIONS(SIGWATCH_OURS, SIGWATCH_OURS) };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(names); i++)
