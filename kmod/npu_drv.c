@@ -142,6 +142,20 @@ static int npu_doorbells_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(npu_doorbells);
 
+/* npu/npuN/engines: how the engines shared work since load (struct npu_sched_stats). */
+static int npu_engines_show(struct seq_file *m, void *unused)
+{
+	struct npu_device *ndev = m->private;
+	struct npu_sched_stats st;
+
+	npu_sched_stats(ndev, &st);
+	seq_printf(m, "split %llu\n", st.split);
+	seq_printf(m, "helped %llu\n", st.helped);
+	seq_printf(m, "nudged %llu\n", st.nudged);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(npu_engines);
+
 static void npu_device_debugfs_init(struct npu_device *ndev)
 {
 	/* debugfs failures are not errors: the files are only diagnostics. */
@@ -149,6 +163,7 @@ static void npu_device_debugfs_init(struct npu_device *ndev)
 	debugfs_create_file("counters", 0444, ndev->debugfs, ndev, &npu_counters_fops);
 	debugfs_create_file("hbm", 0444, ndev->debugfs, ndev, &npu_hbm_fops);
 	debugfs_create_file("doorbells", 0444, ndev->debugfs, ndev, &npu_doorbells_fops);
+	debugfs_create_file("engines", 0444, ndev->debugfs, ndev, &npu_engines_fops);
 }
 
 static void npu_device_destroy(struct npu_device *ndev)

@@ -779,8 +779,12 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 void npu_engine_chunk_run(struct npu_chunk_job *job, u64 off, void *bounce)
 {
 	u64 n = min(job->chunk, job->len - off);
-	int ret = npu_engine_move(job->x, off, off, n, bounce);
+	int ret;
 
+	/* The copy fails as a whole: what is left of it need not move. */
+	if (atomic_read(&job->err))
+		return;
+	ret = npu_engine_move(job->x, off, off, n, bounce);
 	if (ret)
 		atomic_cmpxchg(&job->err, 0, ret);
 }

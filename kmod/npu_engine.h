@@ -14,7 +14,7 @@ struct npu_xfer;
 
 /* Bytes of the host-to-host staging buffer each engine owns. */
 #define NPU_ENGINE_BOUNCE_SIZE	SZ_64K
-/* Copies from this size on are split across idle engines. */
+/* Copies from this size on are cut into chunks other engines may take (npu_sched_split()). */
 #define NPU_ENGINE_SPLIT_MIN	SZ_8M
 /* Device-to-device copies and fills up to this size complete quickly (npu_engine_quick()). */
 #define NPU_ENGINE_QUICK_BYTES	SZ_4K

@@ -40,10 +40,12 @@
  * take it at once, and with fewer completions waiting (a thread reaps
  * them as they come) no pause is made.
  *
- * Copies of NPU_ENGINE_SPLIT_MIN bytes or more are cut into chunks when
- * engines are idle: the engine that runs the descriptor puts the job on
- * chunkq, runs chunks itself, and waits for the helpers' chunks before it
- * posts the CQE, so ring order holds.
+ * Copies of NPU_ENGINE_SPLIT_MIN bytes or more are cut into chunks of
+ * NPU_SCHED_CHUNK bytes: the engine that runs the descriptor puts the job
+ * on chunkq, claims chunks itself one at a time, and waits for the
+ * helpers' chunks before it posts the CQE, so ring order holds. Any engine
+ * with nothing better to do takes chunks of a job on chunkq, including one
+ * that only became idle while the copy ran.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -73,8 +75,18 @@ MODULE_PARM_DESC(engine_coalesce_us,
 #define NPU_SCHED_COALESCE_CQES	16
 /* Parked rings are re-checked at least this often (jiffies). */
 #define NPU_SCHED_PARK_JIFFIES	1
-/* The smallest chunk of a split copy. */
-#define NPU_SCHED_CHUNK_MIN	SZ_4M
+/*
+ * The chunk of a split copy: small enough that an engine which comes free
+ * late still finds work, and that the engines finish a copy close together;
+ * large enough that a claim (one lock round) is nothing beside it.
+ */
+#define NPU_SCHED_CHUNK		SZ_2M
+/*
+ * Chunks of one copy at most, larger copies get larger chunks: a hostile
+ * host-to-host length near 2^64 is cut into no more than these, each of
+ * which fails at once.
+ */
+#define NPU_SCHED_MAX_CHUNKS	1024
 #define NPU_SCHED_POLL_MAX_US	10000
 /* Submitters that may run their rings at once, per device. */
 #define NPU_SCHED_INLINE_SLOTS	8
@@ -93,7 +105,7 @@ struct npu_sched {
 	u64 coalesce_ns;	/* 0: no coalescing */
 
 	/*
-	 * Protects: runq, pollq, parked, chunkq, nr_busy, nr_sleeping, poller,
+	 * Protects: runq, pollq, parked, chunkq, nr_sleeping, poller,
 	 * parked_gen, park_check, each chunk job's next, and the scheduling
 	 * fields of every ring of the device (sched_link, sstate, rerun,
 	 * sq_acked, abort_*; flags while the ring is not RUNNING).
@@ -103,7 +115,6 @@ struct npu_sched {
 	struct list_head pollq;		/* POLLED rings */
 	struct list_head parked;	/* PARKED rings */
 	struct list_head chunkq;	/* split copies with chunks left to claim */
-	unsigned int nr_busy;		/* engines running a ring or a chunk */
 	unsigned int nr_sleeping;	/* engines asleep on wq */
 	struct npu_engine_thr *poller;	/* the engine polling pollq, if any */
 	s64 parked_gen;			/* write_gen when parked was last re-checked */
@@ -118,6 +129,9 @@ struct npu_sched {
 	void *inline_bounce[NPU_SCHED_INLINE_SLOTS];
 	unsigned long inline_free;	/* bitmap of free inline_bounce; protected by lock */
 	atomic64_t nr_inline;		/* rings run by their submitter */
+	atomic64_t nr_split;		/* copies cut into chunks */
+	atomic64_t nr_helped;		/* chunks run by an engine for another's copy */
+	atomic64_t nr_nudged;		/* rings a waiter took out of a gathering pause */
 	atomic64_t busy_ns;		/* summed over engines and submitters: time spent
 					 * running rings and chunks (aclrtGetDeviceUtilizationRate) */
 	u64 start_ns;			/* when the engines started */
@@ -253,33 +267,34 @@ static void npu_sched_help(struct npu_engine_thr *e, struct npu_chunk_job *job, 
 	else
 		npu_engine_chunk_run(job, off, e->bounce);
 	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
+	atomic64_inc(&s->nr_helped);
 	npu_sched_unuse_mm(job->ring->mm, used);
 	if (atomic_dec_and_test(&job->left))
 		wake_up(&s->chunk_wq);
 }
 
 /**
- * npu_sched_split() - run a large copy in chunks on the idle engines too
- * @ring: the ring of the copy; the caller is the engine running it
+ * npu_sched_split() - run a large copy in chunks that other engines may take
+ * @ring: the ring of the copy; the caller runs it (an engine or its submitter)
  * @x: the resolved operands
  * @len: bytes
  * @bounce: the caller's staging buffer
  *
- * Return: the copy's result, or -EAGAIN when no engine is idle (the caller
- * then copies alone).
+ * The job goes on chunkq whether or not an engine is idle now. Were that
+ * decided once, at the start, a copy that found every engine busy would run
+ * alone to its end even when the others came free a moment later: two
+ * streams of 32 MiB each then moved half their bytes on one engine.
+ *
+ * Return: the copy's result, or -EAGAIN for a copy of fewer than two
+ * chunks (the caller then copies alone).
  */
 int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, void *bounce)
 {
 	struct npu_sched *s = ring->ctx->ndev->sched;
 	struct npu_chunk_job job;
-	unsigned int idle;
-	u64 n, off;
+	u64 off;
 
-	spin_lock(&s->lock);
-	idle = s->nr_engines - s->nr_busy;
-	spin_unlock(&s->lock);
-	n = min_t(u64, idle + 1, len / NPU_SCHED_CHUNK_MIN);
-	if (n < 2)
+	if (len / NPU_SCHED_CHUNK < 2)
 		return -EAGAIN;
 	job.ring = ring;
 	job.x = x;
@@ -289,10 +304,12 @@ int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, vo
 	 * near 2^64 would wrap, and a wrong chunk count would leave this
 	 * engine waiting for chunks that never come.
 	 */
-	job.chunk = round_up(len / n + !!(len % n), (u64)SZ_64K);
+	job.chunk = max_t(u64, NPU_SCHED_CHUNK,
+			  round_up(len / NPU_SCHED_MAX_CHUNKS + 1, (u64)SZ_64K));
 	job.next = 0;
 	atomic_set(&job.left, (int)(len / job.chunk + !!(len % job.chunk)));
 	atomic_set(&job.err, 0);
+	atomic64_inc(&s->nr_split);
 
 	spin_lock(&s->lock);
 	list_add_tail(&job.link, &s->chunkq);
@@ -409,7 +426,6 @@ static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
 		atomic64_inc(&s->write_gen);
 
 	spin_lock(&s->lock);
-	s->nr_busy--;
 	npu_sched_settle_locked(s, ring, stop, abort, abort_req);
 	spin_unlock(&s->lock);
 }
@@ -523,14 +539,10 @@ static int npu_sched_thread(void *data)
 		spin_lock(&s->lock);
 		job = npu_sched_claim_locked(s, NULL, &off);
 		if (job) {
-			s->nr_busy++;
 			if (s->poller == e)
 				s->poller = NULL;
 			spin_unlock(&s->lock);
 			npu_sched_help(e, job, off);
-			spin_lock(&s->lock);
-			s->nr_busy--;
-			spin_unlock(&s->lock);
 			poll_end = 0;
 			continue;
 		}
@@ -543,7 +555,6 @@ static int npu_sched_thread(void *data)
 
 			list_del_init(&ring->sched_link);
 			WRITE_ONCE(ring->sstate, NPU_RING_RUNNING);
-			s->nr_busy++;
 			if (s->poller == e)
 				s->poller = NULL;
 			spin_unlock(&s->lock);
@@ -652,6 +663,9 @@ u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell)
 		break;
 	case NPU_RING_POLLED:
 		if (npu_sched_ring_has_work(ring)) {
+			/* A waiter does not sit out the pause of a gathering ring. */
+			if (!doorbell && ring->poll_after > ktime_get_ns())
+				atomic64_inc(&s->nr_nudged);
 			npu_sched_queue_locked(s, ring);
 			npu_sched_wake_locked(s);
 		}
@@ -785,6 +799,18 @@ u64 npu_sched_inline_runs(const struct npu_device *ndev)
 }
 
 /**
+ * npu_sched_stats() - how the engines shared work
+ * @ndev: the device
+ * @st: out: the counters since load
+ */
+void npu_sched_stats(const struct npu_device *ndev, struct npu_sched_stats *st)
+{
+	st->split = atomic64_read(&ndev->sched->nr_split);
+	st->helped = atomic64_read(&ndev->sched->nr_helped);
+	st->nudged = atomic64_read(&ndev->sched->nr_nudged);
+}
+
+/**
  * npu_sched_busy() - how long the device's engines have worked
  * @ndev: the device
  * @busy_ns: out: time spent running rings and chunks, summed over engines
@@ -838,6 +864,9 @@ static int npu_sched_inline_init(struct npu_sched *s)
 	}
 	s->inline_free = GENMASK(NPU_SCHED_INLINE_SLOTS - 1, 0);
 	atomic64_set(&s->nr_inline, 0);
+	atomic64_set(&s->nr_split, 0);
+	atomic64_set(&s->nr_helped, 0);
+	atomic64_set(&s->nr_nudged, 0);
 	atomic64_set(&s->busy_ns, 0);
 	s->start_ns = ktime_get_ns();
 	return 0;

@@ -33,6 +33,13 @@ enum npu_ring_sstate {
  * on the stack of the engine that runs the descriptor, which waits until
  * every chunk is done.
  */
+/* Counters of the engines' scheduling since load (debugfs npu/npuN/engines). */
+struct npu_sched_stats {
+	u64 split;	/* copies cut into chunks (npu_sched_split()) */
+	u64 helped;	/* chunks of those run by an engine other than the copy's own */
+	u64 nudged;	/* rings a waiter took out of their pause to gather descriptors */
+};
+
 struct npu_chunk_job {
 	struct list_head link;		/* in the sched's chunkq while chunks are unclaimed */
 	struct npu_ring *ring;		/* whose mm the host operands belong to */
@@ -54,6 +61,7 @@ void npu_sched_detach(struct npu_ring *ring);
 u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell);
 bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted);
 u64 npu_sched_inline_runs(const struct npu_device *ndev);
+void npu_sched_stats(const struct npu_device *ndev, struct npu_sched_stats *st);
 void npu_sched_abort(struct npu_ring *ring);
 bool npu_sched_ring_idle(struct npu_ring *ring);
 

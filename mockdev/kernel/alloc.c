@@ -112,6 +112,8 @@ MOCK_EXPORT void mock_fail_reset(void)
 	mock_fail_copy_from_user_nth(0);
 	mock_fail_copy_to_user_nth(0);
 	mock_fail_pin_nth(0);
+	for (int id = 0; id < MOCK_GATES; id++)
+		mock_gate_open(id);
 	__atomic_store_n(&alloc_calls, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&user_copy_calls, 0, __ATOMIC_RELAXED);
 }

@@ -41,6 +41,8 @@ bool mock_inject_alloc_failure(void);
 bool mock_inject_copy_from_user_failure(void);
 bool mock_inject_copy_to_user_failure(void);
 bool mock_inject_pin_failure(void);
+/* Gates a test may close at once (mock_gate_close(), uaccess.c). */
+#define MOCK_GATES 4
 
 /* Start of process @tgid in ns since boot (/proc/PID/stat field 22); 0 if unknown. */
 u64 mock_pid_start_boottime(pid_t tgid);

@@ -43,8 +43,19 @@ void mock_fail_pin_nth(unsigned long n);
 /* Number of allocation calls since mock_fail_reset(), to size injection loops. */
 unsigned long mock_alloc_calls(void);
 unsigned long mock_user_copy_calls(void);
-/* Disarm everything and zero the call counters. */
+/* Disarm everything, open every gate (below) and zero the call counters. */
 void mock_fail_reset(void);
+
+/*
+ * Gates: copy_from_user and copy_to_user of a range that meets a closed
+ * gate wait until it opens (at most four gates closed at once). Tests hold
+ * an engine inside a descriptor with them. mock_gate_close() returns the
+ * gate's id, or -EINVAL/-ENOSPC; mock_gate_waiting() counts the copies
+ * waiting at a gate now.
+ */
+int mock_gate_close(const void *addr, size_t len);
+void mock_gate_open(int id);
+unsigned long mock_gate_waiting(int id);
 
 /*
  * The guarded user copies' SIGSEGV and SIGBUS handler: true where the mock
