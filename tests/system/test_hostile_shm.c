@@ -184,7 +184,7 @@ static void test_ring_over_a_closed_memfd_is_refused(void **state)
 	int dev = open_ctx();
 	int mfd = make_memfd(bytes, true);
 	void *mem = map_shared(mfd, bytes);
-	uint32_t id;
+	uint32_t id = 0;
 	int ret;
 
 	(void)state;
@@ -212,7 +212,7 @@ static void test_unsealed_memfd_is_refused(void **state)
 	int mfd = make_memfd(bytes, false);
 	void *mem = map_shared(mfd, bytes);
 	struct npu_host_register hr = { .addr = (uintptr_t)mem, .size = bytes, .fd = mfd };
-	uint32_t id;
+	uint32_t id = 0;
 	int ret;
 
 	(void)state;
@@ -454,7 +454,7 @@ static void test_truncate_and_unmap_after_creation(void **state)
 	struct npu_sqe *sqe;
 	struct npu_ring_enter re = { .to_submit = 1, .min_complete = 1,
 				     .flags = NPU_ENTER_GETEVENTS, .timeout_ns = 2000000000ULL };
-	uint32_t id;
+	uint32_t id = 0;
 
 	(void)state;
 	assert_int_equal(ring_create_at(dev, mem, bytes, &id), 0);
@@ -508,7 +508,7 @@ static void test_impossible_sq_tail_fails_the_ring(void **state)
 					     .timeout_ns = 2000000000ULL };
 		struct npu_ring_abort ra = { 0 };
 		struct timespec t0, t1;
-		uint32_t id;
+		uint32_t id = 0;
 
 		assert_int_equal(ring_create_at(dev, mem, bytes, &id), 0);
 		assert_int_equal(ring_run_nop(dev, id, mem, 5), 0);

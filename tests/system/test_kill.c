@@ -182,7 +182,7 @@ static void test_sigkill_by_parent_frees_all_hbm(void **state)
 {
 	struct kill_state *st = *state;
 	struct npu_device_info info;
-	int ready;
+	int ready = -1;
 	pid_t pid;
 
 	pid = spawn(victim_hold_then_wait, &ready);
@@ -213,7 +213,7 @@ static int victim_hold_then_suicide(int ready_fd)
 static void test_sigkill_self_while_holding_frees_all_hbm(void **state)
 {
 	struct kill_state *st = *state;
-	int ready;
+	int ready = -1;
 	pid_t pid;
 
 	pid = spawn(victim_hold_then_suicide, &ready);
@@ -226,7 +226,7 @@ static void test_sigkill_self_while_holding_frees_all_hbm(void **state)
 static void test_sigkill_during_copies_frees_all_hbm(void **state)
 {
 	struct kill_state *st = *state;
-	int ready;
+	int ready = -1;
 	pid_t pid;
 
 	pid = spawn(victim_copy_loop, &ready);

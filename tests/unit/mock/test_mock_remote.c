@@ -65,7 +65,7 @@ static char *map_memfd(unsigned int pages, unsigned int map_pages, bool seal, in
 
 static int start_child(void **state)
 {
-	int fd, unsealed_fd, eof_fd;
+	int fd = -1, unsealed_fd = -1, eof_fd;
 
 	(void)state;
 	shared = map_memfd(RING_PAGES, RING_PAGES, true, &fd);
