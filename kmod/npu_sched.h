@@ -28,11 +28,6 @@ enum npu_ring_sstate {
 	NPU_RING_DEAD,		/* detached: no engine will look at it again */
 };
 
-/*
- * A large copy cut into chunks that idle engines run in parallel. It lives
- * on the stack of the engine that runs the descriptor, which waits until
- * every chunk is done.
- */
 /* Counters of the engines' scheduling since load (debugfs npu/npuN/engines). */
 struct npu_sched_stats {
 	u64 split;	/* copies cut into chunks (npu_sched_split()) */
@@ -40,6 +35,11 @@ struct npu_sched_stats {
 	u64 nudged;	/* rings a waiter took out of their pause to gather descriptors */
 };
 
+/*
+ * A large copy cut into chunks that engines with nothing else to do run in
+ * parallel with the one that runs the descriptor. It lives on the stack of
+ * that engine, which waits until every chunk is done.
+ */
 struct npu_chunk_job {
 	struct list_head link;		/* in the sched's chunkq while chunks are unclaimed */
 	struct npu_ring *ring;		/* whose mm the host operands belong to */
