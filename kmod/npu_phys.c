@@ -255,7 +255,7 @@ void *npu_phys_addr(struct npu_phys *phys, u64 off, u64 *contig)
 {
 	u32 frame = off >> NPU_PAGE_SHIFT;
 	u64 in_frame = off & (NPU_PAGE_SIZE - 1);
-	unsigned int lo = 0, hi = phys->nr_extents;
+	unsigned int lo = READ_ONCE(phys->extent_hint), hi;
 	const struct npu_extent *e;
 	u64 ext_end, chunk_left;
 	char *addr;
@@ -265,16 +265,22 @@ void *npu_phys_addr(struct npu_phys *phys, u64 off, u64 *contig)
 		*contig = phys->size - off;
 		return (char *)phys->host + off;
 	}
-	/* The extents are sorted by index and cover the memory. */
-	while (hi - lo > 1) {
-		unsigned int mid = lo + (hi - lo) / 2;
+	e = lo < phys->nr_extents ? &phys->extents[lo] : NULL;
+	if (!e || frame < e->index || frame - e->index >= 1U << e->order) {
+		/* The extents are sorted by index and cover the memory. */
+		lo = 0;
+		hi = phys->nr_extents;
+		while (hi - lo > 1) {
+			unsigned int mid = lo + (hi - lo) / 2;
 
-		if (phys->extents[mid].index <= frame)
-			lo = mid;
-		else
-			hi = mid;
+			if (phys->extents[mid].index <= frame)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		WRITE_ONCE(phys->extent_hint, lo);
+		e = &phys->extents[lo];
 	}
-	e = &phys->extents[lo];
 	pfn = e->pfn + (frame - e->index);
 	ext_end = (u64)(e->index + (1U << e->order)) << NPU_PAGE_SHIFT;
 	chunk_left = ((u64)(round_up(pfn + 1, 1U << NPU_HBM_CHUNK_ORDER) - pfn)

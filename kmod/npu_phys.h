@@ -27,6 +27,13 @@ struct npu_phys {
 	u64 owner;
 	unsigned int nr_extents;
 	struct npu_extent *extents;	/* sorted by index, immutable */
+	/*
+	 * The extent npu_phys_addr() found last. A stream of small copies
+	 * mostly stays in one extent, and then needs no search. Read and
+	 * written without a lock by every engine: only a hint, checked
+	 * against the extent before it is used.
+	 */
+	unsigned int extent_hint;
 	/* NPU_MEM_HOST: size bytes of host memory instead of frames (no extents). */
 	void *host;
 };
