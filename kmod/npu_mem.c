@@ -385,6 +385,7 @@ static bool npu_mem_range_init(struct npu_mem_range *range, u64 va, u64 len)
 	u64 last;
 
 	range->len = len;
+	range->lender = NULL;
 	range->nr_parts = 0;
 	range->more = NULL;
 	return len && !check_add_overflow(va, len - 1, &last);
@@ -425,9 +426,10 @@ int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
  * @range: out; release with npu_mem_range_put()
  *
  * A range inside a mapping held in @xlate is held without the context's
- * lock: O(NPU_MEM_XLATE_SLOTS) and one atomic increment. Otherwise it is
- * npu_mem_range_get(), and a range inside one mapping then replaces the
- * oldest slot.
+ * lock and without an atomic operation: O(NPU_MEM_XLATE_SLOTS), and the
+ * range borrows the slot's reference. Otherwise it is npu_mem_range_get(),
+ * and a range inside one mapping then refills the oldest slot that has
+ * nothing lent.
  *
  * Return: as npu_mem_range_get().
  */
@@ -435,7 +437,7 @@ int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u
 			     bool write, struct npu_mem_range *range)
 {
 	u64 gen = READ_ONCE(ctx->map_gen);
-	struct npu_mem_xlate_slot *slot, old;
+	struct npu_mem_xlate_slot *slot = NULL, old;
 	unsigned int i;
 	int ret;
 
@@ -449,17 +451,26 @@ int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u
 		if (write && !slot->writable)
 			break;	/* the lookup gives the error */
 		range->nr_parts = 1;
-		range->part[0].phys = npu_phys_get(slot->phys);
+		range->part[0].phys = slot->phys;
 		range->part[0].off = va - slot->start;
 		range->part[0].len = len;
+		range->lender = slot;
+		slot->lent++;
 		return 0;
 	}
-	slot = &xlate->slot[xlate->next];
+	/* A lent slot keeps its memory until the borrower is put. */
+	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
+		slot = &xlate->slot[(xlate->next + i) % NPU_MEM_XLATE_SLOTS];
+		if (!slot->lent)
+			break;
+	}
+	if (i == NPU_MEM_XLATE_SLOTS)
+		return npu_mem_range_lookup(ctx, va, len, write, range, NULL);
 	old = *slot;
 	slot->phys = NULL;
 	ret = npu_mem_range_lookup(ctx, va, len, write, range, slot);
 	if (slot->phys)
-		xlate->next = (xlate->next + 1) % NPU_MEM_XLATE_SLOTS;
+		xlate->next = (slot - xlate->slot + 1) % NPU_MEM_XLATE_SLOTS;
 	if (old.phys)
 		npu_phys_put(old.phys);
 	return ret;
@@ -474,6 +485,8 @@ void npu_mem_xlate_drop(struct npu_mem_xlate *xlate)
 	unsigned int i;
 
 	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
+		/* Every range of the batch is put before the batch ends. */
+		WARN_ON_ONCE(xlate->slot[i].lent);
 		if (xlate->slot[i].phys)
 			npu_phys_put(xlate->slot[i].phys);
 		xlate->slot[i].phys = NULL;
@@ -490,6 +503,12 @@ void npu_mem_range_put(struct npu_mem_range *range)
 	struct npu_mem_range_part *parts = npu_mem_range_parts(range);
 	unsigned int i;
 
+	if (range->lender) {
+		range->lender->lent--;
+		range->lender = NULL;
+		range->nr_parts = 0;
+		return;
+	}
 	for (i = 0; i < range->nr_parts; i++)
 		npu_phys_put(parts[i].phys);
 	kfree(range->more);

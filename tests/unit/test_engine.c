@@ -27,6 +27,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "npu_ctx.h"
+#include "npu_mem.h"
+#include "npu_phys.h"
 #include "npu_test_util.h"
 
 static long live_before_load;
@@ -1121,6 +1124,72 @@ static void test_split_copy_is_shared_with_an_engine_that_comes_free(void **stat
 	free(back);
 }
 
+/*
+ * A translation cache hit lends the slot's reference instead of taking
+ * one, so a slot must not be refilled while a range borrows it: the
+ * memory of an allocation freed meanwhile lives on in that reference
+ * alone. Driven directly, as an engine does for the two operands of a
+ * copy: a hit on x, then misses on y and z, then x is freed; x's bytes
+ * must still be read through the borrowed range, and everything is
+ * released when the range is put and the cache emptied.
+ */
+static void test_translation_lent_to_a_range_is_not_refilled(void **state)
+{
+	enum { BYTES = 4096 };
+	uint8_t host[BYTES];
+	struct npu_mem_xlate xl = { 0 };
+	struct npu_mem_range rx, ry, rz, first;
+	struct npu_ctx *ctx;
+	struct t_ring r;
+	struct npu_sqe s;
+	struct npu_phys *px;
+	uint64_t x, y, z;
+	u64 len;
+	void *k;
+	struct file *f;
+
+	(void)state;
+	f = open_ctx();
+	ctx = f->private_data;
+	assert_int_equal(t_ring_create(f, &r, 4, 4), 0);
+	x = alloc(f, BYTES);
+	y = alloc(f, BYTES);
+	z = alloc(f, BYTES);
+	fill(host, BYTES, 31);
+	s = t_copy(NPU_DIR_H2D, x, (uintptr_t)host, BYTES);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+
+	/* A miss fills a slot; the range holds its own reference. */
+	assert_int_equal(npu_mem_range_get_cached(ctx, &xl, x, BYTES, false, &first), 0);
+	assert_null(first.lender);
+	npu_mem_range_put(&first);
+	/* A hit borrows it. */
+	assert_int_equal(npu_mem_range_get_cached(ctx, &xl, x, BYTES, false, &rx), 0);
+	assert_non_null(rx.lender);
+	px = rx.part[0].phys;
+	assert_int_equal(rx.lender->lent, 1);
+	/* Two misses: both go to the other slot, never to x's. */
+	assert_int_equal(npu_mem_range_get_cached(ctx, &xl, y, BYTES, true, &ry), 0);
+	assert_int_equal(npu_mem_range_get_cached(ctx, &xl, z, BYTES, true, &rz), 0);
+	assert_ptr_equal(rx.lender->phys, px);
+	assert_int_equal(rx.lender->start, x);
+
+	/* x freed: its memory stays readable through the loan. */
+	assert_int_equal(t_free(f, x), 0);
+	k = npu_mem_range_seg(&rx, 0, &len);
+	assert_non_null(k);
+	assert_true(len >= BYTES);
+	assert_memory_equal(k, host, BYTES);
+
+	npu_mem_range_put(&rz);
+	npu_mem_range_put(&ry);
+	npu_mem_range_put(&rx);
+	assert_null(rx.lender);
+	npu_mem_xlate_drop(&xl);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
 /* Rings run by their submitters so far (debugfs npu/npu0/doorbells). */
 static long inline_runs(void)
 {
@@ -1423,6 +1492,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_split_large_copy_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_split_copy_is_shared_with_an_engine_that_comes_free,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_translation_lent_to_a_range_is_not_refilled,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sync_enter_runs_earlier_work_first_in_the_caller,
 						setup, teardown),
