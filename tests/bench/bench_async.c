@@ -4,6 +4,13 @@
  *   async_small_copies_per_s   64-byte D2D aclrtMemcpyAsync on one stream:
  *                              submit a run of them, synchronize; copies
  *                              completed per second, median over the runs
+ *   spsc_ring_floor_per_s      the ceiling of one stream on this machine
+ *                              (bench_spsc.c), one run of it after each
+ *                              timed run of the above, median
+ *   async_small_vs_spsc_ratio  each run's copies per second over the floor
+ *                              run right after it, median: the machine
+ *                              changes speed between runs, and the two
+ *                              halves of a ratio must see the same speed
  *   syscalls_per_async_op      doorbells + blocking waits (the ring
  *                              statistics of every queue of the process,
  *                              halQueueStatsTotal) per copy, over the
@@ -93,14 +100,22 @@ static int async_verify(struct async_bufs *b, const void *dev, const unsigned ch
 	return 0;
 }
 
+/* What bench_small() measures; each gets -aclError on failure. */
+struct async_small {
+	double rate;		/* copies per second */
+	double calls;		/* system calls per copy */
+	double floor;		/* bench_spsc_once() per second */
+	double vs_floor;	/* rate over floor, run by run */
+};
+
 /*
- * The small-copy rate, and the system calls per copy from the ring
- * statistics. *rate and *calls get -aclError on failure.
+ * The small-copy rate with the floor measured in turn, and the system
+ * calls per copy from the ring statistics.
  */
 static void bench_small(struct async_bufs *b, unsigned int runs, unsigned int ops,
-			double *rate, double *calls)
+			struct async_small *out)
 {
-	static double t[ASYNC_MAX_RUNS];
+	static double t[ASYNC_MAX_RUNS], f[ASYNC_MAX_RUNS], q[ASYNC_MAX_RUNS];
 	unsigned char *dev_a = b->dev_a, *dev_b = b->dev_b;
 	struct npu_ring_stats st0, st1;
 	aclError e = ACL_SUCCESS;
@@ -135,8 +150,14 @@ static void bench_small(struct async_bufs *b, unsigned int runs, unsigned int op
 		}
 		if (!e)
 			e = aclrtSynchronizeStream(b->s1);
-		if (r > 0)
+		if (r > 0) {
 			t[r - 1] = async_now() - t0;
+			f[r - 1] = bench_spsc_once(ops);
+			if (f[r - 1] <= 0)
+				e = ACL_ERROR_INTERNAL_ERROR;
+			else
+				q[r - 1] = (double)ops / t[r - 1] / f[r - 1];
+		}
 	}
 	if (!e) {
 		err = halQueueStatsTotal(&st1);
@@ -148,23 +169,27 @@ static void bench_small(struct async_bufs *b, unsigned int runs, unsigned int op
 	if (e) {
 		fprintf(stderr, "npu-bench: small async copies: %d (%s)\n", (int)e,
 			aclGetRecentErrMsg());
-		*rate = *calls = -(double)e;
+		out->rate = out->calls = out->floor = out->vs_floor = -(double)e;
 		return;
 	}
 	if (async_verify(b, dev_b, b->pinned, ASYNC_SLOTS * ASYNC_SMALL, "64 B async D2D")) {
-		*rate = *calls = -(double)ACL_ERROR_INTERNAL_ERROR;
+		out->rate = out->calls = out->floor = out->vs_floor =
+			-(double)ACL_ERROR_INTERNAL_ERROR;
 		return;
 	}
 	if (st1.sqes - st0.sqes < (uint64_t)runs * ops) {
 		fprintf(stderr, "npu-bench: ring statistics counted %llu descriptors for %llu copies\n",
 			(unsigned long long)(st1.sqes - st0.sqes),
 			(unsigned long long)runs * ops);
-		*rate = *calls = -(double)ACL_ERROR_INTERNAL_ERROR;
+		out->rate = out->calls = out->floor = out->vs_floor =
+			-(double)ACL_ERROR_INTERNAL_ERROR;
 		return;
 	}
-	*rate = (double)ops / async_median(t, runs);
-	*calls = (double)((st1.doorbells - st0.doorbells) + (st1.waits - st0.waits)) /
-		 ((double)runs * ops);
+	out->rate = (double)ops / async_median(t, runs);
+	out->calls = (double)((st1.doorbells - st0.doorbells) + (st1.waits - st0.waits)) /
+		     ((double)runs * ops);
+	out->floor = async_median(f, runs);
+	out->vs_floor = async_median(q, runs);
 }
 
 /*
@@ -271,7 +296,8 @@ static void bench_pinned(struct async_bufs *b, unsigned int runs, double *one, d
 void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 {
 	struct async_bufs b = { 0 };
-	double rate, calls, one, two, split, base;
+	struct async_small small;
+	double one, two, split, base;
 	aclError e;
 
 	if (runs > ASYNC_MAX_RUNS)
@@ -294,15 +320,20 @@ void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 		e = aclrtCreateStream(&b.s2);
 	if (e) {
 		fprintf(stderr, "npu-bench: async setup: %d (%s)\n", (int)e, aclGetRecentErrMsg());
-		rate = calls = one = two = split = base = -(double)e;
+		small.rate = small.calls = small.floor = small.vs_floor = -(double)e;
+		one = two = split = base = -(double)e;
 	} else {
-		bench_small(&b, runs, ops, &rate, &calls);
+		bench_small(&b, runs, ops, &small);
 		bench_pinned(&b, runs, &one, &two, &split, &base);
 	}
 	bench_report_add(rep, "async_small_copies_per_s", "aclrtMemcpyAsync D2D 64 B, one stream",
-			 "/s", rate);
+			 "/s", small.rate);
 	bench_report_add(rep, "syscalls_per_async_op", "system calls per async copy", "calls",
-			 calls);
+			 small.calls);
+	bench_report_add(rep, "spsc_ring_floor_per_s", "two threads, 64 B descriptors + copies",
+			 "/s", small.floor);
+	bench_report_add(rep, "async_small_vs_spsc_ratio", "async small copies vs that floor",
+			 "ratio", small.vs_floor);
 	bench_report_add(rep, "pinned_h2d_64m_ratio", "async H2D 64 MiB pinned vs memcpy",
 			 "ratio", one);
 	bench_report_add(rep, "multistream_h2d_64m_ratio", "two streams H2D 64 MiB vs memcpy",

@@ -68,8 +68,11 @@ void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep);
 /* Scrubbing for a new owner (iters runs) and releasing freed HBM (runs runs). */
 void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *rep);
 
-/* Two plain threads through a ring: the ceiling of one stream (runs of ops). */
-void bench_spsc(unsigned int runs, unsigned int ops, struct bench_report *rep);
+/*
+ * Two plain threads through a ring, the ceiling of one stream: one run of
+ * @ops descriptors, per second (negative on failure).
+ */
+double bench_spsc_once(unsigned int ops);
 /* Costs with @live allocations alive over none (iters runs each). */
 void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep);
 

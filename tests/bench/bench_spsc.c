@@ -1,20 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The ceiling for one stream, measured on this machine in this run:
- *   spsc_ring_floor_per_s  two plain threads pass 64-byte descriptors
- *                          through a ring in memory: the producer writes
- *                          each descriptor (a 64-byte store) and publishes
- *                          the tail; the consumer reads it, does the
- *                          64-byte copy it names, and publishes its head
- *                          and a completion count the producer waits on at
- *                          the end. Both spin (no system call); the ring
- *                          has the shape of the driver's (4096 entries,
- *                          indices on their own cache lines,
- *                          release/acquire). Descriptors per second,
- *                          median over the runs.
- *   async_small_vs_spsc_ratio
- *                          async_small_copies_per_s (bench_async.c) over
- *                          the floor: how close a stream gets to it.
+ * The ceiling for one stream, measured on this machine in this run
+ * (spsc_ring_floor_per_s; bench_async.c runs it in turn with the small
+ * async copies and reports it): two plain threads pass 64-byte descriptors
+ * through a ring in memory. The producer writes each descriptor (a
+ * 64-byte store) and publishes the tail; the consumer reads it, does the
+ * 64-byte copy it names, and publishes its head and a completion count the
+ * producer waits on at the end. Both spin (no system call); the ring has
+ * the shape of the driver's (4096 entries, indices on their own cache
+ * lines, release/acquire).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -25,7 +19,6 @@
 #include "bench_report.h"
 
 #define SPSC_ENTRIES 4096
-#define SPSC_MAX_RUNS 64
 
 struct spsc_desc {
 	const uint8_t *src;
@@ -96,31 +89,15 @@ static double spsc_run(struct spsc_ring *r, uint64_t ops)
 	       ((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 }
 
-void bench_spsc(unsigned int runs, unsigned int ops, struct bench_report *rep)
+double bench_spsc_once(unsigned int ops)
 {
 	struct spsc_ring *r = aligned_alloc(64, sizeof(*r));
-	double v[SPSC_MAX_RUNS], floor = -1, small = -1;
-	unsigned int i, n = 0;
+	double v = -1;
 
-	if (runs > SPSC_MAX_RUNS)
-		runs = SPSC_MAX_RUNS;
 	if (r) {
 		memset(r, 0, sizeof(*r));
-		for (i = 0; i < runs; i++) {
-			v[n] = spsc_run(r, ops);
-			if (v[n] > 0)
-				n++;
-		}
+		v = spsc_run(r, ops);
 		free(r);
 	}
-	if (n) {
-		floor = bench_median(v, n);
-	}
-	for (i = 0; i < rep->n; i++)
-		if (!strcmp(rep->v[i].key, "async_small_copies_per_s"))
-			small = rep->v[i].value;
-	bench_report_add(rep, "spsc_ring_floor_per_s", "two threads, 64 B descriptors + copies",
-			 "/s", floor);
-	bench_report_add(rep, "async_small_vs_spsc_ratio", "async small copies vs that floor",
-			 "ratio", small > 0 && floor > 0 ? small / floor : -1);
+	return v;
 }

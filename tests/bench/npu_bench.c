@@ -555,7 +555,6 @@ int main(int argc, char **argv)
 	bench_nop(it.nop, &r);
 	bench_share(it.small, &rep);
 	bench_async(it.big, it.small * 32, &rep);
-	bench_spsc(it.big, it.small * 32, &rep);
 	bench_tenancy(it.malloc, it.big, &rep);
 	bench_scale(it.small, it.live, &rep);
 
