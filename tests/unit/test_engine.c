@@ -999,19 +999,26 @@ static void test_split_large_copy_keeps_data(void **state)
 	free(back);
 }
 
-/* A counter of debugfs npu/npu0/engines: "split", "helped" or "nudged". */
-static long engines_stat(const char *name)
+/* Counter @name of debugfs file npu/npu0/@file (lines "name value"). */
+static long debugfs_count(const char *file, const char *name)
 {
-	char buf[256] = "\n", key[32], *p;
+	char path[64], buf[256] = "\n", key[32], *p;
 	long n = -1;
 
+	snprintf(path, sizeof(path), "npu/npu0/%s", file);
 	/* A line starts after a newline: read the file behind one. */
 	snprintf(key, sizeof(key), "\n%s ", name);
-	assert_true(mock_debugfs_read("npu/npu0/engines", buf + 1, sizeof(buf) - 1) > 0);
+	assert_true(mock_debugfs_read(path, buf + 1, sizeof(buf) - 1) > 0);
 	p = strstr(buf, key);
 	assert_non_null(p);
 	assert_int_equal(sscanf(p + strlen(key), "%ld", &n), 1);
 	return n;
+}
+
+/* A counter of debugfs npu/npu0/engines: "split", "helped" or "nudged". */
+static long engines_stat(const char *name)
+{
+	return debugfs_count("engines", name);
 }
 
 /* Up to ten seconds for @n copies to wait at gate @id; false on timeout. */
@@ -1193,14 +1200,7 @@ static void test_translation_lent_to_a_range_is_not_refilled(void **state)
 /* Rings run by their submitters so far (debugfs npu/npu0/doorbells). */
 static long inline_runs(void)
 {
-	char buf[256], *p;
-	long n = -1;
-
-	assert_true(mock_debugfs_read("npu/npu0/doorbells", buf, sizeof(buf)) > 0);
-	p = strstr(buf, "inline ");
-	assert_non_null(p);
-	assert_int_equal(sscanf(p, "inline %ld", &n), 1);
-	return n;
+	return debugfs_count("doorbells", "inline");
 }
 
 /*
