@@ -115,6 +115,22 @@ static void test_contexts_of_a_device_share_its_memory(void **state)
 	ACL_OK(aclrtResetDevice(0));
 }
 
+struct copy_arg {
+	void *dev;
+	aclrtStream stream;
+	aclError rc;
+};
+
+/* A D2D copy within arg->dev on arg->stream, in a thread of its own. */
+static void *copy_on_stream_thread(void *p)
+{
+	struct copy_arg *arg = p;
+
+	arg->rc = aclrtMemcpyAsync(arg->dev, 64, (char *)arg->dev + 64, 64,
+				   ACL_MEMCPY_DEVICE_TO_DEVICE, arg->stream);
+	return NULL;
+}
+
 static void test_streams_belong_to_their_context(void **state)
 {
 	aclrtContext primary = NULL, ctx = NULL;
@@ -132,6 +148,14 @@ static void test_streams_belong_to_their_context(void **state)
 	ACL_OK(aclrtSetCurrentContext(primary));
 	assert_int_equal(aclrtMemsetAsync(dev, 4096, 0, 4096, s), ACL_ERROR_RT_STREAM_CONTEXT);
 	assert_non_null(strstr(aclGetRecentErrMsg(), "another context"));
+	/* The same for a copy within the stream's device (its quickest path). */
+	assert_int_equal(aclrtMemcpyAsync(dev, 64, (char *)dev + 64, 64,
+					  ACL_MEMCPY_DEVICE_TO_DEVICE, s),
+			 ACL_ERROR_RT_STREAM_CONTEXT);
+	/* And in a thread with no current context, it is that error. */
+	struct copy_arg copy = { .dev = dev, .stream = s };
+	rt_run_in_thread(copy_on_stream_thread, &copy);
+	assert_int_equal(copy.rc, ACL_ERROR_RT_CONTEXT_NULL);
 	assert_int_equal(aclrtDestroyStream(s), ACL_ERROR_RT_STREAM_CONTEXT);
 	/* aclrtSynchronizeDevice covers every context of the device. */
 	ACL_OK(aclrtSynchronizeDevice());

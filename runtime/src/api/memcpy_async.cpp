@@ -50,31 +50,50 @@ Error StagedCopy(Stream &s, Context &ctx, void *dst, const void *src, size_t cou
     return e;
 }
 
+// Whether both operands lie in the stream's own device, where the copy is
+// one D2D descriptor whatever the kind says (but the staged kind).
+bool OwnDeviceCopy(Stream &s, void *dst, const void *src, size_t count, int32_t k) {
+    const npu::rt::DeviceSession &own = s.session();
+    return k != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE && own.InAperture(dst, count) &&
+           own.InAperture(src, count);
+}
+
+Error SubmitOwnDeviceCopy(Stream &s, void *dst, const void *src, size_t count) {
+    if (dst == src)
+        return Error::Ok();
+    struct npu_sqe sqe = {};
+    sqe.opcode = NPU_OP_COPY;
+    sqe.dir = NPU_DIR_D2D;
+    sqe.dst = reinterpret_cast<uint64_t>(dst);
+    sqe.src = reinterpret_cast<uint64_t>(src);
+    sqe.len = count;
+    return s.Submit(&sqe, 1, nullptr);
+}
+
 Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int32_t k,
                   aclrtStream stream) {
-    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
     NPU_RT_CHECK(count <= destMax, "count %zu is larger than destMax %zu", count, destMax);
+    // The common case first: a stream of the current context (the pin
+    // keeps the context alive, so its identity is all the check needs) and
+    // both operands in its device. Any other case, errors included, is
+    // decided below with a reference to the context.
+    if (ref && ThreadState::IsCurrent(ref->context()) &&
+        OwnDeviceCopy(*ref.get(), dst, src, count, k))
+        return SubmitOwnDeviceCopy(*ref.get(), dst, src, count);
+
+    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
     if (!ctx)
         return npu::rt::NoContextError();
     NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
     Stream &s = *ref.get();
     npu::rt::DeviceSession &own = s.session();
 
-    // The common case first: both operands in the stream's own device.
-    if (k != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE && own.InAperture(dst, count) &&
-        own.InAperture(src, count)) {
-        if (dst == src)
-            return Error::Ok();
-        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-        struct npu_sqe sqe = {};
-        sqe.opcode = NPU_OP_COPY;
-        sqe.dir = NPU_DIR_D2D;
-        sqe.dst = reinterpret_cast<uint64_t>(dst);
-        sqe.src = reinterpret_cast<uint64_t>(src);
-        sqe.len = count;
-        return s.Submit(&sqe, 1, nullptr);
+    if (OwnDeviceCopy(s, dst, src, count, k)) {
+        if (dst != src)
+            NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
+        return SubmitOwnDeviceCopy(s, dst, src, count);
     }
 
     Operand d, sr;

@@ -4,8 +4,10 @@
 namespace npu::rt {
 namespace {
 
-// Thread-local, so it needs no lock.
+// Thread-local, so they need no lock. t_current_ptr is what t_current was
+// set to, for IsCurrent().
 thread_local std::weak_ptr<Context> t_current;
+thread_local const Context *t_current_ptr = nullptr;
 
 }  // namespace
 
@@ -26,12 +28,22 @@ Error ThreadState::RequireContext(std::shared_ptr<Context> *out) {
     return Error::Ok();
 }
 
+bool ThreadState::IsCurrent(const Context *ctx) {
+    // Not expired: the context t_current_ptr names is alive, so no other
+    // live context can have its address. Expired, the address may have
+    // been reused by a new context: the answer is no (there is no current
+    // context), as CurrentContext() would say.
+    return ctx != nullptr && ctx == t_current_ptr && !t_current.expired();
+}
+
 void ThreadState::SetCurrentContext(const std::shared_ptr<Context> &ctx) {
     t_current = ctx;
+    t_current_ptr = ctx.get();
 }
 
 void ThreadState::ForgetCurrentContextInChild() {
     t_current.reset();  // a weak reference: nothing is destroyed
+    t_current_ptr = nullptr;
 }
 
 }  // namespace npu::rt

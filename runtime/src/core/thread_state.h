@@ -22,6 +22,11 @@ class ThreadState {
     static Error RequireContext(std::shared_ptr<Context> *out);
     // The error of a call that needs a context when the thread has none.
     static Error NoContextError();
+    // Whether ctx is this thread's current context, without taking a
+    // reference: for a caller that holds ctx alive by other means (a pinned
+    // stream of it) and needs only its identity. No atomic read-modify-write,
+    // where CurrentContext() takes and drops a reference (two).
+    static bool IsCurrent(const Context *ctx);
     static void SetCurrentContext(const std::shared_ptr<Context> &ctx);
     // In a forked child: no current context, and the parent's one is not
     // released (core/fork.h).
