@@ -636,6 +636,16 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 }
 
 /*
+ * One SQE consumed. Only the ring's runner writes st_sqes, so a plain
+ * add does: no locked read-modify-write per descriptor.
+ */
+static void npu_engine_count_sqe(struct npu_ring *ring)
+{
+	lockdep_assert_held(&ring->submit_lock);
+	atomic64_set(&ring->st_sqes, atomic64_read(&ring->st_sqes) + 1);
+}
+
+/*
  * Complete every descriptor published before abort_tail with -ECANCELED:
  * at most sq_entries of them, whatever the application wrote to sq_tail.
  */
@@ -663,7 +673,7 @@ static void npu_engine_cancel(struct npu_ring *ring, u32 abort_tail)
 		if (!npu_ring_read_sqe(ring, &sqe))
 			return;
 		ready--;
-		atomic64_inc(&ring->st_sqes);
+		npu_engine_count_sqe(ring);
 		npu_ring_post_cqe(ring, sqe.user_data, -ECANCELED);
 	}
 }
@@ -719,7 +729,7 @@ static enum npu_engine_stop npu_engine_run_batch(struct npu_ring *ring, void *bo
 		}
 		if (!npu_ring_read_sqe(ring, &sqe))
 			return NPU_ENGINE_IDLE;
-		atomic64_inc(&ring->st_sqes);
+		npu_engine_count_sqe(ring);
 		if (sqe.opcode == NPU_OP_VALUE_WAIT) {
 			r = npu_engine_value_wait(ring, &sqe);
 			if (!r) {

@@ -66,7 +66,11 @@ struct npu_ring {
 	u64 poll_after;		/* POLLED: not looked at before this (ktime ns), 0: now */
 	wait_queue_head_t state_wait;	/* woken when it leaves RUNNING or an abort is done */
 
-	/* NPU_IOCTL_RING_STATS counters. */
+	/*
+	 * NPU_IOCTL_RING_STATS counters. st_sqes has one writer, the runner
+	 * of the ring (submit_lock held), so it is counted with a plain add
+	 * (npu_engine_count_sqe()); readers still see whole values.
+	 */
 	atomic64_t st_sqes;
 	atomic64_t st_doorbells;
 	atomic64_t st_waits;
