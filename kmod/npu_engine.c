@@ -283,6 +283,27 @@ static void npu_engine_wrote(struct npu_ring *ring, const struct npu_opnd *dst, 
 		npu_sched_note_write(dst->peer->ndev->sched);
 }
 
+/*
+ * A small copy within device memory of the ring's context whose operands
+ * the batch's translations hold, each contiguous in the kernel: no range
+ * to take, walk and put, which were two thirds of the instructions an
+ * engine spent on a 64-byte copy. False when the cache cannot answer;
+ * nothing is copied then.
+ */
+static bool npu_engine_copy_cached(struct npu_ring *ring, u64 dst, u64 src, u64 len)
+{
+	void *s, *d;
+
+	s = npu_mem_xlate_kaddr(ring->ctx, &ring->xlate, src, len, false);
+	if (!s)
+		return false;
+	d = npu_mem_xlate_kaddr(ring->ctx, &ring->xlate, dst, len, true);
+	if (!d)
+		return false;
+	memmove(d, s, len);
+	return true;
+}
+
 /* A 1-D copy of len (> 0) bytes in direction dir (< NPU_DIR_COUNT). */
 static int npu_engine_copy_range(struct npu_ring *ring, void *bounce, u32 dir, u64 dst, u64 src,
 				 u64 len, bool *wrote)
@@ -290,6 +311,11 @@ static int npu_engine_copy_range(struct npu_ring *ring, void *bounce, u32 dir, u
 	struct npu_xfer x;
 	int ret;
 
+	if (dir == NPU_DIR_D2D && len <= NPU_ENGINE_QUICK_BYTES &&
+	    npu_engine_copy_cached(ring, dst, src, len)) {
+		*wrote = true;
+		return 0;
+	}
 	ret = npu_xfer_get(ring, &x, dir, dst, len, src, len);
 	if (ret)
 		return ret;

@@ -372,6 +372,7 @@ static int npu_mem_range_lookup(struct npu_ctx *ctx, u64 va, u64 len, bool write
 		fill->start = mem->node.start;
 		fill->size = mem->node.size;
 		fill->writable = !npu_mem_check_access(ctx, mem, true);
+		fill->win_len = 0;
 	}
 	mutex_unlock(&ctx->lock);
 	if (ret)
@@ -474,6 +475,58 @@ int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u
 	if (old.phys)
 		npu_phys_put(old.phys);
 	return ret;
+}
+
+/**
+ * npu_mem_xlate_kaddr() - kernel address of a small device range, from the cache alone
+ * @ctx: the context whose address space @va belongs to
+ * @xlate: the translations the caller keeps for @ctx
+ * @va: first byte
+ * @len: bytes, > 0
+ * @write: the range will be written
+ *
+ * For the small copies of a stream: no range is taken, so nothing needs
+ * putting, and the slot remembers the run of kernel-contiguous bytes it
+ * found last, so the next copy in that run costs two comparisons (where
+ * npu_mem_range_get_cached(), npu_mem_range_seg() and npu_mem_range_put()
+ * walk the range, its extents and its backing). The address is valid while
+ * the slot holds its physical memory: the caller uses it at once, before it
+ * looks anything else up in @xlate. O(NPU_MEM_XLATE_SLOTS).
+ *
+ * Return: the address of [va, va + len), contiguous; NULL when the cache
+ * cannot answer (a miss, a mapping that may not be written, bytes that
+ * cross a run): the caller then takes the full path, which also gives the
+ * error, if any.
+ */
+void *npu_mem_xlate_kaddr(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
+			  bool write)
+{
+	u64 gen = READ_ONCE(ctx->map_gen);
+	struct npu_mem_xlate_slot *slot;
+	u64 off, contig;
+	unsigned int i;
+	char *k;
+
+	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
+		slot = &xlate->slot[i];
+		if (!slot->phys || slot->gen != gen || va < slot->start ||
+		    va - slot->start >= slot->size || len > slot->size - (va - slot->start))
+			continue;
+		if (write && !slot->writable)
+			return NULL;
+		if (va >= slot->win_va && va - slot->win_va < slot->win_len &&
+		    len <= slot->win_len - (va - slot->win_va))
+			return slot->win_k + (va - slot->win_va);
+		off = va - slot->start;
+		k = npu_phys_addr(slot->phys, off, &contig);
+		if (!k)
+			return NULL;
+		slot->win_va = va;
+		slot->win_len = min(contig, slot->size - off);
+		slot->win_k = k;
+		return len <= slot->win_len ? k : NULL;
+	}
+	return NULL;
 }
 
 /**

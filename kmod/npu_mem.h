@@ -89,6 +89,14 @@ struct npu_mem_xlate {
 		u64 size;		/* ... and its bytes */
 		bool writable;
 		unsigned int lent;	/* ranges borrowing phys's reference */
+		/*
+		 * npu_mem_xlate_kaddr(): the run [win_va, win_va + win_len)
+		 * of the mapping is contiguous in the kernel from win_k.
+		 * Emptied (win_len 0) whenever the slot is filled.
+		 */
+		u64 win_va;
+		u64 win_len;
+		char *win_k;
 	} slot[NPU_MEM_XLATE_SLOTS];
 	unsigned int next;		/* the slot the next miss fills */
 };
@@ -107,6 +115,8 @@ int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 void npu_mem_range_put(struct npu_mem_range *range);
 int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
 			     bool write, struct npu_mem_range *range);
+void *npu_mem_xlate_kaddr(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
+			  bool write);
 void npu_mem_xlate_drop(struct npu_mem_xlate *xlate);
 void *npu_mem_range_seg(const struct npu_mem_range *range, u64 pos, u64 *seg_len);
 

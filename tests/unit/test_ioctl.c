@@ -595,6 +595,87 @@ static void test_copy_through_fragmented_normal_and_1g_allocations(void **state)
 	free(dst);
 }
 
+/*
+ * Push copies of @len bytes (the last one shorter) covering [0, n) from
+ * @src to @dst, forwards or backwards, @per_enter at a time, and check
+ * that every one completed.
+ */
+static void copy_tiles(struct file *f, struct t_ring *r, uint64_t dst, uint64_t src, size_t n,
+		       size_t len, bool backwards, unsigned int per_enter)
+{
+	size_t tiles = (n + len - 1) / len, done = 0;
+	struct npu_cqe c;
+
+	while (done < tiles) {
+		unsigned int i, k = (unsigned int)(tiles - done < per_enter ? tiles - done : per_enter);
+
+		for (i = 0; i < k; i++) {
+			size_t t = backwards ? tiles - 1 - (done + i) : done + i;
+			size_t off = t * len, m = off + len > n ? n - off : len;
+			struct npu_sqe s = t_copy(NPU_DIR_D2D, dst + off, src + off, m);
+
+			s.user_data = done + i + 1;
+			t_ring_push(r, &s);
+		}
+		assert_int_equal(t_ring_enter(f, r, k, k, NPU_ENTER_GETEVENTS, NULL), 0);
+		for (i = 0; i < k; i++) {
+			assert_true(t_ring_pop(r, &c));
+			assert_int_equal(c.user_data, done + i + 1);
+			assert_int_equal(c.res, 0);
+		}
+		done += k;
+	}
+}
+
+/*
+ * Streams of small copies within device memory, batch after batch, through
+ * an allocation of many extents: the engine remembers the kernel-contiguous
+ * run of each operand it found last and serves the next copies from it, so
+ * the run must end where the extent (or backing chunk) ends, and a copy that
+ * crosses the end must not be served from it. 96-byte tiles straddle every
+ * page edge sooner or later; forwards and backwards.
+ */
+static void test_small_copies_stream_through_fragmented_extents(void **state)
+{
+	enum { N = 64 };
+	const size_t n = 256 * 1024;
+	unsigned char *src = malloc(n), *back = malloc(n), *zero = calloc(1, n);
+	struct npu_mem_alloc pieces[N], frag, dst;
+	struct npu_sqe s;
+	struct t_ring r;
+	struct file *f;
+	unsigned int i, pass;
+
+	(void)state;
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 128, 128), 0);
+	/* Holes of one page: both allocations get extents of one page. */
+	for (i = 0; i < N; i++)
+		assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &pieces[i]), 0);
+	for (i = 0; i < N; i += 2)
+		assert_int_equal(t_free(f, pieces[i].va), 0);
+	assert_int_equal(t_alloc(f, n, NPU_POLICY_NORMAL_ONLY, 0, &frag), 0);
+	assert_int_equal(t_alloc(f, n, NPU_POLICY_NORMAL_ONLY, 0, &dst), 0);
+	fill(src, n, 9);
+	s = t_copy(NPU_DIR_H2D, frag.va, (uintptr_t)src, n);
+	assert_int_equal(t_ring_run(f, &r, &s), 0);
+	for (pass = 0; pass < 4; pass++) {
+		s = t_copy(NPU_DIR_H2D, dst.va, (uintptr_t)zero, n);
+		assert_int_equal(t_ring_run(f, &r, &s), 0);
+		/* Tiles of 96 and 4000 bytes, forwards, then backwards. */
+		copy_tiles(f, &r, dst.va, frag.va, n, pass & 1 ? 4000 : 96, pass >> 1, 128);
+		memset(back, 0, n);
+		s = t_copy(NPU_DIR_D2H, (uintptr_t)back, dst.va, n);
+		assert_int_equal(t_ring_run(f, &r, &s), 0);
+		assert_memory_equal(back, src, n);
+	}
+	t_close(f);
+	t_ring_unmap(&r);
+	free(src);
+	free(back);
+	free(zero);
+}
+
 static void test_malformed_descriptor_fails_only_itself(void **state)
 {
 	unsigned char buf[8192], back[8192];
@@ -981,6 +1062,7 @@ int main(void)
 		T(test_ring_destroy_and_enter_reject_bad_arguments),
 		T(test_copy_all_directions_and_memset_round_trip),
 		T(test_copy_through_fragmented_normal_and_1g_allocations),
+		T(test_small_copies_stream_through_fragmented_extents),
 		T(test_malformed_descriptor_fails_only_itself),
 		T(test_cq_overflow_is_counted_and_flagged),
 		T(test_enter_submits_at_most_what_is_published),
