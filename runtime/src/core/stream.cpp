@@ -34,8 +34,9 @@ HandleTable<Stream> &StreamTable() {
     return *StreamTableSlot();
 }
 
-// aclrtGetThreadLastTaskId (Stream::NoteThreadTask).
-thread_local uint32_t t_last_task_id = 0;
+// aclrtGetThreadLastTaskId (Stream::NoteThreadTask), written on every
+// submission: initial-exec, as ThreadState's.
+[[gnu::tls_model("initial-exec")]] thread_local uint32_t t_last_task_id = 0;
 
 // Streams whose work upstream leaves to the device (Stream::host_executed).
 constexpr uint32_t kDeviceOnlyFlags =

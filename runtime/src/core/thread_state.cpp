@@ -5,9 +5,11 @@ namespace npu::rt {
 namespace {
 
 // Thread-local, so they need no lock. t_current_ptr is what t_current was
-// set to, for IsCurrent().
-thread_local std::weak_ptr<Context> t_current;
-thread_local const Context *t_current_ptr = nullptr;
+// set to, for IsCurrent(). Both are read on every stream call: the
+// initial-exec model reaches them without a __tls_get_addr() call (the
+// library already needs static TLS for the mock kernel's own).
+[[gnu::tls_model("initial-exec")]] thread_local std::weak_ptr<Context> t_current;
+[[gnu::tls_model("initial-exec")]] thread_local const Context *t_current_ptr = nullptr;
 
 }  // namespace
 
