@@ -417,6 +417,23 @@ int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 	return npu_mem_range_lookup(ctx, va, len, write, range, NULL);
 }
 
+/* The slot of @xlate that holds all of [va, va + len) and is still valid, or NULL. */
+static struct npu_mem_xlate_slot *npu_mem_xlate_find(struct npu_ctx *ctx,
+						      struct npu_mem_xlate *xlate, u64 va, u64 len)
+{
+	u64 gen = READ_ONCE(ctx->map_gen);
+	struct npu_mem_xlate_slot *slot;
+	unsigned int i;
+
+	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
+		slot = &xlate->slot[i];
+		if (slot->phys && slot->gen == gen && va >= slot->start &&
+		    va - slot->start < slot->size && len <= slot->size - (va - slot->start))
+			return slot;
+	}
+	return NULL;
+}
+
 /**
  * npu_mem_range_get_cached() - npu_mem_range_get() through an engine's cache
  * @ctx: the context whose address space @va belongs to
@@ -437,20 +454,15 @@ int npu_mem_range_get(struct npu_ctx *ctx, u64 va, u64 len, bool write,
 int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
 			     bool write, struct npu_mem_range *range)
 {
-	u64 gen = READ_ONCE(ctx->map_gen);
-	struct npu_mem_xlate_slot *slot = NULL, old;
+	struct npu_mem_xlate_slot *slot, old;
 	unsigned int i;
 	int ret;
 
 	if (!npu_mem_range_init(range, va, len))
 		return -EFAULT;
-	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
-		slot = &xlate->slot[i];
-		if (!slot->phys || slot->gen != gen || va < slot->start ||
-		    va - slot->start >= slot->size || len > slot->size - (va - slot->start))
-			continue;
-		if (write && !slot->writable)
-			break;	/* the lookup gives the error */
+	slot = npu_mem_xlate_find(ctx, xlate, va, len);
+	/* A write to a read-only mapping: the lookup gives the error. */
+	if (slot && (!write || slot->writable)) {
 		range->nr_parts = 1;
 		range->part[0].phys = slot->phys;
 		range->part[0].off = va - slot->start;
@@ -501,32 +513,23 @@ int npu_mem_range_get_cached(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u
 void *npu_mem_xlate_kaddr(struct npu_ctx *ctx, struct npu_mem_xlate *xlate, u64 va, u64 len,
 			  bool write)
 {
-	u64 gen = READ_ONCE(ctx->map_gen);
-	struct npu_mem_xlate_slot *slot;
+	struct npu_mem_xlate_slot *slot = npu_mem_xlate_find(ctx, xlate, va, len);
 	u64 off, contig;
-	unsigned int i;
 	char *k;
 
-	for (i = 0; i < NPU_MEM_XLATE_SLOTS; i++) {
-		slot = &xlate->slot[i];
-		if (!slot->phys || slot->gen != gen || va < slot->start ||
-		    va - slot->start >= slot->size || len > slot->size - (va - slot->start))
-			continue;
-		if (write && !slot->writable)
-			return NULL;
-		if (va >= slot->win_va && va - slot->win_va < slot->win_len &&
-		    len <= slot->win_len - (va - slot->win_va))
-			return slot->win_k + (va - slot->win_va);
-		off = va - slot->start;
-		k = npu_phys_addr(slot->phys, off, &contig);
-		if (!k)
-			return NULL;
-		slot->win_va = va;
-		slot->win_len = min(contig, slot->size - off);
-		slot->win_k = k;
-		return len <= slot->win_len ? k : NULL;
-	}
-	return NULL;
+	if (!slot || (write && !slot->writable))
+		return NULL;
+	if (va >= slot->win_va && va - slot->win_va < slot->win_len &&
+	    len <= slot->win_len - (va - slot->win_va))
+		return slot->win_k + (va - slot->win_va);
+	off = va - slot->start;
+	k = npu_phys_addr(slot->phys, off, &contig);
+	if (!k)
+		return NULL;
+	slot->win_va = va;
+	slot->win_len = min(contig, slot->size - off);
+	slot->win_k = k;
+	return len <= slot->win_len ? k : NULL;
 }
 
 /**

@@ -546,12 +546,26 @@ static void test_copy_all_directions_and_memset_round_trip(void **state)
 	free(exp);
 }
 
+/*
+ * Free every other one of 64 one-page allocations, so the next normal
+ * allocation gets extents of one page (the others stay until f closes).
+ */
+static void punch_page_holes(struct file *f)
+{
+	struct npu_mem_alloc pieces[64];
+	unsigned int i;
+
+	for (i = 0; i < 64; i++)
+		assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &pieces[i]), 0);
+	for (i = 0; i < 64; i += 2)
+		assert_int_equal(t_free(f, pieces[i].va), 0);
+}
+
 static void test_copy_through_fragmented_normal_and_1g_allocations(void **state)
 {
-	enum { N = 64 };
 	const size_t n = 3 * T_MIB;
 	unsigned char *src = malloc(n), *dst = malloc(n);
-	struct npu_mem_alloc pieces[N], frag, giant;
+	struct npu_mem_alloc frag, giant;
 	struct npu_sqe s;
 	struct t_ring r;
 	struct file *f;
@@ -560,11 +574,7 @@ static void test_copy_through_fragmented_normal_and_1g_allocations(void **state)
 	(void)state;
 	f = open_ctx();
 	assert_int_equal(t_ring_create(f, &r, 4, 4), 0);
-	/* Punch holes so the next normal allocation gets many extents. */
-	for (i = 0; i < N; i++)
-		assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &pieces[i]), 0);
-	for (i = 0; i < N; i += 2)
-		assert_int_equal(t_free(f, pieces[i].va), 0);
+	punch_page_holes(f);
 	assert_int_equal(t_alloc(f, n, NPU_POLICY_NORMAL_ONLY, 0, &frag), 0);
 	assert_int_equal(t_alloc(f, T_GIB, NPU_POLICY_HUGE1G_ONLY, 0, &giant), 0);
 	fill(src, n, 3);
@@ -637,23 +647,18 @@ static void copy_tiles(struct file *f, struct t_ring *r, uint64_t dst, uint64_t 
  */
 static void test_small_copies_stream_through_fragmented_extents(void **state)
 {
-	enum { N = 64 };
 	const size_t n = 256 * 1024;
 	unsigned char *src = malloc(n), *back = malloc(n), *zero = calloc(1, n);
-	struct npu_mem_alloc pieces[N], frag, dst;
+	struct npu_mem_alloc frag, dst;
 	struct npu_sqe s;
 	struct t_ring r;
 	struct file *f;
-	unsigned int i, pass;
+	unsigned int pass;
 
 	(void)state;
 	f = open_ctx();
 	assert_int_equal(t_ring_create(f, &r, 128, 128), 0);
-	/* Holes of one page: both allocations get extents of one page. */
-	for (i = 0; i < N; i++)
-		assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &pieces[i]), 0);
-	for (i = 0; i < N; i += 2)
-		assert_int_equal(t_free(f, pieces[i].va), 0);
+	punch_page_holes(f);
 	assert_int_equal(t_alloc(f, n, NPU_POLICY_NORMAL_ONLY, 0, &frag), 0);
 	assert_int_equal(t_alloc(f, n, NPU_POLICY_NORMAL_ONLY, 0, &dst), 0);
 	fill(src, n, 9);
