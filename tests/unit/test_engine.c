@@ -1295,7 +1295,10 @@ static void test_sync_enter_runs_earlier_work_first_in_the_caller(void **state)
  * from host memory whose page is not there yet (userfaultfd, user-mode
  * faults only: no privilege needed); meanwhile the test frees the cached
  * allocation and allocates again at the same address. The next descriptor
- * of the same batch must write the new allocation.
+ * of the same batch must write the new allocation; and a small copy within
+ * it after that must not use the kernel-contiguous run the engine
+ * remembered for the old one (descriptor 2 made it remember one), whose
+ * frame another allocation (z) took.
  */
 static void test_batch_translations_follow_a_free_and_reallocation(void **state)
 {
@@ -1309,7 +1312,7 @@ static void test_batch_translations_follow_a_free_and_reallocation(void **state)
 	struct t_ring r, w;
 	struct npu_sqe s;
 	struct npu_cqe c;
-	uint64_t src, x, guard, y;
+	uint64_t src, x, guard, y, z;
 	long page = sysconf(_SC_PAGESIZE);
 	uint8_t *lazy, *filler;
 	struct file *f;
@@ -1341,17 +1344,27 @@ static void test_batch_translations_follow_a_free_and_reallocation(void **state)
 	s = t_copy(NPU_DIR_H2D, src, (uintptr_t)host, BYTES);
 	assert_int_equal(t_ring_run(f, &w, &s), 0);
 
-	/* 1 caches src and x; 2 blocks on the missing page; 3 writes x's address. */
+	/*
+	 * 1 caches src and x; 2, a small copy within x, remembers x's run;
+	 * 3 blocks on the missing page; 4 writes x's address (a new
+	 * translation in x's slot); 5 copies 64 bytes within it.
+	 */
 	s = t_copy(NPU_DIR_D2D, x, src, BYTES);
 	s.user_data = 1;
 	t_ring_push(&r, &s);
-	s = t_copy(NPU_DIR_H2D, guard, (uintptr_t)lazy, (uint64_t)page < BYTES ? page : BYTES);
+	s = t_copy(NPU_DIR_D2D, x + 64, x, 64);
 	s.user_data = 2;
 	t_ring_push(&r, &s);
-	s = t_copy(NPU_DIR_H2D, x, (uintptr_t)host, BYTES);
+	s = t_copy(NPU_DIR_H2D, guard, (uintptr_t)lazy, (uint64_t)page < BYTES ? page : BYTES);
 	s.user_data = 3;
 	t_ring_push(&r, &s);
-	submit(f, &r, 3);
+	s = t_copy(NPU_DIR_H2D, x, (uintptr_t)host, BYTES);
+	s.user_data = 4;
+	t_ring_push(&r, &s);
+	s = t_copy(NPU_DIR_D2D, x + 2048, x, 64);
+	s.user_data = 5;
+	t_ring_push(&r, &s);
+	submit(f, &r, 5);
 
 	pfd.fd = uffd;
 	pfd.events = POLLIN;
@@ -1360,6 +1373,7 @@ static void test_batch_translations_follow_a_free_and_reallocation(void **state)
 	assert_int_equal(msg.event, UFFD_EVENT_PAGEFAULT);
 	/* The engine is inside the batch, after descriptor 1. */
 	assert_int_equal(t_free(f, x), 0);
+	z = alloc(f, 2 * BYTES);	/* too big for x's hole: it may take x's frame */
 	y = alloc(f, BYTES);
 	assert_int_equal(y, x);
 	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, y, BYTES);
@@ -1371,15 +1385,22 @@ static void test_batch_translations_follow_a_free_and_reallocation(void **state)
 	uc.src = (uintptr_t)filler;
 	uc.len = page;
 	assert_int_equal(ioctl(uffd, UFFDIO_COPY, &uc), 0);
-	assert_int_equal(wait_cqes(f, &r, 3, 10000), 0);
-	for (uint64_t i = 1; i <= 3; i++) {
+	assert_int_equal(wait_cqes(f, &r, 5, 10000), 0);
+	for (uint64_t i = 1; i <= 5; i++) {
 		assert_true(t_ring_pop(&r, &c));
 		assert_int_equal(c.user_data, i);
 		assert_int_equal(c.res, 0);
 	}
+	memcpy(host + 2048, host, 64);	/* what 5 did */
 	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, y, BYTES);
 	assert_int_equal(t_ring_run(f, &w, &s), 0);
 	assert_memory_equal(back, host, BYTES);
+	/* z still holds what it was given: zeros, however its frames came. */
+	for (uint64_t off = 0; off < 2 * BYTES; off += BYTES) {
+		s = t_copy(NPU_DIR_D2H, (uintptr_t)back, z + off, BYTES);
+		assert_int_equal(t_ring_run(f, &w, &s), 0);
+		assert_memory_equal(back, zero, BYTES);
+	}
 
 	t_close(f);
 	t_ring_unmap(&r);
