@@ -607,17 +607,18 @@ static void test_copy_through_fragmented_normal_and_1g_allocations(void **state)
 
 /*
  * Push copies of @len bytes (the last one shorter) covering [0, n) from
- * @src to @dst, forwards or backwards, @per_enter at a time, and check
- * that every one completed.
+ * @src to @dst, forwards or backwards, a full SQ at a time, and check that
+ * every one completed.
  */
 static void copy_tiles(struct file *f, struct t_ring *r, uint64_t dst, uint64_t src, size_t n,
-		       size_t len, bool backwards, unsigned int per_enter)
+		       size_t len, bool backwards)
 {
 	size_t tiles = (n + len - 1) / len, done = 0;
 	struct npu_cqe c;
 
 	while (done < tiles) {
-		unsigned int i, k = (unsigned int)(tiles - done < per_enter ? tiles - done : per_enter);
+		unsigned int i, k = (unsigned int)(tiles - done < r->sq_entries ? tiles - done
+									: r->sq_entries);
 
 		for (i = 0; i < k; i++) {
 			size_t t = backwards ? tiles - 1 - (done + i) : done + i;
@@ -668,7 +669,7 @@ static void test_small_copies_stream_through_fragmented_extents(void **state)
 		s = t_copy(NPU_DIR_H2D, dst.va, (uintptr_t)zero, n);
 		assert_int_equal(t_ring_run(f, &r, &s), 0);
 		/* Tiles of 96 and 4000 bytes, forwards, then backwards. */
-		copy_tiles(f, &r, dst.va, frag.va, n, pass & 1 ? 4000 : 96, pass >> 1, 128);
+		copy_tiles(f, &r, dst.va, frag.va, n, pass & 1 ? 4000 : 96, pass >> 1);
 		memset(back, 0, n);
 		s = t_copy(NPU_DIR_D2H, (uintptr_t)back, dst.va, n);
 		assert_int_equal(t_ring_run(f, &r, &s), 0);

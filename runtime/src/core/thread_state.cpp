@@ -32,9 +32,9 @@ Error ThreadState::RequireContext(std::shared_ptr<Context> *out) {
 
 bool ThreadState::IsCurrent(const Context *ctx) {
     // Not expired: the context t_current_ptr names is alive, so no other
-    // live context can have its address. Expired, the address may have
-    // been reused by a new context: the answer is no (there is no current
-    // context), as CurrentContext() would say.
+    // live context can have its address. Expired: it is destroyed or being
+    // destroyed, and there is no current context, as CurrentContext()
+    // would say.
     return ctx != nullptr && ctx == t_current_ptr && !t_current.expired();
 }
 
