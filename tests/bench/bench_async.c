@@ -21,6 +21,11 @@
  *                              64 MiB by one thread
  *   multistream_h2d_64m_ratio  the same 64 MiB as two halves on two
  *                              streams, against the same memcpy
+ *   multistream_vs_one_64m_ratio
+ *                              one stream's time for the 64 MiB over two
+ *                              streams' time, round by round (each round
+ *                              times both), median: above 1 when two
+ *                              streams finish first
  *   memcpy_split_64m_ratio     two threads each memcpy one half, against
  *                              the same memcpy: what the machine's memory
  *                              allows two engines at most
@@ -224,11 +229,20 @@ static double async_memcpy_split(unsigned char *dst, const unsigned char *src, s
 	return async_now() - t0;
 }
 
-static void bench_pinned(struct async_bufs *b, unsigned int runs, double *one, double *two,
-			 double *split, double *base_gbps)
+/* The results of bench_pinned(); a failure puts -aclError in each. */
+struct async_pinned {
+	double one, two, two_vs_one, split, base_gbps;
+};
+
+static void async_pinned_failed(struct async_pinned *out, aclError e)
+{
+	out->one = out->two = out->two_vs_one = out->split = out->base_gbps = -(double)e;
+}
+
+static void bench_pinned(struct async_bufs *b, unsigned int runs, struct async_pinned *out)
 {
 	static double mc[ASYNC_MAX_RUNS], t1[ASYNC_MAX_RUNS], t2[ASYNC_MAX_RUNS];
-	static double ms[ASYNC_MAX_RUNS];
+	static double ms[ASYNC_MAX_RUNS], pair[ASYNC_MAX_RUNS];
 	const size_t half = ASYNC_SIZE_64M / 2;
 	unsigned char *dev_a = b->dev_a, *dev_b = b->dev_b;
 	aclError e = ACL_SUCCESS;
@@ -273,31 +287,33 @@ static void bench_pinned(struct async_bufs *b, unsigned int runs, double *one, d
 			t1[r - 1] = ta;
 			t2[r - 1] = tb;
 			ms[r - 1] = ts;
+			pair[r - 1] = ta / tb;
 		}
 	}
 	if (e) {
 		fprintf(stderr, "npu-bench: 64 MiB pinned async H2D: %d (%s)\n", (int)e,
 			aclGetRecentErrMsg());
-		*one = *two = *split = *base_gbps = -(double)e;
+		async_pinned_failed(out, e);
 		return;
 	}
 	if (async_verify(b, dev_a, b->pinned, ASYNC_SIZE_64M, "64 MiB pinned async H2D") ||
 	    async_verify(b, dev_b, b->pinned, ASYNC_SIZE_64M, "64 MiB pinned H2D, two streams")) {
-		*one = *two = *split = *base_gbps = -(double)ACL_ERROR_INTERNAL_ERROR;
+		async_pinned_failed(out, ACL_ERROR_INTERNAL_ERROR);
 		return;
 	}
 	base = async_median(mc, runs);
-	*base_gbps = (double)ASYNC_SIZE_64M / base / 1e9;
-	*one = base / async_median(t1, runs);
-	*two = base / async_median(t2, runs);
-	*split = base / async_median(ms, runs);
+	out->base_gbps = (double)ASYNC_SIZE_64M / base / 1e9;
+	out->one = base / async_median(t1, runs);
+	out->two = base / async_median(t2, runs);
+	out->two_vs_one = async_median(pair, runs);
+	out->split = base / async_median(ms, runs);
 }
 
 void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 {
 	struct async_bufs b = { 0 };
 	struct async_small small;
-	double one, two, split, base;
+	struct async_pinned pinned;
 	aclError e;
 
 	if (runs > ASYNC_MAX_RUNS)
@@ -321,10 +337,10 @@ void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 	if (e) {
 		fprintf(stderr, "npu-bench: async setup: %d (%s)\n", (int)e, aclGetRecentErrMsg());
 		small.rate = small.calls = small.floor = small.vs_floor = -(double)e;
-		one = two = split = base = -(double)e;
+		async_pinned_failed(&pinned, e);
 	} else {
 		bench_small(&b, runs, ops, &small);
-		bench_pinned(&b, runs, &one, &two, &split, &base);
+		bench_pinned(&b, runs, &pinned);
 	}
 	bench_report_add(rep, "async_small_copies_per_s", "aclrtMemcpyAsync D2D 64 B, one stream",
 			 "/s", small.rate);
@@ -335,13 +351,15 @@ void bench_async(unsigned int runs, unsigned int ops, struct bench_report *rep)
 	bench_report_add(rep, "async_small_vs_spsc_ratio", "async small copies vs that floor",
 			 "ratio", small.vs_floor);
 	bench_report_add(rep, "pinned_h2d_64m_ratio", "async H2D 64 MiB pinned vs memcpy",
-			 "ratio", one);
+			 "ratio", pinned.one);
 	bench_report_add(rep, "multistream_h2d_64m_ratio", "two streams H2D 64 MiB vs memcpy",
-			 "ratio", two);
+			 "ratio", pinned.two);
+	bench_report_add(rep, "multistream_vs_one_64m_ratio",
+			 "one stream's 64 MiB time over two streams'", "ratio", pinned.two_vs_one);
 	bench_report_add(rep, "memcpy_split_64m_ratio", "two threads memcpy 64 MiB vs one",
-			 "ratio", split);
+			 "ratio", pinned.split);
 	bench_report_add(rep, "async_memcpy_64m_gbps", "memcpy 64 MiB from pinned (baseline)",
-			 "GB/s", base);
+			 "GB/s", pinned.base_gbps);
 	if (b.s2)
 		aclrtDestroyStream(b.s2);
 	if (b.s1)

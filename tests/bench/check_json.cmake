@@ -36,7 +36,8 @@ set(numbers
   malloc_free_2m_us memcpy_4k_us ioctl_floor_us
   ipc_import_us vmm_map_unmap_2m_us
   async_small_copies_per_s syscalls_per_async_op
-  pinned_h2d_64m_ratio multistream_h2d_64m_ratio memcpy_split_64m_ratio async_memcpy_64m_gbps
+  pinned_h2d_64m_ratio multistream_h2d_64m_ratio multistream_vs_one_64m_ratio
+  memcpy_split_64m_ratio async_memcpy_64m_gbps
   scrub_alloc_2m_us release_2m_us
   malloc_free_4k_1m_live_ratio memcpy_4k_1m_live_ratio memcpy_4k_p99_us memcpy_4k_p99_ratio populate_4k_us
   scale_live_allocations hbm_backing_after_free_mb
