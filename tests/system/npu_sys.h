@@ -22,8 +22,11 @@
 
 #include <npu/npu_uapi.h>
 
-/* The device these tests use: device 1, so that runtime tests on device 0
- * (same npud, run concurrently with ctest -j) do not disturb the counts. */
+/*
+ * The device these tests use: device 1 of their own npud (fixture
+ * npud_fuse_sys, tests/system/CMakeLists.txt), so that no runtime test, run
+ * beside them by ctest -j, is counted in what the device holds.
+ */
 #define SYS_DEVICE	1
 
 /* Path of device SYS_DEVICE, from NPU_DEVICE (".../npu0"). */
