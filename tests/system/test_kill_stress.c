@@ -1072,6 +1072,22 @@ struct stress_state {
 };
 
 /*
+ * fork() for the test process's own children: a child dies with the test,
+ * so a test killed by ctest's timeout leaves no victim running on and
+ * holding the device. Grandchildren do not inherit this (the test kills
+ * parents under their children on purpose).
+ */
+static pid_t fork_dies_with_test(void)
+{
+	pid_t test = getpid();
+	pid_t pid = fork();
+
+	if (pid == 0 && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != test))
+		_exit(1);
+	return pid;
+}
+
+/*
  * Whether a forked child's ioctl on its parent's file fails with EBADF (the
  * file belongs to the process that opened it) or acts on the parent's
  * context (legacy).
@@ -1084,7 +1100,7 @@ static bool probe_strict_fork(void)
 
 	assert_true(fd >= 0);
 	assert_int_equal(raw_setup(fd), 0);
-	pid = fork();
+	pid = fork_dies_with_test();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		int ret = raw_alloc(fd, 4096, &va);
@@ -1191,7 +1207,7 @@ static int fresh_client(void)
 static void assert_fresh_client_works(struct stress_state *st)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid = fork_dies_with_test();
 
 	assert_true(pid >= 0);
 	if (pid == 0)
@@ -1237,7 +1253,7 @@ static pid_t spawn_pipes(int *to_child, int *from_child)
 
 	assert_int_equal(pipe2(a, O_CLOEXEC), 0);
 	assert_int_equal(pipe2(b, O_CLOEXEC), 0);
-	pid = fork();
+	pid = fork_dies_with_test();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(a[1]);
@@ -1307,7 +1323,7 @@ static void spawn_victim(struct stress_run *r, struct victim *v, const struct ex
 	v->delay_ns = rng_below(&r->rng, 8) == 0 ? 0 :
 		      (int64_t)rng_below(&r->rng, 20000001);	/* 0..20 ms */
 	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
-	pid = fork();
+	pid = fork_dies_with_test();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(p[0]);
@@ -1651,7 +1667,7 @@ static void test_forked_child_uses_its_own_context(void **state)
 	pid_t pid;
 
 	skip_unless_strict(st);
-	pid = fork();
+	pid = fork_dies_with_test();
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		size_t n = 3 * MiB + 1;
