@@ -141,47 +141,25 @@ bool mock_pin_remote_seen(void)
 	return __atomic_load_n(&remote_pins_seen, __ATOMIC_ACQUIRE);
 }
 
-/* A mapping of the client's address space, from /proc/PID/maps. */
-struct remote_vma {
-	unsigned long start, end, offset;
-	char perms[5];
-	unsigned int major, minor;
-	unsigned long inode;
-};
-
-static int remote_find_vma(pid_t pid, unsigned long addr, unsigned long end,
-			   struct remote_vma *vma)
+/*
+ * The one shared file mapping of the client that covers [addr, end), from
+ * the maps file bound to its address space (mm_remote.c).
+ */
+static int remote_find_vma(const struct mm_struct *mm, unsigned long addr,
+			   unsigned long end, struct mock_remote_vma *vma)
 {
-	char path[64], line[512];
-	int ret = -EFAULT;
-	FILE *f;
+	struct mock_remote_vma v;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
+	if (mock_mm_remote_vma(mm, addr, &v))
 		return -EFAULT;
-	while (fgets(line, sizeof(line), f)) {
-		struct remote_vma v;
-
-		if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu", &v.start, &v.end,
-			   v.perms, &v.offset, &v.major, &v.minor,
-			   &v.inode) != 7)
-			continue;
-		if (addr < v.start || addr >= v.end)
-			continue;
-		/* One shared file mapping must cover all of it. */
-		if (end <= v.end && v.perms[3] == 's' && v.inode) {
-			*vma = v;
-			ret = 0;
-		}
-		break;
-	}
-	fclose(f);
-	return ret;
+	if (end > v.end || v.perms[3] != 's' || !v.inode)
+		return -EFAULT;
+	*vma = v;
+	return 0;
 }
 
 /* Whether fd is the file of vma (device and inode). */
-static bool remote_fd_is(int fd, const struct remote_vma *vma, struct stat *st)
+static bool remote_fd_is(int fd, const struct mock_remote_vma *vma, struct stat *st)
 {
 	return !fstat(fd, st) && st->st_ino == vma->inode &&
 	       st->st_dev == makedev(vma->major, vma->minor);
@@ -196,7 +174,7 @@ static bool remote_fd_is(int fd, const struct remote_vma *vma, struct stat *st)
  * inode is checked again on the duplicate itself.
  */
 static int remote_get_file(const struct mm_struct *mm,
-			   const struct remote_vma *vma)
+			   const struct mock_remote_vma *vma)
 {
 	char path[64];
 	struct dirent *de;
@@ -235,7 +213,7 @@ static int remote_get_file(const struct mm_struct *mm,
  * Check the client's file for a pin of [off, off + len): sealed against
  * shrinking, and long enough.
  */
-static int remote_check_file(int fd, const struct remote_vma *vma,
+static int remote_check_file(int fd, const struct mock_remote_vma *vma,
 			     unsigned long off, unsigned long len)
 {
 	struct stat st;
@@ -258,12 +236,12 @@ static int pin_remote(const struct mm_struct *mm, unsigned long start,
 {
 	unsigned long len = nr << PAGE_SHIFT, off;
 	bool write = gup_flags & FOLL_WRITE;
-	struct remote_vma vma, again;
+	struct mock_remote_vma vma, again;
 	struct mock_page_owner *o;
 	int fd, prot, ret;
 	void *map;
 
-	ret = remote_find_vma(mm->pid, start, start + len, &vma);
+	ret = remote_find_vma(mm, start, start + len, &vma);
 	if (ret)
 		return ret;
 	if ((write && vma.perms[1] != 'w') || vma.perms[0] != 'r')
@@ -276,7 +254,7 @@ static int pin_remote(const struct mm_struct *mm, unsigned long start,
 	if (ret)
 		goto out_close;
 	/* Still that file at that address, now that we hold it. */
-	ret = remote_find_vma(mm->pid, start, start + len, &again);
+	ret = remote_find_vma(mm, start, start + len, &again);
 	if (ret || again.inode != vma.inode || again.major != vma.major ||
 	    again.minor != vma.minor ||
 	    again.offset + (start - again.start) != off) {

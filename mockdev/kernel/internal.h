@@ -60,6 +60,9 @@ struct mm_struct {
 	enum mock_mm_kind kind;
 	pid_t pid;		/* remote: the process */
 	int pidfd;		/* remote: to detect its death; -1 for local */
+	/* remote: /proc/PID/mem and /proc/PID/maps bound to this mm (mm_remote.c); -1 for local */
+	int mem_fd;
+	int maps_fd;
 	atomic_t mm_users;	/* mmget/mmput */
 	atomic_t mm_count;	/* mmgrab/mmdrop; freed at 0 */
 	/* mmu_notifier.c, under its mn_lock: */
@@ -69,6 +72,25 @@ struct mm_struct {
 };
 
 struct pid *mock_pid_alloc(pid_t nr);
+
+/* A mapping of a remote mm, as /proc/PID/maps shows it (mm_remote.c). */
+struct mock_remote_vma {
+	unsigned long start, end, offset;
+	char perms[5];		/* "rwxp": '-' where the access is not allowed */
+	unsigned int major, minor;
+	unsigned long inode;
+};
+
+/* The address space of another process, bound at creation (mm_remote.c). */
+int mock_mm_remote_bind(struct mm_struct *mm, pid_t tgid);
+void mock_mm_remote_unbind(struct mm_struct *mm);
+/* False once a remote mm has ended (its process exited or exec'd); true for local. */
+bool mock_mm_alive(const struct mm_struct *mm);
+int mock_mm_remote_vma(const struct mm_struct *mm, unsigned long addr,
+		       struct mock_remote_vma *vma);
+/* Returns the bytes not transferred. */
+size_t mock_mm_remote_rw(const struct mm_struct *mm, void *local,
+			 unsigned long remote, size_t n, bool write);
 
 enum mock_task_kind {
 	MOCK_TASK_SELF,

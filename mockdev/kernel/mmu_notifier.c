@@ -7,9 +7,13 @@
  * notifier on its mm, under SRCU; mmu_notifier_unregister() calls it
  * instead if the mm is still alive, then waits (synchronize_srcu()) for
  * any ->release in progress. Here, the mm of a remote process (an npud
- * client) ends when the process exits: a reaper thread polls the pidfd of
- * every remote mm that has notifiers and runs their ->release as soon as
- * it becomes readable. The process's own mm never ends (the driver goes
+ * client) ends when the process exits or execs: a reaper thread polls the
+ * pidfd of every remote mm that has notifiers and runs their ->release as
+ * soon as it becomes readable. An exec leaves the pidfd quiet (the pid
+ * lives on) and the host tells no one, so while it watches any mm the
+ * reaper also wakes every MN_EXEC_POLL_MS and asks each whether it still
+ * lives (mock_mm_alive()): what an exec'd image held is reclaimed within
+ * that time, as on exit. The process's own mm never ends (the driver goes
  * with it). A read-write lock stands for SRCU: ->release runs with it held
  * for reading, and "synchronize" takes it for writing once.
  */
@@ -36,6 +40,12 @@ static pthread_mutex_t mn_lock = PTHREAD_MUTEX_INITIALIZER;
 static LIST_HEAD(mn_watch);
 static bool reaper_started;
 static int reaper_kick = -1;	/* eventfd: the watch list changed */
+
+/*
+ * How often the reaper looks for watched address spaces that ended by an
+ * exec: one pread() of each one's mem file per period.
+ */
+#define MN_EXEC_POLL_MS	50
 
 /* Held for reading around ->release calls; taken for writing to wait for them. */
 static pthread_rwlock_t mn_srcu = PTHREAD_RWLOCK_INITIALIZER;
@@ -107,7 +117,7 @@ static void *reaper_main(void *arg)
 		}
 		pthread_mutex_unlock(&mn_lock);
 
-		while (poll(fds, n + 1, -1) < 0 && errno == EINTR)
+		while (poll(fds, n + 1, n ? MN_EXEC_POLL_MS : -1) < 0 && errno == EINTR)
 			;
 		if (fds[0].revents & POLLIN) {
 			if (read(reaper_kick, &v, sizeof(v)) < 0)
@@ -117,7 +127,7 @@ static void *reaper_main(void *arg)
 			bool exited = false;
 
 			mm = mms[i];
-			if (fds[i + 1].revents) {
+			if (fds[i + 1].revents || !mock_mm_alive(mm)) {
 				pthread_mutex_lock(&mn_lock);
 				if (!mm->mock_exited) {
 					mm->mock_exited = true;

@@ -91,6 +91,8 @@ pid_t pid_nr(struct pid *pid)
 static struct mm_struct self_mm = {
 	.kind = MOCK_MM_LOCAL,
 	.pidfd = -1,
+	.mem_fd = -1,
+	.maps_fd = -1,
 	.mm_users = ATOMIC_INIT(1),
 	.mm_count = ATOMIC_INIT(1),
 	.mock_notifiers = LIST_HEAD_INIT(self_mm.mock_notifiers),
@@ -181,6 +183,7 @@ static void mm_free(struct mm_struct *mm)
 {
 	if (mm->pidfd >= 0)
 		close(mm->pidfd);
+	mock_mm_remote_unbind(mm);
 	free(mm);
 }
 
@@ -276,6 +279,15 @@ static struct mock_task *remote_task_create(pid_t tgid)
 	mm->kind = MOCK_MM_REMOTE;
 	mm->pid = tgid;
 	mm->pidfd = pidfd;
+	mm->mem_fd = -1;
+	mm->maps_fd = -1;
+	/*
+	 * The address space the process has now. Without one (it is exiting,
+	 * or the host refused us) the mm is born ended: every access fails
+	 * and npud refuses it as a client (mockdev_task_mm_alive()).
+	 */
+	if (mock_mm_remote_bind(mm, tgid))
+		mock_debug("task %d: no address space to bind\n", (int)tgid);
 	atomic_set(&mm->mm_users, 1);
 	atomic_set(&mm->mm_count, 1);
 	INIT_LIST_HEAD(&mm->mock_notifiers);
@@ -312,8 +324,11 @@ MOCK_EXPORT int mockdev_task_get(pid_t tgid, struct task_struct **task)
 			break;
 		}
 	}
-	if (found && pidfd_exited(found->task.mm->pidfd)) {
-		/* That process is gone; tgid may be somebody new. */
+	if (found && (pidfd_exited(found->task.mm->pidfd) || !mock_mm_alive(found->task.mm))) {
+		/*
+		 * That process is gone, and tgid may be somebody new; or it
+		 * exec'd, and its new image is a new client with a new mm.
+		 */
 		list_del_init(&found->cache_link);
 		found->cached = false;
 		found = NULL;
@@ -471,6 +486,11 @@ bool mock_task_check_host_death(struct task_struct *t)
 	if (dead)
 		__atomic_fetch_or(&t->mock_signals, 3UL, __ATOMIC_RELEASE);
 	return dead;
+}
+
+MOCK_EXPORT bool mockdev_task_mm_alive(struct task_struct *task)
+{
+	return task->mm && mock_mm_alive(task->mm);
 }
 
 MOCK_EXPORT bool mockdev_task_killed(struct task_struct *task)

@@ -8,10 +8,13 @@
  * A file belongs to the process that opened it: an ioctl from any other
  * process (a forked child that inherited the file, a process it was passed
  * to) gets EBADF here, before the driver is asked, and the driver checks
- * the same again. Every ioctl runs with the opener's task. When the opener
- * exits, the mock kernel's mm reaper (mmu_notifier.c: it polls the pidfd
- * of every client that has a context) tears its contexts down at once,
- * even while another process still holds the file.
+ * the same again. So does the opener's own new image after an exec: the
+ * file is bound to the address space it was opened with, and so is every
+ * access npud makes to the client's memory (mockdev/kernel/mm_remote.c).
+ * Every ioctl runs with the opener's task. When the opener exits or
+ * execs, the mock kernel's mm reaper (mmu_notifier.c) tears its contexts
+ * down, even while another process (or the new image) still holds the
+ * file.
  *
  * Each ioctl runs as a thread task of its own (the calling thread), listed
  * in npud_calls while it is in the driver, so that it can be signalled as
@@ -196,6 +199,18 @@ int npud_client_open(unsigned int index, pid_t tid, struct npud_client **clientp
 	ret = mockdev_task_get(tgid, &c->task);
 	if (ret)
 		goto err_free;
+	/*
+	 * The file belongs to the address space the opener has now (its
+	 * thread waits for this reply, so the process cannot exec meanwhile).
+	 * Without one we could not serve it safely.
+	 */
+	if (!mockdev_task_mm_alive(c->task)) {
+		npud_log(NPUD_LOG_WARNING,
+			 "npud: open of npu%u by pid %d refused: its address space cannot be bound (is npud missing CAP_SYS_PTRACE, or is the process exiting?)\n",
+			 index, (int)tgid);
+		ret = -EPERM;
+		goto err_put_task;
+	}
 	ret = mockdev_file_open(misc, c->task, &c->file);
 	if (ret)
 		goto err_put_task;
@@ -223,14 +238,18 @@ static bool npud_tid_in_tgid(pid_t tid, pid_t tgid)
 
 /*
  * The task the driver sees for a call from thread tid: the opener's, only
- * if tid is one of its threads; -EBADF for any other process.
+ * if tid is one of its threads and the address space it opened with still
+ * exists; -EBADF for any other process, and for the new image of an opener
+ * that exec'd (which keeps the pid and, without O_CLOEXEC, the file). The
+ * caller waits for our reply, so its process cannot exec while the driver
+ * serves this call.
  */
 static int npud_client_caller(struct npud_client *c, pid_t tid,
 			      struct task_struct **task)
 {
 	if (tid <= 0)
 		return -EPERM;
-	if (!npud_tid_in_tgid(tid, c->tgid))
+	if (!npud_tid_in_tgid(tid, c->tgid) || !mockdev_task_mm_alive(c->task))
 		return -EBADF;
 	*task = c->task;
 	return 0;

@@ -61,6 +61,13 @@ struct task_struct *mockdev_task_self(void);
  */
 int mockdev_task_get(pid_t tgid, struct task_struct **task);
 void mockdev_task_put(struct task_struct *task);
+/*
+ * Whether the address space task had when it was looked up still exists:
+ * false once that process has exec'd (its new image is another client)
+ * or exited. Every access to a client's memory goes to that address
+ * space only, never to whatever the pid runs later (mockdev/kernel/mm_remote.c).
+ */
+bool mockdev_task_mm_alive(struct task_struct *task);
 /* The TGID of the process a thread id belongs to, or -errno. */
 pid_t mockdev_tid_to_tgid(pid_t tid);
 /*
