@@ -14,6 +14,8 @@
  *  - the new image's memory is never written, and its secret never
  *    reaches the device;
  *  - the inherited file is dead for the new image (-EBADF);
+ *  - with O_CLOEXEC, while a child of the old image still holds the file,
+ *    its queued work does not run on either;
  *  - what the old image held is reclaimed while the new image runs.
  *
  * Runs on every backend: FUSE on the host, the module and CUSE in the VM.
@@ -231,7 +233,12 @@ static int victim_main(int argc, char **argv)
 	/* The released copies, if anything still runs them, land meanwhile. */
 	sys_sleep_ms(300);
 	rep.intact = all_bytes(x, PAGE, SECRET);
-	return write_all(out, &rep, sizeof(rep)) ? 5 : 0;
+	if (write_all(out, &rep, sizeof(rep)))
+		return 5;
+	/* Live on until the helper has looked at the device. */
+	while (read(in, &go, 1) > 0)
+		;
+	return 0;
 }
 
 /*
@@ -310,6 +317,22 @@ static void attacker_main(int report, int ack, int victim_out, int victim_in, bo
 	/* The helper imports before we exec (with O_CLOEXEC the exec closes the export). */
 	if (write_all(report, &rep, sizeof(rep)) || rep.status || read_all(ack, &go, 1))
 		_exit(10 + rep.status);
+	/*
+	 * With O_CLOEXEC the exec drops our descriptor, but the file lives on
+	 * in a child that holds it until the helper closes @ack: the context
+	 * must still end with the address space, not with the last close.
+	 */
+	if (cloexec) {
+		pid_t holder = fork();
+
+		if (holder < 0)
+			_exit(20);
+		if (holder == 0) {
+			while (read(ack, &go, 1) > 0)
+				;
+			_exit(0);
+		}
+	}
 	snprintf(a_dev, sizeof(a_dev), "%d", cloexec ? -1 : dev);
 	snprintf(a_out, sizeof(a_out), "%d", victim_out);
 	snprintf(a_in, sizeof(a_in), "%d", victim_in);
@@ -369,7 +392,21 @@ fail:
 	return NULL;
 }
 
-static void run_attack(bool cloexec, bool setuid_image)
+/* Wait until the device lists no context of @pid: 0, or how many are left. */
+static int wait_reclaimed(pid_t pid)
+{
+	int left = -1;
+
+	for (long waited = 0; waited < REAP_TIMEOUT_MS; waited += 10) {
+		left = contexts_of(pid);
+		if (left == 0)
+			break;
+		sys_sleep_ms(10);
+	}
+	return left;
+}
+
+static void run_attack(bool cloexec, bool setuid_image, bool release_first)
 {
 	char dir[] = "/tmp/npu-exec-XXXXXX";
 	const char *image = "/proc/self/exe";
@@ -378,7 +415,7 @@ static void run_attack(bool cloexec, bool setuid_image)
 	struct npu_ipc_import im = { 0 };
 	struct npu_ipc_unimport un = { 0 };
 	struct npu_device_info info;
-	int rpipe[2], apipe[2], vout[2], vin[2], status, dev, left = -1;
+	int rpipe[2], apipe[2], vout[2], vin[2], status, dev;
 	uint8_t *buf;
 	struct ring r;
 	uint64_t one = 1;
@@ -425,42 +462,42 @@ static void run_attack(bool cloexec, bool setuid_image)
 	memset(buf, DEVICE_BYTE, PAGE);
 	assert_int_equal(ring_copy(&r, NPU_DIR_H2D, im.va + PAGE, (uintptr_t)buf, PAGE), 0);
 	assert_int_equal(write_all(apipe[1], &go, 1), 0);
-	close(apipe[1]);
 
 	/* The new image is up, holding the secret (and, without O_CLOEXEC, the file). */
 	assert_int_equal(read_all(vout[0], &vrep, sizeof(vrep)), 0);
 	if (setuid_image)
 		assert_int_equal(vrep.euid, 0);
-	if (!cloexec)
-		assert_int_equal(vrep.nop_errno, EBADF);
-	/* What the old image held goes while the new one runs. */
-	for (long waited = 0; waited < REAP_TIMEOUT_MS; waited += 10) {
-		left = contexts_of(pid);
-		if (left == 0)
-			break;
-		sys_sleep_ms(10);
-	}
-	assert_int_equal(left, 0);
-
-	/* Release the wait, then let the new image look at X. */
+	/*
+	 * Release the wait, then let the new image look at X: at once, so
+	 * that the copies meet the ended address space itself, or once the
+	 * old image's context has gone.
+	 */
+	if (!release_first)
+		assert_int_equal(wait_reclaimed(pid), 0);
 	assert_int_equal(ring_copy(&r, NPU_DIR_H2D, im.va, (uintptr_t)&one, sizeof(one)), 0);
 	assert_int_equal(write_all(vin[1], &go, 1), 0);
 	assert_int_equal(read_all(vout[0], &vrep, sizeof(vrep)), 0);
+	assert_int_equal(vrep.intact, 1);
+	if (!cloexec)
+		assert_int_equal(vrep.nop_errno, EBADF);
+	/* What the old image held goes while the new one runs. */
+	assert_int_equal(wait_reclaimed(pid), 0);
+	close(vin[1]);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	assert_int_equal(vrep.intact, 1);
 
 	/* Nothing of the new image reached the device. */
 	memset(buf, 0xee, PAGE);
 	assert_int_equal(ring_copy(&r, NPU_DIR_D2H, (uintptr_t)buf, im.va + 2 * PAGE, PAGE), 0);
 	assert_false(memchr(buf, SECRET, PAGE) != NULL);
 
+	/* The O_CLOEXEC case's holder of the file goes. */
+	close(apipe[1]);
 	un.va = im.va;
 	assert_int_equal(sys_ioctl(dev, NPU_IOCTL_IPC_UNIMPORT, &un), 0);
 	free(buf);
 	close(dev);
 	close(vout[0]);
-	close(vin[1]);
 	if (setuid_image) {
 		unlink(image);
 		rmdir(dir);
@@ -474,25 +511,25 @@ static void run_attack(bool cloexec, bool setuid_image)
 static void test_exec_keeping_the_file(void **state)
 {
 	(void)state;
-	run_attack(false, false);
+	run_attack(false, false, true);
 }
 
 static void test_exec_with_o_cloexec(void **state)
 {
 	(void)state;
-	run_attack(true, false);
+	run_attack(true, false, false);
 }
 
 static void test_exec_of_a_setuid_root_image(void **state)
 {
 	(void)state;
-	run_attack(false, true);
+	run_attack(false, true, true);
 }
 
 static void test_exec_of_a_setuid_root_image_with_o_cloexec(void **state)
 {
 	(void)state;
-	run_attack(true, true);
+	run_attack(true, true, false);
 }
 
 static int setup(void **state)

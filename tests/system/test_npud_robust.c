@@ -354,6 +354,45 @@ static void test_inherited_file_refuses_the_child(void **state)
 	assert_serving_and_idle();
 }
 
+/*
+ * Only the exact names of the devices open: npu0..npuN-1 in decimal, with
+ * no leading zero, sign, space or suffix, and no number that wraps to a
+ * device's (4294967296 is 0 in 32 bits). Anything else is ENOENT.
+ */
+static void test_only_exact_device_names_open(void **state)
+{
+	static const char *const bad[] = {
+		"npu4294967296", "npu4294967297", "npu18446744073709551616",
+		"npu99999999999999999999999", "npu00", "npu01", "npu+0", "npu-0",
+		"npu 0", "npu0 ", "npu0x", "npu1x", "npu0x1", "npu", "NPU0", "npu2",
+		"npu64", "npu10",
+	};
+	const char *dev0 = getenv("NPU_DEVICE");
+	char dir[4096], path[4200];
+	size_t n;
+	int fd;
+
+	(void)state;
+	assert_non_null(dev0);
+	n = strlen(dev0);
+	assert_true(n > 4 && n < sizeof(dir) && !strcmp(dev0 + n - 4, "npu0"));
+	memcpy(dir, dev0, n - 4);
+	dir[n - 4] = '\0';
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, bad[i]);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd >= 0)
+			fail_msg("%s opened a device", path);
+		if (errno != ENOENT)
+			fail_msg("%s: errno %d, want ENOENT", path, errno);
+	}
+	/* The devices themselves do open (device 1 is this suite's). */
+	snprintf(path, sizeof(path), "%snpu%d", dir, SYS_DEVICE);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -377,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_ring_on_private_anonymous_memory),
 		cmocka_unit_test(test_client_exits_without_closing),
 		cmocka_unit_test(test_inherited_file_refuses_the_child),
+		cmocka_unit_test(test_only_exact_device_names_open),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
