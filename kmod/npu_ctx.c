@@ -59,7 +59,8 @@ int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out)
 	ctx->tgid = task_tgid_nr(current);
 	ctx->start_time = current->group_leader->start_boottime;
 	ctx->owner = atomic64_inc_return(&npu_ctx_owner_seq);
-	ret = npu_limits_proc_enter(&ndev->limits, ctx->tgid, &ctx->proc);
+	ret = npu_limits_proc_enter(&ndev->limits, ctx->tgid, npu_limits_current_uid(),
+				    &ctx->proc);
 	if (ret) {
 		kfree(ctx);
 		return ret;

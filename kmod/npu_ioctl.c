@@ -450,6 +450,15 @@ static int npu_ioctl_smi_shares(struct npu_ctx *ctx, void *data)
 	return npu_share_smi(args);
 }
 
+static int npu_ioctl_smi_users(struct npu_ctx *ctx, void *data)
+{
+	struct npu_smi_query *args = data;
+
+	if (args->pad)
+		return -EINVAL;
+	return npu_smi_users(ctx->ndev, args);
+}
+
 #define NPU_IOCTL_DEF(ioctl, _func, _flags)				\
 	[_IOC_NR(ioctl)] = { .cmd = ioctl, .flags = _flags, .func = _func, .name = #ioctl }
 
@@ -492,6 +501,7 @@ static const struct npu_ioctl_desc npu_ioctls[] = {
 	NPU_IOCTL_DEF(NPU_IOCTL_SHARE_IMPORT, npu_ioctl_share_import, NPU_IOCTL_F_CTX),
 	NPU_IOCTL_DEF(NPU_IOCTL_SMI_PROCS, npu_ioctl_smi_procs, 0),
 	NPU_IOCTL_DEF(NPU_IOCTL_SMI_SHARES, npu_ioctl_smi_shares, 0),
+	NPU_IOCTL_DEF(NPU_IOCTL_SMI_USERS, npu_ioctl_smi_users, 0),
 };
 
 static int npu_ioctl_dispatch(struct npu_ctx *ctx, unsigned int cmd, unsigned long arg)

@@ -52,6 +52,7 @@ static void npu_ring_release(struct kref *ref)
 	kvfree(ring->pages);
 	mutex_destroy(&ring->submit_lock);
 	atomic_dec(&ndev->nr_rings);
+	npu_limits_uncharge(ring->ctx->proc, NPU_LIMIT_RING_BYTES, (u64)ring->nr_pages << PAGE_SHIFT);
 	npu_limits_uncharge(ring->ctx->proc, NPU_LIMIT_RINGS, 1);
 	kfree(ring);
 }
@@ -119,14 +120,15 @@ static void npu_ring_init_hdr(struct npu_ring *ring)
  *
  * Return: 0; -EINVAL for bad entry counts, a zero or unaligned address, a
  * region smaller than npu_ring_bytes() or one that wraps; -ENOSPC when the
- * process has its limit of rings on the device; -EFAULT if the region
- * cannot be pinned; -ENOMEM.
+ * process (or its user) has its limit of rings on the device; -ENOMEM past
+ * the limit of ring memory, which is charged before anything is pinned;
+ * -EFAULT if the region cannot be pinned; -ENOMEM.
  */
 int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 {
 	struct npu_device *ndev = ctx->ndev;
 	struct npu_ring *ring;
-	u64 bytes, end;
+	u64 bytes, end, pinned;
 	int ret, id;
 
 	if (!npu_ring_entries_valid(args->sq_entries, args->cq_entries))
@@ -139,10 +141,15 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	ret = npu_limits_charge(ctx->proc, NPU_LIMIT_RINGS, 1);
 	if (ret)
 		return ret;
+	/* The pages pinned below (npud maps them), charged before any is touched. */
+	pinned = (u64)DIV_ROUND_UP(bytes, PAGE_SIZE) << PAGE_SHIFT;
+	ret = npu_limits_charge(ctx->proc, NPU_LIMIT_RING_BYTES, pinned);
+	if (ret)
+		goto err_uncharge;
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
 	if (!ring) {
 		ret = -ENOMEM;
-		goto err_uncharge;
+		goto err_uncharge_bytes;
 	}
 	kref_init(&ring->ref);
 	ring->ctx = ctx;
@@ -206,6 +213,8 @@ err_free_pages:
 err_free_ring:
 	mutex_destroy(&ring->submit_lock);
 	kfree(ring);
+err_uncharge_bytes:
+	npu_limits_uncharge(ctx->proc, NPU_LIMIT_RING_BYTES, pinned);
 err_uncharge:
 	npu_limits_uncharge(ctx->proc, NPU_LIMIT_RINGS, 1);
 	return ret;

@@ -17,6 +17,14 @@
  * opener's), so a new process that reuses a listed pid is not on the list;
  * a pid with no process is refused when it is listed.
  *
+ * A whitelist is memory the driver (npud) holds for the exporter, so it is
+ * bounded and charged: a TGID is stored once however often it is listed
+ * (listed again, its entry names the process that has the pid now), an
+ * export lists at most NPU_SHARE_MAX_PIDS processes, and every entry is
+ * charged to the exporter's NPU_LIMIT_PIN_BYTES (host memory held for it)
+ * until the export goes. One SET_PID call costs one start-time lookup per
+ * distinct TGID it names, and time linear in the whitelist's length.
+ *
  * Exported memory is marked shared: its frames are scrubbed before any
  * context, the exporter included, gets them again.
  * An import takes its own reference to the physical memory, so it stays
@@ -226,6 +234,12 @@ static void npu_share_export_free(struct npu_export *exp)
 	kfree(exp);
 }
 
+/* Bytes of host memory a whitelist of @nr entries is charged. */
+static u64 npu_share_pids_bytes(u32 nr)
+{
+	return (u64)nr * sizeof(struct npu_share_pid);
+}
+
 static void npu_share_destroy_locked(struct npu_export *exp)
 {
 	struct npu_share_link *link, *tmp;
@@ -233,6 +247,9 @@ static void npu_share_destroy_locked(struct npu_export *exp)
 	lockdep_assert_held(&npu_share_lock);
 	exp->owner->nr_exports--;
 	npu_limits_uncharge(exp->owner->proc, npu_share_limit_kind(exp->kind), 1);
+	if (exp->nr_pids)
+		npu_limits_uncharge(exp->owner->proc, NPU_LIMIT_PIN_BYTES,
+				    npu_share_pids_bytes(exp->nr_pids));
 	rb_erase(&exp->rb, &npu_share_tree);
 	list_del(&exp->node);
 	list_del(&exp->ctx_node);
@@ -417,8 +434,8 @@ int npu_share_ipc_destroy(struct npu_ctx *ctx, const char *key)
 }
 
 /*
- * The export named by a SET_PID call, if @ctx may extend its whitelist by
- * @count entries: -ENOENT, -EPERM or -EINVAL otherwise.
+ * The export named by a SET_PID call, if @ctx may extend its whitelist:
+ * -ENOENT or -EPERM otherwise.
  */
 static struct npu_export *npu_share_set_pid_target(struct npu_ctx *ctx,
 						   const struct npu_share_set_pid *args,
@@ -432,8 +449,6 @@ static struct npu_export *npu_share_set_pid_target(struct npu_ctx *ctx,
 		*err = -ENOENT;
 	else if (exp->owner != ctx || exp->flags & NPU_SHARE_NO_WHITELIST)
 		*err = -EPERM;
-	else if (exp->nr_pids + args->count > NPU_SHARE_MAX_PIDS)
-		*err = -EINVAL;
 	else
 		*err = 0;
 	return *err ? NULL : exp;
@@ -460,29 +475,118 @@ static int npu_share_pid_start(pid_t nr, u64 *start)
 	return 0;
 }
 
+/*
+ * A set of distinct TGIDs, to drop repeats from a SET_PID call and find
+ * which entries of the whitelist it renews: open addressing over a table
+ * at least twice the size of the call, so O(1) expected per TGID. A slot
+ * holds an index into the call's distinct TGIDs plus one; 0 is empty.
+ */
+struct npu_share_pidset {
+	u32 *slots;
+	u32 bits;
+	const struct npu_share_pid *list;	/* the distinct TGIDs */
+};
+
+static int npu_share_pidset_init(struct npu_share_pidset *set, u32 count,
+				 const struct npu_share_pid *list)
+{
+	set->bits = order_base_2(count) + 1;
+	set->slots = kvcalloc(1U << set->bits, sizeof(*set->slots), GFP_KERNEL);
+	set->list = list;
+	return set->slots ? 0 : -ENOMEM;
+}
+
+/* The slot of @tgid: the one holding it, or the empty one where it goes. */
+static u32 *npu_share_pidset_slot(const struct npu_share_pidset *set, pid_t tgid)
+{
+	u32 mask = (1U << set->bits) - 1;
+	u32 i = hash_32((u32)tgid, set->bits);
+
+	/* Never full (at most half its slots are used), so this ends. */
+	while (set->slots[i] && set->list[set->slots[i] - 1].tgid != tgid)
+		i = (i + 1) & mask;
+	return &set->slots[i];
+}
+
+static bool npu_share_pidset_has(const struct npu_share_pidset *set, pid_t tgid)
+{
+	return *npu_share_pidset_slot(set, tgid) != 0;
+}
+
+/*
+ * Replace @exp's whitelist by its entries whose TGID is not in @set, then
+ * @set's @nr entries; charge the growth to the owner. 0, -EINVAL past
+ * NPU_SHARE_MAX_PIDS, -ENOMEM past the owner's budget or out of memory.
+ */
+static int npu_share_merge_pids(struct npu_export *exp, const struct npu_share_pidset *set,
+				u32 nr)
+{
+	struct npu_share_pid *merged;
+	u32 i, kept = 0;
+	int ret;
+
+	lockdep_assert_held(&npu_share_lock);
+	for (i = 0; i < exp->nr_pids; i++)
+		kept += !npu_share_pidset_has(set, exp->pids[i].tgid);
+	if (kept + nr > NPU_SHARE_MAX_PIDS)
+		return -EINVAL;
+	if (kept + nr > exp->nr_pids) {
+		ret = npu_limits_charge(exp->owner->proc, NPU_LIMIT_PIN_BYTES,
+					npu_share_pids_bytes(kept + nr - exp->nr_pids));
+		if (ret)
+			return ret;
+	}
+	merged = kvmalloc_array(kept + nr, sizeof(*merged), GFP_KERNEL);
+	if (!merged) {
+		if (kept + nr > exp->nr_pids)
+			npu_limits_uncharge(exp->owner->proc, NPU_LIMIT_PIN_BYTES,
+					    npu_share_pids_bytes(kept + nr - exp->nr_pids));
+		return -ENOMEM;
+	}
+	kept = 0;
+	for (i = 0; i < exp->nr_pids; i++)
+		if (!npu_share_pidset_has(set, exp->pids[i].tgid))
+			merged[kept++] = exp->pids[i];
+	memcpy(merged + kept, set->list, nr * sizeof(*merged));
+	if (kept + nr < exp->nr_pids)
+		npu_limits_uncharge(exp->owner->proc, NPU_LIMIT_PIN_BYTES,
+				    npu_share_pids_bytes(exp->nr_pids - kept - nr));
+	kvfree(exp->pids);
+	exp->pids = merged;
+	exp->nr_pids = kept + nr;
+	return 0;
+}
+
 /**
  * npu_share_set_pid() - NPU_IOCTL_IPC_SET_PID and NPU_IOCTL_SHARE_SET_PID
  * @ctx: a set-up context
  * @args: the arguments, pad checked
  * @ipc: the export is named by args->key (else by args->handle)
  *
- * Each TGID is recorded with the start time of its process, looked up
- * now; all or none of them are added.
+ * Each distinct TGID is recorded once, with the start time of its process,
+ * looked up now (once per TGID, however often the call names it); an
+ * entry the export has for that TGID already is replaced. All or none of
+ * them are added.
  *
- * Return: 0; -EINVAL for a bad count or the wrong name field set; -EFAULT
- * if the TGIDs cannot be read; -ENOENT for an unknown export; -EPERM if
- * the caller did not export it or it has no whitelist; -ESRCH if a TGID
- * names no process; -ENOMEM.
+ * Return: 0; -EINVAL for a bad count, the wrong name field set, or a
+ * whitelist that would list more than NPU_SHARE_MAX_PIDS processes;
+ * -EFAULT if the TGIDs cannot be read; -ENOENT for an unknown export;
+ * -EPERM if the caller did not export it or it has no whitelist; -ESRCH if
+ * a TGID names no process; -ENOMEM past the process's (or its user's)
+ * budget of host memory, or out of memory.
  */
 int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args, bool ipc)
 {
-	struct npu_share_pid *list, *merged;
+	struct npu_share_pidset set;
+	struct npu_share_pid *list;
 	u8 raw[NPU_IPC_KEY_BYTES];
 	struct npu_export *exp;
 	pid_t *pids;
-	u32 i;
+	u32 i, nr = 0;
+	u32 *slot;
 	int ret;
 
+	/* Bounded before anything is copied: the copies below are this big. */
 	if (!args->count || args->count > NPU_SHARE_MAX_PIDS)
 		return -EINVAL;
 	if (ipc ? args->handle != 0 : memchr_inv(args->key, 0, sizeof(args->key)) != NULL)
@@ -498,6 +602,9 @@ int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args,
 		ret = -ENOMEM;
 		goto out_free_pids;
 	}
+	ret = npu_share_pidset_init(&set, args->count, list);
+	if (ret)
+		goto out_free_list;
 	if (copy_from_user(pids, u64_to_user_ptr(args->pids), args->count * sizeof(*pids))) {
 		ret = -EFAULT;
 		goto out_free;
@@ -510,30 +617,24 @@ int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args,
 	if (ret)
 		goto out_free;
 	for (i = 0; i < args->count; i++) {
-		list[i].tgid = pids[i];
-		ret = npu_share_pid_start(pids[i], &list[i].start);
+		slot = npu_share_pidset_slot(&set, pids[i]);
+		if (*slot)
+			continue;
+		list[nr].tgid = pids[i];
+		ret = npu_share_pid_start(pids[i], &list[nr].start);
 		if (ret)
 			goto out_free;
+		*slot = ++nr;
 	}
 
 	mutex_lock(&npu_share_lock);
 	exp = npu_share_set_pid_target(ctx, args, raw, ipc, &ret);
-	if (!exp)
-		goto out_unlock;
-	merged = kvmalloc_array(exp->nr_pids + args->count, sizeof(*merged), GFP_KERNEL);
-	if (!merged) {
-		ret = -ENOMEM;
-		goto out_unlock;
-	}
-	if (exp->nr_pids)
-		memcpy(merged, exp->pids, exp->nr_pids * sizeof(*merged));
-	memcpy(merged + exp->nr_pids, list, args->count * sizeof(*merged));
-	kvfree(exp->pids);
-	exp->pids = merged;
-	exp->nr_pids += args->count;
-out_unlock:
+	if (exp)
+		ret = npu_share_merge_pids(exp, &set, nr);
 	mutex_unlock(&npu_share_lock);
 out_free:
+	kvfree(set.slots);
+out_free_list:
 	kvfree(list);
 out_free_pids:
 	kvfree(pids);

@@ -6,7 +6,8 @@
  * read without its lock (they are written with WRITE_ONCE under it), while
  * the device lock keeps the contexts themselves from going away. Each
  * record also carries its process's use of its per-process limits, the
- * same for every file the process has open.
+ * same for every file the process has open. The per-user records are the
+ * users' budgets on the device (npu_limits.c).
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -63,4 +64,16 @@ int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
 		ret = -EFAULT;
 	kvfree(recs);
 	return ret;
+}
+
+/**
+ * npu_smi_users() - NPU_IOCTL_SMI_USERS: one record per user of @ndev
+ * @ndev: the device
+ * @args: the query, pad checked; total and written are filled on success
+ *
+ * Return: 0; -EINVAL for a count above the limit; -EFAULT; -ENOMEM.
+ */
+int npu_smi_users(struct npu_device *ndev, struct npu_smi_query *args)
+{
+	return npu_limits_smi_users(&ndev->limits, args);
 }

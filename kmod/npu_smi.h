@@ -9,5 +9,6 @@ struct npu_device;
 struct npu_smi_query;
 
 int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args);
+int npu_smi_users(struct npu_device *ndev, struct npu_smi_query *args);
 
 #endif /* _NPU_SMI_H */

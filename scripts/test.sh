@@ -97,7 +97,8 @@ stage_no_tests_configure() {
 	rm -rf "$pc" "$dir"
 	mkdir -p "$pc"
 	cp "$(pkg-config --variable=pcfiledir fuse3)/fuse3.pc" \
-		"$(pkg-config --variable=pcfiledir liburing)/liburing.pc" "$pc/"
+		"$(pkg-config --variable=pcfiledir liburing)/liburing.pc" \
+		"$(pkg-config --variable=pcfiledir libseccomp)/libseccomp.pc" "$pc/"
 	PKG_CONFIG_LIBDIR=$pc cmake -S "$NPU_ROOT" -B "$dir" -DBUILD_TESTING=OFF >/dev/null
 	rm -rf "$pc" "$dir"
 }

@@ -10,7 +10,8 @@
  *    before (a crash stays a crash). The copy loops are our own code,
  *    exempt from ASan, which would otherwise report the bad user pointer
  *    itself.
- *  - remote mm (an npud client): process_vm_readv/writev.
+ *  - remote mm (an npud client): the client's address space as it was
+ *    bound when the mm was made (mm_remote.c), with its protections.
  *  - the relay window of a CUSE/FUSE restricted ioctl: the argument bytes
  *    that the kernel already copied for us (mockdev_file_ioctl_relayed).
  *
@@ -21,12 +22,10 @@
  * built with NPU_MOCK_PORTABLE_COPY defined, copies with memcpy.
  */
 #include <errno.h>
-#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/uio.h>
 /* NPU_MOCK_PORTABLE_COPY: the plain copies of other CPUs on these too. */
 #if defined(__x86_64__) && !defined(NPU_MOCK_PORTABLE_COPY)
 #define MOCK_COPY_X86 1
@@ -46,6 +45,52 @@
 #include "uaccess.h"
 
 #define NO_SANITIZE __attribute__((no_sanitize("address", "undefined")))
+
+/* gcc says __SANITIZE_ADDRESS__; clang (up to 15 at least) only __has_feature. */
+#if defined(__SANITIZE_ADDRESS__)
+#define MOCK_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MOCK_ASAN 1
+#endif
+#endif
+
+#ifdef MOCK_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/*
+ * The copy loops below are exempt from ASan (it would report the bad user
+ * pointers they are guarded against), so it cannot see their accesses to
+ * the kernel side either: a driver that hands them a kernel buffer too
+ * short, or freed, would corrupt memory unnoticed until much later. Check
+ * that side against ASan's shadow before the copy, and stop as an oops
+ * would, naming the copy and where it came from.
+ */
+static noinline void mock_asan_check(const void *p, size_t n, bool write, void *caller)
+{
+	void *bad;
+
+	if (!n)
+		return;
+	bad = __asan_region_is_poisoned((void *)p, n);
+	if (likely(!bad))
+		return;
+	fprintf(stderr,
+		"BUG: mock uaccess: %s of %zu bytes of kernel memory at %p (from %p): byte %p (offset %zu) is poisoned\n",
+		write ? "write" : "read", n, p, caller, bad,
+		(size_t)((char *)bad - (const char *)p));
+	__asan_describe_address(bad);
+	__sanitizer_print_stack_trace();
+	abort();
+}
+#define MOCK_ASAN_CHECK(p, n, write) \
+	mock_asan_check(p, n, write, __builtin_return_address(0))
+#else
+#define MOCK_ASAN_CHECK(p, n, write) do { } while (0)
+#endif
 
 /* Copy helpers, all exempt from the sanitizers */
 
@@ -218,8 +263,15 @@ static inline void copy_nt_fence(void)
 
 void *mock_memcpy_nt(void *dst, const void *src, size_t n)
 {
-#ifdef __SANITIZE_ADDRESS__
-	/* Let ASan check the driver's big copies through its memcpy. */
+#ifdef MOCK_ASAN
+	/*
+	 * Both sides are kernel memory. ASan's memcpy would check them too;
+	 * checking here first names the copy the same way as the guarded
+	 * copies do. Then let ASan see the driver's big copies through its
+	 * memcpy rather than the streaming loops.
+	 */
+	MOCK_ASAN_CHECK(src, n, false);
+	MOCK_ASAN_CHECK(dst, n, true);
 	return __builtin_memcpy(dst, src, n);
 #else
 	copy_nt()(dst, src, n);
@@ -412,6 +464,11 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	const volatile size_t len = n;	/* n, read again after a fault */
 	copy_fn fn = n >= MOCK_MEMCPY_NT_THRESHOLD ? copy_nt() : movsb;
 
+	/* The kernel side is whichever of dst and src is not [ulo, uhi). */
+	if ((unsigned long)dst == ulo)
+		MOCK_ASAN_CHECK(src, n, false);
+	else
+		MOCK_ASAN_CHECK(dst, n, true);
 	/*
 	 * The null page is never mapped (mmap_min_addr), so its first byte
 	 * faults: nothing is copied. Said here rather than found by a fault,
@@ -447,7 +504,12 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	return 0;
 }
 
-/* Store zeros to user memory; returns the bytes not cleared. */
+/*
+ * Store zeros to user memory; returns the bytes not cleared. Nothing for
+ * MOCK_ASAN_CHECK: there is no kernel side, and the user side may be any
+ * address at all (ASan's shadow does not cover non-canonical or kernel
+ * half addresses, which must fault here, not in the check).
+ */
 static NO_SANITIZE size_t guarded_clear(void *dst, size_t n)
 {
 	struct fault_guard g;
@@ -474,7 +536,8 @@ static NO_SANITIZE size_t guarded_clear(void *dst, size_t n)
 /*
  * Touch one byte per page: a load, or for write a locked add of zero
  * (which needs write access but changes nothing, even if another thread
- * writes the same byte meanwhile).
+ * writes the same byte meanwhile). User memory only, as guarded_clear():
+ * no kernel side to check.
  */
 NO_SANITIZE int mock_guarded_probe(unsigned long addr, size_t len, bool write)
 {
@@ -500,42 +563,14 @@ NO_SANITIZE int mock_guarded_probe(unsigned long addr, size_t len, bool write)
 	return 0;
 }
 
-/* Remote process memory */
-
-static bool remote_alive(const struct mm_struct *mm)
-{
-	struct pollfd p = { .fd = mm->pidfd, .events = POLLIN };
-
-	return poll(&p, 1, 0) == 0;
-}
-
-/* Returns the bytes not transferred. */
+/*
+ * Remote process memory: through the files that bind the client's address
+ * space (mm_remote.c), never through its pid.
+ */
 static size_t remote_rw(const struct mm_struct *mm, void *local,
 			unsigned long remote, size_t n, bool write)
 {
-	size_t done = 0;
-
-	while (done < n) {
-		struct iovec l = { (char *)local + done, n - done };
-		struct iovec r = { (void *)(remote + done), n - done };
-		ssize_t got = write ?
-			process_vm_writev(mm->pid, &l, 1, &r, 1, 0) :
-			process_vm_readv(mm->pid, &l, 1, &r, 1, 0);
-
-		if (got <= 0) {
-			if (got < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		done += got;
-	}
-	/*
-	 * The pid may have been reused if the client died: only trust what
-	 * was transferred while its pidfd still said "running".
-	 */
-	if (done && !remote_alive(mm))
-		return n;
-	return n - done;
+	return mock_mm_remote_rw(mm, local, remote, n, write);
 }
 
 /* The user-memory side, with the mm of the calling context. */

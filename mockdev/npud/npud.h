@@ -32,6 +32,7 @@ struct npud_options {
 	unsigned long long hbm_mb;	/* --hbm-size, in MiB */
 	bool set_mode;			/* --mode given */
 	mode_t mode;			/* --mode: CUSE node permissions */
+	bool no_sandbox;		/* --no-sandbox */
 };
 
 /*
@@ -84,6 +85,10 @@ void npud_notify(const char *state);
 bool npud_run_bounded(void *(*fn)(void *), void *arg);
 void npud_abandon(int ret) __attribute__((noreturn));
 void npud_release_bounded(int ret);
+
+/* npud_sandbox.c: capabilities before any thread, the filter before serving. */
+int npud_sandbox_caps(const struct npud_options *opts);
+int npud_sandbox_filter(const struct npud_options *opts);
 
 /* npud_fuse.c, npud_cuse.c: 0 on a clean shutdown, else non-zero. */
 int npud_fuse_run(const struct npud_options *opts);

@@ -170,6 +170,12 @@ int npud_cuse_run(const struct npud_options *opts)
 		if (npud_cuse_dev_init(&devs[n], n))
 			goto out_fini;
 	}
+	/* Attached: nothing after this needs more than the sandbox leaves. */
+	if (npud_sandbox_filter(opts)) {
+		fprintf(stderr, "npud: cannot load the system call filter (--no-sandbox "
+				"runs without it)\n");
+		goto out_fini;
+	}
 	for (i = 0; i < n; i++) {
 		sessions[i] = &devs[i].session;
 		if (npud_session_start(&devs[i].session)) {

@@ -55,20 +55,38 @@ static int npud_fuse_stat(const struct npud_fuse *fs, fuse_ino_t ino,
 	return 0;
 }
 
+/*
+ * The device a name means: exactly "npu" and the decimal index of a device
+ * that exists, without a sign, spaces or leading zeros, so that no other
+ * spelling ("npu00", "npu+1", "npu4294967296") reaches a device.
+ */
+static bool npud_fuse_parse_name(const char *name, unsigned int devices,
+				 unsigned int *index)
+{
+	unsigned long v = 0;
+	const char *p = name + 3;
+
+	if (strncmp(name, "npu", 3) != 0 || !*p || (*p == '0' && p[1]))
+		return false;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		v = v * 10 + (unsigned long)(*p - '0');
+		/* Checked per digit: v stays below devices, so it cannot wrap. */
+		if (v >= devices)
+			return false;
+	}
+	*index = (unsigned int)v;
+	return true;
+}
+
 static void npud_fuse_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	const struct npud_fuse *fs = fuse_req_userdata(req);
 	struct fuse_entry_param e;
 	unsigned int index;
-	char *end;
 
-	if (parent != FUSE_ROOT_ID || strncmp(name, "npu", 3) != 0 ||
-	    name[3] < '0' || name[3] > '9' || (name[3] == '0' && name[4])) {
-		fuse_reply_err(req, ENOENT);
-		return;
-	}
-	index = (unsigned int)strtoul(name + 3, &end, 10);
-	if (*end || index >= fs->devices) {
+	if (parent != FUSE_ROOT_ID || !npud_fuse_parse_name(name, fs->devices, &index)) {
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
@@ -301,6 +319,12 @@ int npud_fuse_run(const struct npud_options *opts)
 	if (fuse_session_mount(session.se, opts->fuse_dir)) {
 		fprintf(stderr, "npud: cannot mount %s\n", opts->fuse_dir);
 		goto out_destroy;
+	}
+	/* Mounted: nothing after this needs more than the sandbox leaves. */
+	if (npud_sandbox_filter(opts)) {
+		fprintf(stderr, "npud: cannot load the system call filter (--no-sandbox "
+				"runs without it)\n");
+		goto out_unmount;
 	}
 	if (npud_session_start(&session)) {
 		fprintf(stderr, "npud: cannot start the session thread\n");

@@ -6,7 +6,12 @@
  *   npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE ...]
  *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--limit-* N|SIZE ...]
  *
- * The --limit-* options set the driver's per-process limits (its limit_*
+ * Once set up, npud keeps only the capabilities it uses and runs under
+ * no_new_privs and a system call filter (npud_sandbox.c); --no-sandbox
+ * turns that off for debugging.
+ *
+ * The --limit-* options set the driver's per-process limits, the
+ * --limit-user-* options its per-user ones (its limit_* and limit_user_*
  * module parameters).
  *
  * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0)
@@ -37,19 +42,28 @@ static void npud_usage(FILE *out)
 		"  --mode MODE     octal permissions for the CUSE nodes (e.g. 0666)\n"
 		"  --log-level L   error, warning, info (default) or debug: what npud\n"
 		"                  prints on stderr besides errors\n"
+		"  --no-sandbox    keep all of root's capabilities, no no_new_privs and no\n"
+		"                  system call filter (for debugging; see docs/security.md)\n"
 		"per process and device (a call past a limit fails):\n"
 		"  --limit-rings N          rings = streams (default 1984)\n"
 		"  --limit-allocations N    allocations and IPC imports (default 1048576)\n"
 		"  --limit-phys-handles N   physical handles (default 1048576)\n"
 		"  --limit-ipc-keys N       IPC keys (default 65536)\n"
 		"  --limit-share-handles N  shareable handles (default 65536)\n"
-		"  --limit-pin SIZE         registered (pinned) host memory (default 4G)\n"
-		"  --limit-hbm SIZE         device memory (default: the whole device)\n",
+		"  --limit-pin SIZE         host memory held for it: registered (pinned),\n"
+		"                           physical host memory, whitelists (default 4G)\n"
+		"  --limit-hbm SIZE         device memory (default: the whole device)\n"
+		"  --limit-ring-mem SIZE    ring memory, pinned and mapped by npud (default 1G)\n"
+		"per user (real UID) and device, all its processes together (default: none):\n"
+		"  --limit-user-rings N, --limit-user-allocations N,\n"
+		"  --limit-user-phys-handles N, --limit-user-ipc-keys N,\n"
+		"  --limit-user-share-handles N, --limit-user-pin SIZE,\n"
+		"  --limit-user-hbm SIZE, --limit-user-ring-mem SIZE\n",
 		NPUD_MAX_DEVICES);
 }
 
 /* "name=value" module parameters from the --limit-* options. */
-static char npud_limit_params[512];
+static char npud_limit_params[1024];
 
 /* Append "param=value" for a --limit-* option; -EINVAL if it does not fit. */
 static int npud_add_param(const char *param, unsigned long long value)
@@ -91,6 +105,15 @@ static const struct npud_limit_opt npud_limit_opts[] = {
 	{ "limit-share-handles", "limit_share_handles", false },
 	{ "limit-pin", "limit_pin_mb", true },
 	{ "limit-hbm", "limit_hbm_mb", true },
+	{ "limit-ring-mem", "limit_ring_mb", true },
+	{ "limit-user-rings", "limit_user_rings", false },
+	{ "limit-user-allocations", "limit_user_allocations", false },
+	{ "limit-user-phys-handles", "limit_user_phys_handles", false },
+	{ "limit-user-ipc-keys", "limit_user_ipc_keys", false },
+	{ "limit-user-share-handles", "limit_user_share_handles", false },
+	{ "limit-user-pin", "limit_user_pin_mb", true },
+	{ "limit-user-hbm", "limit_user_hbm_mb", true },
+	{ "limit-user-ring-mem", "limit_user_ring_mb", true },
 };
 
 #define NPUD_LIMIT_OPT_BASE	0x100	/* getopt value of npud_limit_opts[0] */
@@ -171,6 +194,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "hbm-size", required_argument, NULL, 's' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "log-level", required_argument, NULL, 'v' },
+		{ "no-sandbox", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 0 },
 		{ "limit-allocations", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 1 },
@@ -179,6 +203,15 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "limit-share-handles", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 4 },
 		{ "limit-pin", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 5 },
 		{ "limit-hbm", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 6 },
+		{ "limit-ring-mem", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 7 },
+		{ "limit-user-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 8 },
+		{ "limit-user-allocations", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 9 },
+		{ "limit-user-phys-handles", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 10 },
+		{ "limit-user-ipc-keys", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 11 },
+		{ "limit-user-share-handles", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 12 },
+		{ "limit-user-pin", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 13 },
+		{ "limit-user-hbm", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 14 },
+		{ "limit-user-ring-mem", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 15 },
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct npud_limit_opt *lo;
@@ -227,6 +260,9 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 				return -EINVAL;
 			}
 			break;
+		case 'S':
+			opts->no_sandbox = true;
+			break;
 		case 'h':
 			npud_usage(stdout);
 			exit(0);
@@ -270,6 +306,12 @@ int main(int argc, char **argv)
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	npud_signals_init();
+	/* Capabilities are per thread: drop them before the driver starts its own. */
+	ret = npud_sandbox_caps(&opts);
+	if (ret) {
+		fprintf(stderr, "npud: cannot drop capabilities: %s\n", strerror(-ret));
+		return 1;
+	}
 
 	snprintf(params, sizeof(params), "devices=%u hbm_mb=%llu%s", opts.devices,
 		 opts.hbm_mb, npud_limit_params);

@@ -11,8 +11,11 @@
 NPU_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 # Packages every userspace build needs (Debian names); used by the scripts.
+# libseccomp-dev: npud's system call filter (and libseccomp.a for the VM's
+# static npud); systemd: systemd-analyze, which rates npud's unit in a test.
 # shellcheck disable=SC2034
-NPU_BUILD_PACKAGES=(cmake make gcc g++ pkg-config libfuse3-dev fuse3 libcmocka-dev liburing-dev)
+NPU_BUILD_PACKAGES=(cmake make gcc g++ pkg-config libfuse3-dev fuse3 libcmocka-dev liburing-dev
+	libseccomp-dev systemd)
 # Extra packages for the driver fuzzer (scripts/fuzz.sh): clang and its libFuzzer runtime.
 # shellcheck disable=SC2034
 NPU_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

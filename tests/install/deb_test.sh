@@ -144,7 +144,8 @@ has runtime "$prefix/lib64/libascendcl.so.0" "$prefix/lib64/libascendcl.so" "$pr
 	"$prefix/share/info/runtime/version.info" "$prefix/bin/npu-smi" "$prefix/bin/npu-bench" \
 	/etc/ld.so.conf.d/npu-runtime.conf /usr/share/doc/npu-runtime/copyright
 hasnt runtime 'npud|systemd|udev|^/usr/src'
-has npud "$prefix/bin/npud" /lib/systemd/system/npud.service /lib/udev/rules.d/70-npu.rules \
+has npud "$prefix/bin/npud" /lib/systemd/system/npud.service /lib/systemd/system/npud-cuse.service \
+	/lib/udev/rules.d/70-npu.rules \
 	/usr/share/doc/npud/copyright
 hasnt npud "ascendcl|/include|^/usr/src|npu-smi|^$prefix/lib"
 # The DKMS tree: dkms.conf, every source of kmod/ and the uapi header, and
@@ -175,6 +176,9 @@ readelf -d "$R/lib64/libascendcl.so.0" | grep -q 'SONAME.*\[libascendcl\.so\.0\]
 grep -qx "ExecStart=$prefix/bin/npud --fuse /run/npu --devices 1" "$root/lib/systemd/system/npud.service" ||
 	fail "npud.service does not start $prefix/bin/npud"
 grep -q '@' "$root/lib/systemd/system/npud.service" && fail "npud.service has an unsubstituted @VAR@"
+grep -qx "ExecStart=$prefix/bin/npud --cuse --devices 1" "$root/lib/systemd/system/npud-cuse.service" ||
+	fail "npud-cuse.service does not start $prefix/bin/npud"
+grep -q '@' "$root/lib/systemd/system/npud-cuse.service" && fail "npud-cuse.service has an unsubstituted @VAR@"
 cmp -s "$repo/packaging/udev/70-npu.rules" "$root/lib/udev/rules.d/70-npu.rules" ||
 	fail "70-npu.rules differs from packaging/udev/70-npu.rules"
 

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Per-process limits (npu_limits.c): the accounting object is shared by
- * every file of a process, counts are all-or-nothing, every error path
- * gives back what it charged, and releasing many objects costs O(1) each.
+ * Per-process and per-user limits (npu_limits.c): the accounting object is
+ * shared by every file of a process (and the user's by its processes),
+ * counts are all-or-nothing, every error path gives back what it charged,
+ * and releasing many objects costs O(1) each. Ring memory and whitelist
+ * entries are charged; a whitelist holds each process once.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "npu_test_util.h"
 
@@ -78,9 +82,9 @@ static void test_contexts_of_one_tgid_share_one_object(void **state)
 	assert_int_equal(npu_limits_max(&l, NPU_LIMIT_RINGS), 3);
 	assert_int_equal(npu_limits_max(&l, NPU_LIMIT_HBM_BYTES), 4 << 20);
 	assert_int_equal(npu_limits_max(&l, NPU_LIMIT_COUNT), 0);
-	assert_int_equal(npu_limits_proc_enter(&l, 100, &a), 0);
-	assert_int_equal(npu_limits_proc_enter(&l, 100, &b), 0);
-	assert_int_equal(npu_limits_proc_enter(&l, 101, &c), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 100, 1000, &a), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 100, 1000, &b), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 101, 1000, &c), 0);
 	assert_ptr_equal(a, b);
 	assert_ptr_not_equal(a, c);
 
@@ -102,7 +106,7 @@ static void test_contexts_of_one_tgid_share_one_object(void **state)
 	/* The last context of a TGID takes the object out of the table. */
 	npu_limits_proc_leave(a);
 	npu_limits_proc_put(a);
-	assert_int_equal(npu_limits_proc_enter(&l, 100, &d), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 100, 1000, &d), 0);
 	assert_ptr_equal(d, b);
 	npu_limits_proc_leave(d);
 	npu_limits_proc_put(d);
@@ -110,7 +114,7 @@ static void test_contexts_of_one_tgid_share_one_object(void **state)
 	npu_limits_proc_get(b);
 	npu_limits_proc_leave(b);
 	npu_limits_proc_put(b);
-	assert_int_equal(npu_limits_proc_enter(&l, 100, &d), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 100, 1000, &d), 0);
 	assert_ptr_not_equal(d, b);
 	npu_limits_proc_put(b);
 	npu_limits_proc_leave(d);
@@ -139,7 +143,7 @@ static void test_enter_allocation_failure(void **state)
 	assert_int_equal(load(""), 0);
 	assert_int_equal(npu_limits_init(&l, 1ULL << 30), 0);
 	mock_fail_alloc_nth(1);
-	assert_int_equal(npu_limits_proc_enter(&l, 7, &p), -ENOMEM);
+	assert_int_equal(npu_limits_proc_enter(&l, 7, 1000, &p), -ENOMEM);
 	mock_fail_reset();
 	assert_true(hash_empty(l.table));
 	/* Opening a file fails cleanly too. */
@@ -392,6 +396,298 @@ static void test_release_of_many_objects_is_fast(void **state)
 	unload();
 }
 
+
+/* ---- per-user budgets ---------------------------------------------------- */
+
+static void test_processes_of_one_user_share_its_budget(void **state)
+{
+	struct npu_smi_user recs[4];
+	struct npu_smi_query q = { .buf = (uintptr_t)recs, .count = 4 };
+	struct npu_limits l;
+	struct npu_proc *a, *b, *c;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(load("limit_user_rings=3 limit_user_hbm_mb=4 limit_user_ring_mb=1"), 0);
+	assert_int_equal(npu_limits_init(&l, 1ULL << 30), 0);
+	assert_int_equal(npu_limits_user_max(&l, NPU_LIMIT_RINGS), 3);
+	assert_int_equal(npu_limits_user_max(&l, NPU_LIMIT_RING_BYTES), 1 << 20);
+	/* Not set: no per-user limit. */
+	assert_true(npu_limits_user_max(&l, NPU_LIMIT_IPC_KEYS) == NPU_LIMIT_NONE);
+	assert_int_equal(npu_limits_proc_enter(&l, 100, 1000, &a), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 101, 1000, &b), 0);
+	assert_int_equal(npu_limits_proc_enter(&l, 102, 2000, &c), 0);
+	assert_ptr_equal(a->user, b->user);
+	assert_ptr_not_equal(a->user, c->user);
+
+	/* Each process is far below its own limit, together they are at the user's. */
+	assert_int_equal(npu_limits_charge(a, NPU_LIMIT_RINGS, 2), 0);
+	assert_int_equal(npu_limits_charge(b, NPU_LIMIT_RINGS, 1), 0);
+	assert_int_equal(npu_limits_charge(b, NPU_LIMIT_RINGS, 1), -ENOSPC);
+	assert_int_equal(atomic64_read(&b->used[NPU_LIMIT_RINGS]), 1);
+	assert_int_equal(atomic64_read(&a->user->used[NPU_LIMIT_RINGS]), 3);
+	/* Another user is not affected. */
+	assert_int_equal(npu_limits_charge(c, NPU_LIMIT_RINGS, 3), 0);
+	/* Memory past the user's limit is -ENOMEM, and nothing sticks. */
+	assert_int_equal(npu_limits_charge(a, NPU_LIMIT_HBM_BYTES, 3 << 20), 0);
+	assert_int_equal(npu_limits_charge(b, NPU_LIMIT_HBM_BYTES, 2 << 20), -ENOMEM);
+	assert_int_equal(atomic64_read(&b->used[NPU_LIMIT_HBM_BYTES]), 0);
+	assert_int_equal(npu_limits_charge(b, NPU_LIMIT_RING_BYTES, (1 << 20) + 1), -ENOMEM);
+	assert_int_equal(npu_limits_charge(b, NPU_LIMIT_RING_BYTES, ~0ULL), -ENOMEM);
+	assert_int_equal(npu_limits_charge(b, NPU_LIMIT_RING_BYTES, 1 << 20), 0);
+
+	/* npu-smi sees both users with what they hold and their limits. */
+	assert_int_equal(npu_limits_smi_users(&l, &q), 0);
+	assert_int_equal(q.total, 2);
+	for (i = 0; i < q.written; i++) {
+		if (recs[i].uid == 1000) {
+			assert_int_equal(recs[i].procs, 2);
+			assert_int_equal(recs[i].used[NPU_LIMIT_RINGS], 3);
+			assert_int_equal(recs[i].used[NPU_LIMIT_HBM_BYTES], 3 << 20);
+			assert_int_equal(recs[i].used[NPU_LIMIT_RING_BYTES], 1 << 20);
+			assert_int_equal(recs[i].limit[NPU_LIMIT_RINGS], 3);
+			assert_true(recs[i].limit[NPU_LIMIT_PIN_BYTES] == NPU_LIMIT_NONE);
+		} else {
+			assert_int_equal(recs[i].uid, 2000);
+			assert_int_equal(recs[i].procs, 1);
+			assert_int_equal(recs[i].used[NPU_LIMIT_RINGS], 3);
+		}
+	}
+	q.pad = 0;
+	q.count = 70000;
+	assert_int_equal(npu_limits_smi_users(&l, &q), -EINVAL);
+
+	npu_limits_uncharge(a, NPU_LIMIT_RINGS, 2);
+	npu_limits_uncharge(b, NPU_LIMIT_RINGS, 1);
+	npu_limits_uncharge(c, NPU_LIMIT_RINGS, 3);
+	npu_limits_uncharge(a, NPU_LIMIT_HBM_BYTES, 3 << 20);
+	npu_limits_uncharge(b, NPU_LIMIT_RING_BYTES, 1 << 20);
+
+	/* A user's object lives while any of its processes' does. */
+	npu_limits_proc_leave(a);
+	npu_limits_proc_put(a);
+	assert_false(hash_empty(l.users));
+	npu_limits_proc_leave(b);
+	npu_limits_proc_put(b);
+	npu_limits_proc_leave(c);
+	npu_limits_proc_put(c);
+	assert_true(hash_empty(l.users));
+	npu_limits_fini(&l);
+	unload();
+}
+
+/* The uid a file is charged to is its opener's real uid. */
+static void test_a_file_charges_its_opener_user(void **state)
+{
+	struct npu_smi_user recs[8];
+	struct npu_smi_query q = { .buf = (uintptr_t)recs, .count = 8 };
+	struct t_ring r, r2;
+	struct file *f;
+	uint32_t i;
+	bool found = false;
+
+	(void)state;
+	assert_int_equal(load("limit_user_rings=1"), 0);
+	f = open_setup();
+	assert_int_equal(t_ring_create(f, &r, 64, 64), 0);
+	assert_int_equal(t_ring_create(f, &r2, 64, 64), -ENOSPC);
+	t_ring_unmap(&r2);
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_SMI_USERS, &q), 0);
+	for (i = 0; i < q.written; i++) {
+		if (recs[i].uid != (uint32_t)getuid())
+			continue;
+		found = true;
+		assert_int_equal(recs[i].used[NPU_LIMIT_RINGS], 1);
+		assert_int_equal(recs[i].used[NPU_LIMIT_RING_BYTES], r.bytes);
+	}
+	assert_true(found);
+	q.pad = 1;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_SMI_USERS, &q), -EINVAL);
+	t_close(f);
+	t_ring_unmap(&r);
+	unload();
+}
+
+/* ---- ring memory ----------------------------------------------------------- */
+
+static void test_ring_memory_is_charged_until_the_ring_goes(void **state)
+{
+	struct npu_ring_destroy rd = { 0 };
+	struct npu_smi_proc rec;
+	struct t_ring r[4];
+	struct file *f;
+	uint64_t one = (npu_ring_bytes(4096, 4096) + 4095) & ~4095ULL;
+	int i;
+
+	(void)state;
+	assert_int_equal(load("limit_ring_mb=1"), 0);
+	f = open_setup();
+	/* A maximum ring (2.5 MiB) is past the limit: refused before pinning. */
+	assert_int_equal(t_ring_create(f, &r[0], NPU_RING_MAX_ENTRIES, NPU_RING_MAX_ENTRIES),
+			 -ENOMEM);
+	t_ring_unmap(&r[0]);
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_RINGS], 0);
+	assert_int_equal(rec.used[NPU_LIMIT_RING_BYTES], 0);
+	assert_int_equal(rec.limit[NPU_LIMIT_RING_BYTES], 1 << 20);
+	/* The runtime's rings (4096 entries, 324 KiB): three fit in 1 MiB. */
+	for (i = 0; i < 3; i++)
+		assert_int_equal(t_ring_create(f, &r[i], 4096, 4096), 0);
+	assert_int_equal(t_ring_create(f, &r[3], 4096, 4096), -ENOMEM);
+	t_ring_unmap(&r[3]);
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_RINGS], 3);
+	assert_int_equal(rec.used[NPU_LIMIT_RING_BYTES], 3 * one);
+	/* Destroying one gives its bytes back: another fits again. */
+	rd.ring_id = r[0].id;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_DESTROY, &rd), 0);
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_RING_BYTES], 2 * one);
+	assert_int_equal(t_ring_create(f, &r[3], 4096, 4096), 0);
+	t_close(f);
+	for (i = 0; i < 4; i++)
+		t_ring_unmap(&r[i]);
+	f = open_setup();
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_RING_BYTES], 0);
+	t_close(f);
+	unload();
+}
+
+/* ---- whitelists -------------------------------------------------------------- */
+
+static long set_pids(struct file *f, const char *key, const int32_t *pids, uint32_t count)
+{
+	struct npu_share_set_pid sp = { .pids = (uintptr_t)pids, .count = count };
+
+	memcpy(sp.key, key, NPU_IPC_KEY_LEN);
+	return t_ioctl(f, NPU_IOCTL_IPC_SET_PID, &sp);
+}
+
+/* Entries on the whitelist of the only export. */
+static uint32_t whitelist_len(struct file *f)
+{
+	struct npu_smi_share recs[4];
+	struct npu_smi_query q = { .buf = (uintptr_t)recs, .count = 4 };
+
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_SMI_SHARES, &q), 0);
+	assert_int_equal(q.written, 1);
+	return recs[0].whitelist;
+}
+
+static double time_set_pids(struct file *f, const char *key, const int32_t *pids, uint32_t n)
+{
+	double t0 = t_now_ms();
+
+	assert_int_equal(set_pids(f, key, pids, n), 0);
+	return t_now_ms() - t0;
+}
+
+static void test_whitelist_holds_each_process_once_and_is_charged(void **state)
+{
+	struct npu_ipc_export ex = { .size = 4096 };
+	struct npu_mem_alloc ma;
+	struct npu_ipc_destroy ds;
+	struct npu_smi_proc rec;
+	const uint32_t n = NPU_SHARE_MAX_PIDS;
+	int32_t *pids = calloc(n + 1, sizeof(*pids));
+	struct file *f;
+	double one, many;
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(pids);
+	for (i = 0; i <= n; i++)
+		pids[i] = getpid();
+	assert_int_equal(load("limit_pin_mb=1"), 0);
+	f = open_setup();
+	assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &ma), 0);
+	ex.va = ma.va;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_IPC_EXPORT, &ex), 0);
+
+	/* The count is bounded before anything is read: no -EFAULT. */
+	{
+		struct npu_share_set_pid sp = { .pids = 8, .count = n + 1 };
+
+		memcpy(sp.key, ex.key, NPU_IPC_KEY_LEN);
+		assert_int_equal(t_ioctl(f, NPU_IOCTL_IPC_SET_PID, &sp), -EINVAL);
+	}
+	/* One pid listed 65535 times is one entry, looked up once. */
+	one = time_set_pids(f, ex.key, pids, 1);
+	many = time_set_pids(f, ex.key, pids, n);
+	assert_int_equal(whitelist_len(f), 1);
+	/* Across calls too. */
+	assert_int_equal(set_pids(f, ex.key, pids, 2), 0);
+	assert_int_equal(whitelist_len(f), 1);
+	print_message("one pid: %.3f ms, 65535 times the same pid: %.3f ms\n", one, many);
+	/* 65535 start-time lookups take far longer than one copy and one pass. */
+	assert_true(many < 50 * one + 50.0);
+
+	/* The entry is host memory held for the process: charged, and bounded. */
+	record(f, &rec);
+	assert_true(rec.used[NPU_LIMIT_PIN_BYTES] > 0);
+	assert_true(rec.used[NPU_LIMIT_PIN_BYTES] <= 64);
+	{
+		size_t len = 1 << 20;
+		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		struct npu_host_register hr = { .addr = (uintptr_t)p, .size = len, .fd = -1 };
+		struct npu_host_unregister hu = { .addr = (uintptr_t)p };
+		uint64_t before = rec.used[NPU_LIMIT_PIN_BYTES];
+
+		assert_true(p != MAP_FAILED);
+		memset(p, 1, len);
+		/* The whitelist's bytes leave less than 1 MiB to register. */
+		assert_int_equal(t_ioctl(f, NPU_IOCTL_HOST_REGISTER, &hr), -ENOMEM);
+		hr.size = len - 4096;
+		assert_int_equal(t_ioctl(f, NPU_IOCTL_HOST_REGISTER, &hr), 0);
+		record(f, &rec);
+		assert_int_equal(rec.used[NPU_LIMIT_PIN_BYTES], before + len - 4096);
+		assert_int_equal(t_ioctl(f, NPU_IOCTL_HOST_UNREGISTER, &hu), 0);
+		munmap(p, len);
+	}
+
+	/* Destroying the key gives the entry back. */
+	memcpy(ds.key, ex.key, NPU_IPC_KEY_LEN);
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_IPC_DESTROY, &ds), 0);
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_PIN_BYTES], 0);
+	t_close(f);
+	free(pids);
+	unload();
+}
+
+/* A whitelist past the budget of host memory is refused whole. */
+static void test_whitelist_past_the_pin_budget_is_refused(void **state)
+{
+	struct npu_ipc_export ex = { .size = 4096 };
+	struct npu_mem_alloc ma;
+	struct npu_smi_proc rec;
+	int32_t pid = getpid();
+	size_t len = 1 << 20;
+	void *p;
+	struct npu_host_register hr = { .size = len, .fd = -1 };
+	struct file *f;
+
+	(void)state;
+	assert_int_equal(load("limit_pin_mb=1"), 0);
+	f = open_setup();
+	assert_int_equal(t_alloc(f, 4096, NPU_POLICY_NORMAL_ONLY, 0, &ma), 0);
+	ex.va = ma.va;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_IPC_EXPORT, &ex), 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(p != MAP_FAILED);
+	memset(p, 1, len);
+	hr.addr = (uintptr_t)p;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_HOST_REGISTER, &hr), 0);
+	assert_int_equal(set_pids(f, ex.key, &pid, 1), -ENOMEM);
+	assert_int_equal(whitelist_len(f), 0);
+	record(f, &rec);
+	assert_int_equal(rec.used[NPU_LIMIT_PIN_BYTES], len);
+	t_close(f);
+	munmap(p, len);
+	unload();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +699,11 @@ int main(void)
 		cmocka_unit_test(test_huge_first_falls_back_under_the_hbm_limit),
 		cmocka_unit_test(test_failed_calls_charge_nothing),
 		cmocka_unit_test(test_release_of_many_objects_is_fast),
+		cmocka_unit_test(test_processes_of_one_user_share_its_budget),
+		cmocka_unit_test(test_a_file_charges_its_opener_user),
+		cmocka_unit_test(test_ring_memory_is_charged_until_the_ring_goes),
+		cmocka_unit_test(test_whitelist_holds_each_process_once_and_is_charged),
+		cmocka_unit_test(test_whitelist_past_the_pin_budget_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

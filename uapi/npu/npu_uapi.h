@@ -31,7 +31,7 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 7 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 8 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
@@ -39,7 +39,10 @@
 				 *    NPU_OP_TIMESTAMP;
 				 * 5: NPU_OP_COPY_INDIRECT, struct npu_copy_ind;
 				 * 6: npu_device_info.busy_ns and up_ns;
-				 * 7: NPU_OP_COPY_DEREF, npu_sqe.dst_off and src_off */
+				 * 7: NPU_OP_COPY_DEREF, npu_sqe.dst_off and src_off;
+				 * 8: NPU_LIMIT_RING_BYTES, per-user limits and
+				 *    NPU_IOCTL_SMI_USERS (struct npu_smi_user);
+				 *    whitelists hold each process once */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -537,7 +540,11 @@ struct npu_nop {
 #define NPU_SHARE_NO_WHITELIST	(1U << 0)
 #define NPU_SHARE_FLAGS_ALL	(NPU_SHARE_NO_WHITELIST)
 
-/* Whitelists take at most this many TGIDs (in total, over all SET_PID calls). */
+/*
+ * A whitelist holds at most this many processes (in total, over all
+ * SET_PID calls; a TGID listed again is stored once), and one call passes
+ * at most this many TGIDs. CANN's limit (65535 on the 950).
+ */
 #define NPU_SHARE_MAX_PIDS	65535
 
 /*
@@ -562,7 +569,10 @@ struct npu_ipc_export {
  * never for a NO_WHITELIST export (-EPERM); an unknown key is -ENOENT.
  * Each TGID must name a running process (else -ESRCH, and none is added):
  * the entry is that process, so a later process that reuses the pid is not
- * whitelisted.
+ * whitelisted. A TGID already listed (or listed twice) is kept once, for
+ * the process that has it now. More than NPU_SHARE_MAX_PIDS processes on
+ * the whitelist is -EINVAL. Since ABI 1.8 each entry is charged to the
+ * caller's NPU_LIMIT_PIN_BYTES (-ENOMEM past it) until the export goes.
  */
 struct npu_share_set_pid {
 	char key[NPU_IPC_KEY_LEN];	/* in: IPC_SET_PID; zero for SHARE_SET_PID */
@@ -770,20 +780,28 @@ struct npu_share_import {
 };
 
 /*
- * Per-process limits: the index of npu_smi_proc.used[] and .limit[]. Each
- * process (TGID) has one budget per device, shared by all its open files.
- * Past a count limit a call fails with -ENOSPC, past a memory limit with
- * -ENOMEM.
+ * Limits: the index of npu_smi_proc.used[] and .limit[] (and of
+ * npu_smi_user's). Each process (TGID) has one budget per device, shared by
+ * all its open files, and so has each user (the real UID of the processes
+ * that opened the device), shared by all its processes: a charge must fit
+ * in both. Past a count limit a call fails with -ENOSPC, past a memory
+ * limit with -ENOMEM.
  */
 #define NPU_LIMIT_RINGS		0 /* rings (RING_CREATE) */
 #define NPU_LIMIT_ALLOCATIONS	1 /* MEM_ALLOC allocations and IPC imports */
 #define NPU_LIMIT_PHYS_HANDLES	2 /* physical handles (PHYS_ALLOC, SHARE_IMPORT) */
 #define NPU_LIMIT_IPC_KEYS	3 /* IPC keys (IPC_EXPORT) */
 #define NPU_LIMIT_SHARE_HANDLES	4 /* shareable handles (SHARE_EXPORT) */
-#define NPU_LIMIT_PIN_BYTES	5 /* host memory pinned by HOST_REGISTER, bytes */
+#define NPU_LIMIT_PIN_BYTES	5 /* host memory held for the process, bytes: pinned by
+				   * HOST_REGISTER, NPU_MEM_HOST physical memory,
+				   * whitelist entries (since 1.8) */
 #define NPU_LIMIT_HBM_BYTES	6 /* device memory the process allocated, bytes */
-#define NPU_LIMIT_COUNT		7
+#define NPU_LIMIT_RING_BYTES	7 /* ring memory pinned by RING_CREATE, bytes (since 1.8) */
+#define NPU_LIMIT_COUNT		8
 #define NPU_LIMIT_SLOTS		8 /* array size; slots past NPU_LIMIT_COUNT are zero */
+
+/* A limit that is not set (per-user limits by default). */
+#define NPU_LIMIT_NONE		(~0ULL)
 
 /* One process (open file) of a device, for npu-smi. */
 struct npu_smi_proc {
@@ -795,6 +813,20 @@ struct npu_smi_proc {
 	__u64 phys_handles;	/* physical handles held */
 	__u64 phys_bytes;	/* bytes behind those handles */
 	/* Since ABI 1.3: the whole process's use on this device (all its files). */
+	__u64 used[NPU_LIMIT_SLOTS];	/* NPU_LIMIT_* */
+	__u64 limit[NPU_LIMIT_SLOTS];	/* NPU_LIMIT_* */
+};
+
+/*
+ * One user (real UID in the initial user namespace) of a device, for
+ * npu-smi (since ABI 1.8): what all its processes hold on the device
+ * together, and the per-user limits (NPU_LIMIT_NONE where none is set;
+ * HBM: the device's size). A user's record lasts as long as anything is
+ * charged to one of its processes.
+ */
+struct npu_smi_user {
+	__u32 uid;
+	__u32 procs;			/* its processes that hold anything on the device */
 	__u64 used[NPU_LIMIT_SLOTS];	/* NPU_LIMIT_* */
 	__u64 limit[NPU_LIMIT_SLOTS];	/* NPU_LIMIT_* */
 };
@@ -819,10 +851,11 @@ struct npu_smi_share {
 };
 
 /*
- * NPU_IOCTL_SMI_PROCS / NPU_IOCTL_SMI_SHARES: copy up to count records
- * (struct npu_smi_proc of this device's files / struct npu_smi_share of
- * the driver instance) to the user array buf; total is how many exist, so
- * a caller with count < total retries with a bigger array.
+ * NPU_IOCTL_SMI_PROCS / NPU_IOCTL_SMI_SHARES / NPU_IOCTL_SMI_USERS: copy up
+ * to count records (struct npu_smi_proc of this device's files / struct
+ * npu_smi_share of the driver instance / struct npu_smi_user of this
+ * device's users) to the user array buf; total is how many exist, so a
+ * caller with count < total retries with a bigger array.
  */
 struct npu_smi_query {
 	__u64 buf;	/* in: user address, may be 0 when count is 0 */
@@ -870,6 +903,7 @@ struct npu_smi_query {
 #define NPU_IOCTL_SMI_PROCS	_IOWR(NPU_IOCTL_MAGIC, 0x2a, struct npu_smi_query)
 #define NPU_IOCTL_SMI_SHARES	_IOWR(NPU_IOCTL_MAGIC, 0x2b, struct npu_smi_query)
 #define NPU_IOCTL_PHYS_PEER	_IOWR(NPU_IOCTL_MAGIC, 0x2c, struct npu_phys_peer)
+#define NPU_IOCTL_SMI_USERS	_IOWR(NPU_IOCTL_MAGIC, 0x2d, struct npu_smi_query)
 /*
  * 0x0b..0x17: host memory registration, peers and ring statistics.
  * 0x18..0x2f: IPC keys, physical memory (VMM), shareable handles, npu-smi queries.
@@ -922,6 +956,7 @@ struct npu_smi_query {
 	X(struct npu_share_export, 16)			\
 	X(struct npu_share_import, 32)			\
 	X(struct npu_smi_proc, 176)			\
+	X(struct npu_smi_user, 136)			\
 	X(struct npu_smi_share, 40)			\
 	X(struct npu_smi_query, 24)
 

@@ -240,6 +240,7 @@ int halShareImport(halDevice *dev, uint64_t share, struct npu_share_import *out)
  */
 int halSmiProcs(halDevice *dev, struct npu_smi_proc *buf, uint32_t count, uint32_t *total);
 int halSmiShares(halDevice *dev, struct npu_smi_share *buf, uint32_t count, uint32_t *total);
+int halSmiUsers(halDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total);
 
 /*
  * Map a negative errno to the upstream code, as DESIGN.md gives it:

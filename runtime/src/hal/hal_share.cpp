@@ -273,4 +273,9 @@ int halSmiShares(halDevice *dev, struct npu_smi_share *buf, uint32_t count, uint
 	return SmiQuery(dev, NPU_IOCTL_SMI_SHARES, buf, count, total);
 }
 
+int halSmiUsers(halDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total)
+{
+	return SmiQuery(dev, NPU_IOCTL_SMI_USERS, buf, count, total);
+}
+
 } // extern "C"

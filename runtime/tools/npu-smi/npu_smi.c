@@ -23,8 +23,11 @@ static double mib(uint64_t bytes)
 	return (double)bytes / (1024.0 * 1024.0);
 }
 
+/* What query() asks for. */
+enum smi_query { SMI_PROCS, SMI_SHARES, SMI_USERS };
+
 /* Records of one query, grown until they all fit. */
-static void *query(halDevice *dev, int shares, size_t rec_size, uint32_t *n)
+static void *query(halDevice *dev, enum smi_query what, size_t rec_size, uint32_t *n)
 {
 	uint32_t count = 16, total = 0;
 	void *buf = NULL;
@@ -36,8 +39,12 @@ static void *query(halDevice *dev, int shares, size_t rec_size, uint32_t *n)
 		if (!nb)
 			break;
 		buf = nb;
-		ret = shares ? halSmiShares(dev, buf, count, &total)
-			     : halSmiProcs(dev, buf, count, &total);
+		if (what == SMI_SHARES)
+			ret = halSmiShares(dev, buf, count, &total);
+		else if (what == SMI_USERS)
+			ret = halSmiUsers(dev, buf, count, &total);
+		else
+			ret = halSmiProcs(dev, buf, count, &total);
 		if (ret < 0) {
 			fprintf(stderr, "npu-smi: query failed: %s\n", strerror(-ret));
 			break;
@@ -53,15 +60,50 @@ static void *query(halDevice *dev, int shares, size_t rec_size, uint32_t *n)
 	return NULL;
 }
 
-/* "used/limit" of one per-process limit into buf. */
-static const char *use_of(char *buf, size_t len, const struct npu_smi_proc *p, int kind)
+static bool is_bytes(int kind)
 {
-	if (kind == NPU_LIMIT_PIN_BYTES || kind == NPU_LIMIT_HBM_BYTES)
-		snprintf(buf, len, "%.1f/%.1f", mib(p->used[kind]), mib(p->limit[kind]));
+	return kind == NPU_LIMIT_PIN_BYTES || kind == NPU_LIMIT_HBM_BYTES ||
+	       kind == NPU_LIMIT_RING_BYTES;
+}
+
+/* "used/limit" of one limit into buf ("-" for a limit that is not set). */
+static const char *use_of(char *buf, size_t len, const __u64 *used, const __u64 *limit,
+			  int kind)
+{
+	char lim[24];
+
+	if (limit[kind] == NPU_LIMIT_NONE)
+		snprintf(lim, sizeof(lim), "-");
+	else if (is_bytes(kind))
+		snprintf(lim, sizeof(lim), "%.1f", mib(limit[kind]));
 	else
-		snprintf(buf, len, "%llu/%llu", (unsigned long long)p->used[kind],
-			 (unsigned long long)p->limit[kind]);
+		snprintf(lim, sizeof(lim), "%llu", (unsigned long long)limit[kind]);
+	if (is_bytes(kind))
+		snprintf(buf, len, "%.1f/%s", mib(used[kind]), lim);
+	else
+		snprintf(buf, len, "%llu/%s", (unsigned long long)used[kind], lim);
 	return buf;
+}
+
+/* One line of the limits tables: the owner (TGID or UID), then every kind. */
+static void print_limit_line(uint32_t who, const char *extra, const __u64 *used,
+			     const __u64 *limit)
+{
+	char b[NPU_LIMIT_COUNT][48];
+	int k;
+
+	for (k = 0; k < NPU_LIMIT_COUNT; k++)
+		use_of(b[k], sizeof(b[k]), used, limit, k);
+	printf("    %-8u%-6s %-11s %-17s %-17s %-13s %-13s %-15s %-15s %s\n", who, extra,
+	       b[NPU_LIMIT_RINGS], b[NPU_LIMIT_ALLOCATIONS], b[NPU_LIMIT_PHYS_HANDLES],
+	       b[NPU_LIMIT_IPC_KEYS], b[NPU_LIMIT_SHARE_HANDLES], b[NPU_LIMIT_PIN_BYTES],
+	       b[NPU_LIMIT_HBM_BYTES], b[NPU_LIMIT_RING_BYTES]);
+}
+
+static void print_limit_header(const char *who, const char *extra)
+{
+	printf("    %-8s%-6s %-11s %-17s %-17s %-13s %-13s %-15s %-15s %s\n", who, extra, "RINGS",
+	       "ALLOCS", "PHYS", "IPC KEYS", "SHARES", "PINNED", "HBM", "RING MEM");
 }
 
 /*
@@ -70,26 +112,33 @@ static const char *use_of(char *buf, size_t len, const struct npu_smi_proc *p, i
  */
 static void print_limits(const struct npu_smi_proc *procs, uint32_t n)
 {
-	char b[NPU_LIMIT_COUNT][48];
 	uint32_t i, j;
 
-	printf("  Limits per process (used/limit; MiB for PINNED and HBM)\n");
-	printf("    %-8s %-11s %-17s %-17s %-13s %-13s %-15s %s\n", "TGID", "RINGS", "ALLOCS",
-	       "PHYS", "IPC KEYS", "SHARES", "PINNED", "HBM");
+	printf("  Limits per process (used/limit; MiB for PINNED, HBM and RING MEM)\n");
+	print_limit_header("TGID", "");
 	for (i = 0; i < n; i++) {
 		for (j = 0; j < i && procs[j].tgid != procs[i].tgid; j++)
 			;
-		if (j < i)
-			continue;
-		printf("    %-8u %-11s %-17s %-17s %-13s %-13s %-15s %s\n", procs[i].tgid,
-		       use_of(b[0], sizeof(b[0]), &procs[i], NPU_LIMIT_RINGS),
-		       use_of(b[1], sizeof(b[1]), &procs[i], NPU_LIMIT_ALLOCATIONS),
-		       use_of(b[2], sizeof(b[2]), &procs[i], NPU_LIMIT_PHYS_HANDLES),
-		       use_of(b[3], sizeof(b[3]), &procs[i], NPU_LIMIT_IPC_KEYS),
-		       use_of(b[4], sizeof(b[4]), &procs[i], NPU_LIMIT_SHARE_HANDLES),
-		       use_of(b[5], sizeof(b[5]), &procs[i], NPU_LIMIT_PIN_BYTES),
-		       use_of(b[6], sizeof(b[6]), &procs[i], NPU_LIMIT_HBM_BYTES));
+		if (j == i)
+			print_limit_line(procs[i].tgid, "", procs[i].used, procs[i].limit);
 	}
+}
+
+/* Each user's use of its per-user limits on the device ("-": no limit). */
+static void print_users(halDevice *dev)
+{
+	struct npu_smi_user *users;
+	char procs[16];
+	uint32_t n, i;
+
+	users = query(dev, SMI_USERS, sizeof(*users), &n);
+	printf("  Limits per user, all its processes (used/limit; MiB as above; -: none)\n");
+	print_limit_header("UID", "PROCS");
+	for (i = 0; i < n; i++) {
+		snprintf(procs, sizeof(procs), " %u", users[i].procs);
+		print_limit_line(users[i].uid, procs, users[i].used, users[i].limit);
+	}
+	free(users);
 }
 
 static void print_device(uint32_t d, halDevice *dev)
@@ -109,7 +158,7 @@ static void print_device(uint32_t d, halDevice *dev)
 	for (c = 0; c < NPU_CLASS_COUNT; c++)
 		printf("  free %s pages: %.1f MiB of %.1f MiB\n", class_names[c], mib(info.free[c]),
 		       mib(info.total[c]));
-	procs = query(dev, 0, sizeof(*procs), &n);
+	procs = query(dev, SMI_PROCS, sizeof(*procs), &n);
 	printf("  Processes (%u contexts)\n", n);
 	printf("    %-8s %-6s %12s %6s %7s %6s %12s\n", "TGID", "CTX", "MAPPED MiB", "ALLOCS",
 	       "IMPORTS", "PHYS", "PHYS MiB");
@@ -124,6 +173,7 @@ static void print_device(uint32_t d, halDevice *dev)
 	}
 	print_limits(procs, n);
 	free(procs);
+	print_users(dev);
 }
 
 static void print_shares(halDevice *dev)
@@ -131,7 +181,7 @@ static void print_shares(halDevice *dev)
 	struct npu_smi_share *recs;
 	uint32_t n = 0, i;
 
-	recs = query(dev, 1, sizeof(*recs), &n);
+	recs = query(dev, SMI_SHARES, sizeof(*recs), &n);
 	printf("Exports (%u records)\n", n);
 	for (i = 0; i < n; i++) {
 		const struct npu_smi_share *r = &recs[i];
@@ -153,8 +203,23 @@ static void print_shares(halDevice *dev)
 
 static const char *const limit_names[NPU_LIMIT_COUNT] = {
 	"rings", "allocations", "phys_handles", "ipc_keys", "share_handles", "pinned_bytes",
-	"hbm_bytes",
+	"hbm_bytes", "ring_bytes",
 };
+
+/* "name": {"used": N, "limit": N} for every kind; a limit that is not set is null. */
+static void json_limits(const __u64 *used, const __u64 *limit)
+{
+	int k;
+
+	for (k = 0; k < NPU_LIMIT_COUNT; k++) {
+		printf("%s\"%s\": {\"used\": %llu, \"limit\": ", k ? ", " : "", limit_names[k],
+		       (unsigned long long)used[k]);
+		if (limit[k] == NPU_LIMIT_NONE)
+			printf("null}");
+		else
+			printf("%llu}", (unsigned long long)limit[k]);
+	}
+}
 
 enum smi_format { SMI_TEXT, SMI_JSON, SMI_CSV };
 
@@ -185,8 +250,9 @@ struct smi_opts {
 static void json_device(uint32_t d, halDevice *dev, bool first)
 {
 	struct npu_device_info info;
+	struct npu_smi_user *users;
 	struct npu_smi_proc *procs;
-	uint32_t n, i, c, k;
+	uint32_t n, i, c;
 
 	if (halDeviceInfo(dev, &info) < 0)
 		return;
@@ -202,7 +268,7 @@ static void json_device(uint32_t d, halDevice *dev, bool first)
 		       class_names[c], (unsigned long long)info.total[c],
 		       (unsigned long long)info.free[c]);
 	printf("],\n   \"processes\": [");
-	procs = query(dev, 0, sizeof(*procs), &n);
+	procs = query(dev, SMI_PROCS, sizeof(*procs), &n);
 	for (i = 0; i < n; i++) {
 		const struct npu_smi_proc *p = &procs[i];
 
@@ -212,14 +278,20 @@ static void json_device(uint32_t d, halDevice *dev, bool first)
 		       i ? "," : "", p->tgid, p->ctx_id, (unsigned long long)p->mapped_bytes,
 		       (unsigned long long)p->allocations, (unsigned long long)p->imports,
 		       (unsigned long long)p->phys_handles, (unsigned long long)p->phys_bytes);
-		for (k = 0; k < NPU_LIMIT_COUNT; k++)
-			printf("%s\"%s\": {\"used\": %llu, \"limit\": %llu}", k ? ", " : "",
-			       limit_names[k], (unsigned long long)p->used[k],
-			       (unsigned long long)p->limit[k]);
+		json_limits(p->used, p->limit);
+		printf("}}");
+	}
+	free(procs);
+	printf("],\n   \"users\": [");
+	users = query(dev, SMI_USERS, sizeof(*users), &n);
+	for (i = 0; i < n; i++) {
+		printf("%s\n    {\"uid\": %u, \"procs\": %u, \"limits\": {", i ? "," : "",
+		       users[i].uid, users[i].procs);
+		json_limits(users[i].used, users[i].limit);
 		printf("}}");
 	}
 	printf("]}");
-	free(procs);
+	free(users);
 }
 
 static void json_shares(halDevice *dev)
@@ -228,7 +300,7 @@ static void json_shares(halDevice *dev)
 	uint32_t n = 0, i;
 	bool open = false, first = true;
 
-	recs = query(dev, 1, sizeof(*recs), &n);
+	recs = query(dev, SMI_SHARES, sizeof(*recs), &n);
 	printf(",\n \"exports\": [");
 	for (i = 0; i < n; i++) {
 		const struct npu_smi_share *r = &recs[i];
@@ -274,7 +346,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: npu-smi [info] [-q] [-i ID] [--json | --format=csv] [-l SECONDS]\n"
 		"       npu-smi -L | --version | --help\n"
-		"  info           each device's HBM, its processes and their limits, the exports\n"
+		"  info           each device's HBM, its processes and users and their limits,\n"
+		"                 the exports\n"
 		"                 (the default; -q is the same report)\n"
 		"  -i, --id ID    only device ID\n"
 		"  --json         the same as one JSON object\n"
