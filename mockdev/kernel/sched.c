@@ -263,7 +263,7 @@ static struct mock_task *remote_task_create(pid_t tgid)
 {
 	struct mock_task *mt;
 	struct mm_struct *mm;
-	int pidfd;
+	int pidfd, err;
 
 	pidfd = syscall(SYS_pidfd_open, tgid, 0);
 	if (pidfd < 0)
@@ -284,10 +284,18 @@ static struct mock_task *remote_task_create(pid_t tgid)
 	/*
 	 * The address space the process has now. Without one (it is exiting,
 	 * or the host refused us) the mm is born ended: every access fails
-	 * and npud refuses it as a client (mockdev_task_mm_alive()).
+	 * and npud refuses it as a client (mockdev_task_mm_alive()). Out of
+	 * descriptors or memory, the lookup itself fails.
 	 */
-	if (mock_mm_remote_bind(mm, tgid))
-		mock_debug("task %d: no address space to bind\n", (int)tgid);
+	err = mock_mm_remote_bind(mm, tgid);
+	if (err == -EMFILE || err == -ENFILE || err == -ENOMEM) {
+		close(pidfd);
+		free(mt);
+		free(mm);
+		return ERR_PTR(err);
+	}
+	if (err)
+		mock_debug("task %d: no address space to bind (%d)\n", (int)tgid, err);
 	atomic_set(&mm->mm_users, 1);
 	atomic_set(&mm->mm_count, 1);
 	INIT_LIST_HEAD(&mm->mock_notifiers);

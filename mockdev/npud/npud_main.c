@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "mockdev/host.h"
 
@@ -293,6 +294,25 @@ static void *npud_unload_thread(void *arg)
 	return NULL;
 }
 
+/*
+ * Every client process costs npud three descriptors (a pidfd and the two
+ * files that bind its address space, mockdev/kernel/mm_remote.c), so the
+ * usual soft limit of 1024 would turn clients away long before any budget
+ * does: take the hard limit, as daemons serving many clients do. Before
+ * the sandbox, which allows no setrlimit.
+ */
+static void npud_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		npud_log(NPUD_LOG_WARNING, "npud: cannot raise the descriptor limit: %s\n",
+			 strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	struct npud_options opts = { 0 };
@@ -306,6 +326,7 @@ int main(int argc, char **argv)
 
 	/* Before any thread exists, so that every thread inherits the mask. */
 	npud_signals_init();
+	npud_raise_nofile();
 	/* Capabilities are per thread: drop them before the driver starts its own. */
 	ret = npud_sandbox_caps(&opts);
 	if (ret) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * A remote task (npud's view of a client): copies through
- * process_vm_readv/writev and pinning of the client's shared memfd,
- * against a forked child.
+ * A remote task (npud's view of a client): copies through the files that
+ * bind the client's address space (with its protections, and never after
+ * it exec'd) and pinning of the client's shared memfd, against a forked
+ * child.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,8 @@ static char *private_mem;	/* anonymous, private */
 static char *unsealed;		/* memfd without seals, MAP_SHARED; the child holds it */
 static char *closed;		/* sealed memfd, MAP_SHARED; nobody holds the fd */
 static char *past_eof;		/* sealed one-page memfd mapped over two pages */
+static char *readonly_mem;	/* anonymous, private, PROT_READ */
+static char *none_mem;		/* anonymous, private, PROT_NONE */
 static pid_t child;
 static int to_child[2];
 
@@ -79,6 +82,16 @@ static int start_child(void **state)
 	if (shared == MAP_FAILED || private_mem == MAP_FAILED)
 		return -1;
 	strcpy(private_mem, "child's private page");
+	readonly_mem = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	none_mem = mmap(NULL, PAGE_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (readonly_mem == MAP_FAILED || none_mem == MAP_FAILED)
+		return -1;
+	strcpy(readonly_mem, "read-only page");
+	strcpy(none_mem, "inaccessible page");
+	if (mprotect(readonly_mem, PAGE_SIZE, PROT_READ) || mprotect(none_mem, PAGE_SIZE, PROT_NONE))
+		return -1;
 	if (pipe(to_child))
 		return -1;
 	child = fork();
@@ -106,6 +119,8 @@ static int stop_child(void **state)
 	munmap(unsealed, PAGE_SIZE);
 	munmap(closed, PAGE_SIZE);
 	munmap(past_eof, 2 * PAGE_SIZE);
+	munmap(readonly_mem, PAGE_SIZE);
+	munmap(none_mem, PAGE_SIZE);
 	return 0;
 }
 
@@ -288,6 +303,83 @@ static void test_tid_to_tgid(void **state)
 	assert_int_equal(mockdev_tid_to_tgid(0), -EPERM);
 }
 
+/*
+ * The client's protections hold for npud's copies as for its own loads and
+ * stores (procfs' mem file alone would force its way past them).
+ */
+static void test_remote_copies_keep_the_clients_protections(void **state)
+{
+	struct task_struct *task, *saved = mock_current_task;
+	char buf[32];
+
+	(void)state;
+	assert_int_equal(mockdev_task_get(child, &task), 0);
+	mock_current_task = task;
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(copy_from_user(buf, (void __user *)readonly_mem, 15), 0);
+	assert_string_equal(buf, "read-only page");
+	assert_int_equal(copy_to_user((void __user *)readonly_mem, "written", 8), 8);
+	assert_int_equal(copy_from_user(buf, (void __user *)readonly_mem, 15), 0);
+	assert_string_equal(buf, "read-only page");
+	assert_int_equal(copy_from_user(buf, (void __user *)none_mem, 8), 8);
+	assert_int_equal(copy_to_user((void __user *)none_mem, "written", 8), 8);
+	/* Across a boundary: the part before the protected page is done. */
+	assert_int_equal(copy_from_user(buf, (void __user *)(none_mem - 4), 8) >= 4, 1);
+	mock_current_task = saved;
+	mockdev_task_put(task);
+}
+
+/*
+ * A client that execs has a new address space under the same pid: the
+ * task looked up before sees its address space end, copies through it
+ * fail, and a new lookup is a new client.
+ */
+static void test_remote_mm_ends_when_the_client_execs(void **state)
+{
+	struct task_struct *task, *again, *saved = mock_current_task;
+	int go[2], waited;
+	char buf[32], c = 'x';
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(go[1]);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	assert_int_equal(mockdev_task_get(pid, &task), 0);
+	assert_true(mockdev_task_mm_alive(task));
+	mock_current_task = task;
+	memset(buf, 0, sizeof(buf));
+	/* Forked from us: the page as we have it. */
+	assert_int_equal(copy_from_user(buf, (void __user *)private_mem, 14), 0);
+	assert_string_equal(buf, "parent's page");
+
+	assert_int_equal(write(go[1], &c, 1), 1);
+	for (waited = 0; waited < 5000 && mockdev_task_mm_alive(task); waited += 5)
+		usleep(5000);
+	assert_false(mockdev_task_mm_alive(task));
+	assert_int_equal(kill(pid, 0), 0);	/* the pid lives on */
+	assert_int_equal(copy_from_user(buf, (void __user *)private_mem, 14), 14);
+	assert_int_equal(copy_to_user((void __user *)private_mem, "hello", 6), 6);
+	mock_current_task = saved;
+
+	assert_int_equal(mockdev_task_get(pid, &again), 0);
+	assert_ptr_not_equal(again, task);
+	assert_true(mockdev_task_mm_alive(again));
+	mockdev_task_put(again);
+	mockdev_task_put(task);
+	close(go[1]);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +389,8 @@ int main(void)
 		MOCK_TEST(test_fault_on_remote_pin_poisons_the_page),
 		MOCK_TEST(test_dead_client_is_not_reused),
 		MOCK_TEST(test_tid_to_tgid),
+		MOCK_TEST(test_remote_copies_keep_the_clients_protections),
+		MOCK_TEST(test_remote_mm_ends_when_the_client_execs),
 	};
 
 	return cmocka_run_group_tests(tests, start_child, stop_child);
