@@ -92,6 +92,48 @@ static inline void *sys_shared_memory(const char *name, size_t bytes, int *fdp)
 	return mem;
 }
 
+/*
+ * Set up @fd's context as the runtime does: device addresses in a 1 GiB
+ * aligned, inaccessible window of @va_size bytes that this process
+ * reserves. 0 or -errno; *tgid, if not NULL, gets the caller's TGID as
+ * the driver sees it.
+ */
+static inline int sys_ctx_setup(int fd, uint64_t va_size, uint32_t *tgid)
+{
+	const uint64_t align = 1ULL << 30;
+	struct npu_ctx_setup cs = { 0 };
+	uint8_t *p = mmap(NULL, va_size + align, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	int ret;
+
+	if (p == MAP_FAILED)
+		return -errno;
+	cs.va_base = ((uint64_t)(uintptr_t)p + align - 1) & ~(align - 1);
+	cs.va_size = va_size;
+	ret = sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs);
+	if (!ret && tgid)
+		*tgid = cs.tgid;
+	return ret;
+}
+
+/* @path opened with @flags (besides O_RDWR) and its context set up: a file, or -errno. */
+static inline int sys_open_ctx(const char *path, int flags, uint64_t va_size)
+{
+	int fd, ret;
+
+	if (!path)
+		return -ENOENT;
+	fd = open(path, O_RDWR | flags);
+	if (fd < 0)
+		return -errno;
+	ret = sys_ctx_setup(fd, va_size, NULL);
+	if (ret) {
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
 static inline int sys_info(int fd, struct npu_device_info *info)
 {
 	memset(info, 0, sizeof(*info));

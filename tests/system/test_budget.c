@@ -187,30 +187,9 @@ static uint64_t rss_of(pid_t pid, uint64_t *shmem)
 
 /* ---- one client ---------------------------------------------------------------- */
 
-static uint64_t reserve_aperture(void)
-{
-	uint8_t *p = mmap(NULL, APERTURE_SIZE + GIB, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return 0;
-	return ((uint64_t)(uintptr_t)p + GIB - 1) & ~(GIB - 1);
-}
-
 static int open_ctx(void)
 {
-	struct npu_ctx_setup cs = { 0 };
-	int fd = open(device, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	cs.va_base = reserve_aperture();
-	cs.va_size = APERTURE_SIZE;
-	if (sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs)) {
-		close(fd);
-		return -EIO;
-	}
-	return fd;
+	return sys_open_ctx(device, O_CLOEXEC, APERTURE_SIZE);
 }
 
 /*

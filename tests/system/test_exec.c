@@ -40,7 +40,6 @@
 #define IDLE_TIMEOUT_MS	10000
 #define REAP_TIMEOUT_MS	5000
 #define APERTURE_SIZE	(1ULL << 40)
-#define GIB		(1ULL << 30)
 #define PAGE		4096UL
 #define RING_ENTRIES	16
 #define D2H_COPIES	8
@@ -69,30 +68,6 @@ struct ring {
 static size_t ring_bytes(void)
 {
 	return ((size_t)npu_ring_bytes(RING_ENTRIES, RING_ENTRIES) + PAGE - 1) & ~(PAGE - 1);
-}
-
-/* A file with its context set up, or -1; usable in children. */
-static int open_ctx(int flags)
-{
-	struct npu_ctx_setup cs = { 0 };
-	const char *path = sys_device_path();
-	uint8_t *ap;
-	int fd;
-
-	if (!path)
-		return -1;
-	fd = open(path, O_RDWR | flags);
-	if (fd < 0)
-		return -1;
-	ap = mmap(NULL, APERTURE_SIZE + GIB, PROT_NONE,
-		  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	cs.va_base = ap == MAP_FAILED ? 0 : ((uint64_t)(uintptr_t)ap + GIB - 1) & ~(GIB - 1);
-	cs.va_size = APERTURE_SIZE;
-	if (!cs.va_base || sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
 }
 
 static int ring_open(int dev, struct ring *r)
@@ -257,7 +232,7 @@ static void attacker_main(int report, int ack, int victim_out, int victim_in, bo
 	uint8_t *x;
 	int dev, i;
 
-	dev = open_ctx(cloexec ? O_CLOEXEC : 0);
+	dev = sys_open_ctx(sys_device_path(), cloexec ? O_CLOEXEC : 0, APERTURE_SIZE);
 	rep.status = dev < 0 ? 1 : 0;
 	if (!rep.status && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
 		rep.status = 2;
@@ -452,7 +427,7 @@ static void run_attack(bool cloexec, bool setuid_image, bool release_first)
 	assert_int_equal(arep.status, 0);
 
 	/* The helper: import the attacker's memory and put device bytes where the D2H copies read. */
-	dev = open_ctx(O_CLOEXEC);
+	dev = sys_open_ctx(sys_device_path(), O_CLOEXEC, APERTURE_SIZE);
 	assert_true(dev >= 0);
 	assert_int_equal(ring_open(dev, &r), 0);
 	memcpy(im.key, arep.key, sizeof(im.key));

@@ -31,7 +31,6 @@
 
 #define IDLE_TIMEOUT_MS	5000
 #define APERTURE_SIZE	(1ULL << 40)
-#define GIB		(1ULL << 30)
 #define PAGE		4096UL
 #define RING_ENTRIES	8
 #define NOBODY		65534
@@ -51,31 +50,12 @@ static size_t ring_bytes(void)
 	return ((size_t)npu_ring_bytes(RING_ENTRIES, RING_ENTRIES) + PAGE - 1) & ~(PAGE - 1);
 }
 
-static uint64_t reserve_aperture(void)
-{
-	uint8_t *p = mmap(NULL, APERTURE_SIZE + GIB, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return 0;
-	return ((uint64_t)(uintptr_t)p + GIB - 1) & ~(GIB - 1);
-}
-
 /* A new file with its context set up, or -1 (usable in forked children). */
 static int try_open_ctx(void)
 {
-	struct npu_ctx_setup cs = { 0 };
-	int fd = sys_open();
+	int fd = sys_open_ctx(sys_device_path(), O_CLOEXEC, APERTURE_SIZE);
 
-	if (fd < 0)
-		return -1;
-	cs.va_base = reserve_aperture();
-	cs.va_size = APERTURE_SIZE;
-	if (!cs.va_base || sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return fd < 0 ? -1 : fd;
 }
 
 static int open_ctx(void)

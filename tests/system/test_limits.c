@@ -72,27 +72,13 @@ static double now_ms(void)
 
 /* ---- raw driver access ------------------------------------------------ */
 
-static uint64_t reserve_aperture(void)
-{
-	uint8_t *p = mmap(NULL, APERTURE_SIZE + GIB, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	assert_true(p != MAP_FAILED);
-	return ((uint64_t)(uintptr_t)p + GIB - 1) & ~(GIB - 1);
-}
-
 /* A new file of @path with its context set up; *tgid as the driver sees us. */
 static int open_ctx(const char *path, uint32_t *tgid)
 {
-	struct npu_ctx_setup cs = { 0 };
 	int fd = open(path, O_RDWR | O_CLOEXEC);
 
 	assert_true(fd >= 0);
-	cs.va_base = reserve_aperture();
-	cs.va_size = APERTURE_SIZE;
-	assert_int_equal(sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs), 0);
-	if (tgid)
-		*tgid = cs.tgid;
+	assert_int_equal(sys_ctx_setup(fd, APERTURE_SIZE, tgid), 0);
 	return fd;
 }
 
@@ -163,15 +149,12 @@ static int other_process_is_served(const char *path)
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct npu_ctx_setup cs = { 0 };
 		int fd = open(path, O_RDWR | O_CLOEXEC);
 		uint64_t va;
 
 		if (fd < 0)
 			_exit(10);
-		cs.va_base = reserve_aperture();
-		cs.va_size = APERTURE_SIZE;
-		if (sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs))
+		if (sys_ctx_setup(fd, APERTURE_SIZE, NULL))
 			_exit(11);
 		if (ring_create(fd) < 0)
 			_exit(12);

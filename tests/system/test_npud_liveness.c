@@ -29,7 +29,6 @@
 #include "npu_sys.h"
 
 #define APERTURE_SIZE	(1ULL << 40)
-#define GIB		(1ULL << 30)
 #define RING_ENTRIES	8
 #define WAIT_VALUE	0x5eed5eed5eed5eedULL	/* never in fresh device memory */
 #define MANY_WAITERS	200
@@ -49,33 +48,10 @@ static long now_ms(void)
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
-/* Reserve a 1 GiB aligned, inaccessible 1 TiB window, as the runtime does. */
-static uint64_t reserve_aperture(void)
-{
-	uint8_t *p = mmap(NULL, APERTURE_SIZE + GIB, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return 0;
-	return ((uint64_t)(uintptr_t)p + GIB - 1) & ~(GIB - 1);
-}
-
 /* A client file on path with its context: fd or -errno. */
 static int open_ctx_at(const char *path)
 {
-	struct npu_ctx_setup cs = { 0 };
-	int fd = open(path, O_RDWR | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	cs.va_base = reserve_aperture();
-	cs.va_size = APERTURE_SIZE;
-	ret = sys_ioctl(fd, NPU_IOCTL_CTX_SETUP, &cs);
-	if (ret) {
-		close(fd);
-		return ret;
-	}
-	return fd;
+	return sys_open_ctx(path, O_CLOEXEC, APERTURE_SIZE);
 }
 
 struct ring {
