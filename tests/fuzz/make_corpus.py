@@ -115,6 +115,19 @@ def ipc_export(flags=NO_WHITELIST):
     return ioctl("IPC_EXPORT", struct.pack("<QQII", 0, 0, flags, 0))
 
 
+# Identity events (op_ident of npu_fuzz.c): an op byte of 0xf0 or more.
+OP_IDENT = 0xf0
+ID_FOREIGN, ID_OPEN, ID_CALL, ID_DIE, ID_EXEC = range(5)
+
+
+def ident(kind, payload=b""):
+    return op(OP_IDENT, bytes([kind]) + payload)
+
+
+def child_call(name, struct_bytes=b""):
+    return ident(ID_CALL, bytes([CMDS.index(name)]) + struct_bytes.ljust(SIZES[name], b"\0"))
+
+
 def seeds():
     hdr = b"\x00"            # both files on npu0, both set up
     hdr2 = b"\x02"           # file 1 on npu1
@@ -228,6 +241,16 @@ def seeds():
     s["fail_copy"] = hdr + fail(1, 1) + ioctl("NOP") + fail(2, 1) + ioctl("GET_VERSION")
     s["fail_pin"] = hdr + fail(3, 1) + ring_new() + fail(3, 1) + \
         ioctl("HOST_REGISTER", struct.pack("<QQ", 0, 3))
+    # Our file used from another process; the child's own file; its exec and death.
+    s["ident_foreign"] = hdr + mem_alloc(MIB) + \
+        ident(ID_FOREIGN, bytes([0, CMDS.index("MEM_ALLOC")]) + struct.pack("<Q", MIB)) + \
+        ident(ID_FOREIGN, bytes([1, CMDS.index("DEVICE_INFO")]))
+    s["ident_die"] = hdr + ident(ID_OPEN, bytes([0, 16])) + child_call("DEVICE_INFO") + \
+        ident(ID_DIE, b"\x01") + child_call("MEM_ALLOC", struct.pack("<Q", MIB))
+    s["ident_zombie"] = hdr + ident(ID_OPEN, bytes([1, 4])) + ident(ID_DIE, b"\x00") + \
+        ident(ID_OPEN, bytes([0, 4]))
+    s["ident_exec"] = hdr + ident(ID_OPEN, bytes([0, 16])) + ident(ID_EXEC) + \
+        child_call("DEVICE_INFO") + ident(ID_FOREIGN, bytes([0, CMDS.index("NOP")]))
     return s
 
 

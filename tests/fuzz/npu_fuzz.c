@@ -9,7 +9,9 @@
  * ioctls of the real command table with fuzzed structs on two open files,
  * SQEs pushed through rings, doorbells and completion waits, scribbles on
  * the ring headers while the engines run, failure injection in the mock
- * (allocations, user copies, pinning), and closing and reopening a file.
+ * (allocations, user copies, pinning), closing and reopening a file, and
+ * identity events: another process calling on our files, and the opener
+ * of a file execing or dying (op_ident()).
  * After the program every file is closed, and the mock's leak counters,
  * the driver's own counters and the WARN count must be back where they
  * were before the input; anything else aborts (a crash for libFuzzer).
@@ -30,6 +32,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,12 +42,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <mockdev/host.h>
 #include <mockdev/mock.h>
 #include <npu/npu_uapi.h>
+
+#include "fuzz_check.h"
 
 #define KIB (1ULL << 10)
 #define MIB (1ULL << 20)
@@ -89,9 +98,7 @@ static uint8_t *res;		/* the reservation */
 static bool data_dirty;		/* the data arena may have been written this input */
 static size_t slot_dirty[FZ_RING_SLOTS]; /* bytes of each ring slot the driver may have touched */
 static bool verbose;		/* NPU_FUZZ_VERBOSE set: print every ioctl */
-static struct mock_counters base_counters;
-static long base_chunks;	/* HBM chunks of all devices, populated or not */
-static unsigned long base_warns;
+static struct fz_base base;	/* what must be back after every input */
 
 /* The payload of one op: reads past its end give zeros. */
 struct fz_in {
@@ -149,6 +156,19 @@ struct fz_ring {
 	struct npu_sqe *sqes;
 };
 
+/*
+ * Another process (see op_ident()): made on demand, it only waits to be
+ * told to exec, or killed. One that neither exec'd nor died serves the
+ * next inputs too (without a task reference or a file between them).
+ */
+struct fz_child {
+	pid_t pid;		/* 0: none */
+	int pidfd;
+	struct task_struct *task; /* as npud looks a client up; one reference */
+	struct file *f;		/* the file it opened, or NULL */
+	bool gone;		/* it exec'd or died: its context must go */
+};
+
 /* What one input has seen so far: handles, addresses, keys. */
 struct fz_state {
 	struct fz_file file[FZ_NFILES];
@@ -166,6 +186,7 @@ struct fz_state {
 	unsigned int nr_ctx;
 	uint64_t hostreg[FZ_NKNOWN];
 	unsigned int nr_hostreg;
+	struct fz_child *child;	/* &fz_kid */
 };
 
 #define FZ_REMEMBER(st, arr, nr, v) ((st)->arr[(st)->nr++ % FZ_NKNOWN] = (v))
@@ -407,7 +428,7 @@ static const unsigned int fz_cmds[] = {
 	NPU_IOCTL_VMM_RELEASE,	  NPU_IOCTL_VMM_MAP,	   NPU_IOCTL_VMM_UNMAP,
 	NPU_IOCTL_VMM_SET_ACCESS, NPU_IOCTL_VMM_GET_ACCESS, NPU_IOCTL_SHARE_EXPORT,
 	NPU_IOCTL_SHARE_SET_PID,  NPU_IOCTL_SHARE_IMPORT,  NPU_IOCTL_SMI_PROCS,
-	NPU_IOCTL_SMI_SHARES,	  NPU_IOCTL_PHYS_PEER,
+	NPU_IOCTL_SMI_SHARES,	  NPU_IOCTL_PHYS_PEER,	   NPU_IOCTL_SMI_USERS,
 };
 #define FZ_NCMDS (sizeof(fz_cmds) / sizeof(fz_cmds[0]))
 
@@ -590,6 +611,7 @@ static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd, uni
 		break;
 	case NPU_IOCTL_SMI_PROCS:
 	case NPU_IOCTL_SMI_SHARES:
+	case NPU_IOCTL_SMI_USERS:
 		if (sel < 0xe0)
 			a->smi_query.count %= 64;
 		a->smi_query.buf = sel >= 0xf0 ? 0 : host_addr(sel, in_u32(in));
@@ -717,28 +739,38 @@ static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
 	return ret;
 }
 
-static void op_ioctl(struct fz_state *st, struct fz_in *in)
+/* A command and its struct from the input, addresses rewritten for file fi. */
+static unsigned int fz_build_ioctl(struct fz_state *st, unsigned int fi, uint8_t ci,
+				   union fz_args *a, struct fz_in *in)
 {
-	unsigned int fi = in_u8(in) % FZ_NFILES;
-	uint8_t ci = in_u8(in), amode = in_u8(in);
 	unsigned int cmd, i;
-	union fz_args a;
 
-	memset(&a, 0, sizeof(a));
+	memset(a, 0, sizeof(*a));
 	if (ci < 0xf0) {
 		cmd = fz_cmds[ci % FZ_NCMDS];
 	} else {
 		/* A command not in the table (or a table one with a wrong size). */
 		cmd = in_u32(in);
-		if (_IOC_SIZE(cmd) > sizeof(a))
+		if (_IOC_SIZE(cmd) > sizeof(*a))
 			cmd &= ~(_IOC_SIZEMASK << _IOC_SIZESHIFT);
 	}
-	in_bytes(in, &a, _IOC_SIZE(cmd));
+	in_bytes(in, a, _IOC_SIZE(cmd));
 	/* A table command, however chosen, gets its addresses rewritten. */
 	for (i = 0; i < FZ_NCMDS; i++) {
 		if (cmd == fz_cmds[i])
-			fz_fixup(st, fi, cmd, &a, in);
+			fz_fixup(st, fi, cmd, a, in);
 	}
+	return cmd;
+}
+
+static void op_ioctl(struct fz_state *st, struct fz_in *in)
+{
+	unsigned int fi = in_u8(in) % FZ_NFILES;
+	uint8_t ci = in_u8(in), amode = in_u8(in);
+	unsigned int cmd;
+	union fz_args a;
+
+	cmd = fz_build_ioctl(st, fi, ci, &a, in);
 	fz_do_ioctl(st, fi, cmd, &a, amode);
 }
 
@@ -1034,6 +1066,402 @@ static void op_reopen(struct fz_state *st, struct fz_in *in)
 	file_open(st, fi, how & 1, !(how & 2));
 }
 
+/*
+ * Identity events: another process uses our files, a file's opener execs
+ * or dies. The other process is a child that only waits; the calls it
+ * makes are made for it here, with its task, as npud relays a client's
+ * requests (mockdev_file_ioctl_relayed). Its memory is a copy of ours, so
+ * whatever the driver does to it (through the mock's remote-process path)
+ * cannot disturb the harness.
+ *
+ * Forking this process for each one would cost some 30 ms (copying and
+ * then faulting in the page tables of ASan's shadow). So a zygote, forked
+ * once at start-up while the process is small and has no other thread,
+ * forks them: a few hundred microseconds each. They are its children, not
+ * ours: it reaps them, and we follow them by pidfd.
+ */
+static int zygote_req = -1, zygote_resp = -1;	/* our ends of its pipes */
+
+/*
+ * A child of the zygote. SIGUSR1 (blocked, taken synchronously) makes it
+ * exec a program that sleeps; SIGKILL ends it; the zygote's death too.
+ */
+static void __attribute__((noreturn)) child_main(void)
+{
+	sigset_t set;
+	int sig;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	for (;;) {
+		if (sigwait(&set, &sig) == 0 && sig == SIGUSR1) {
+			/* The signal mask survives exec: the new image ignores SIGUSR1 too. */
+			execl("/bin/sleep", "sleep", "600", (char *)NULL);
+			_exit(127);
+		}
+	}
+}
+
+static void __attribute__((noreturn)) zygote_main(int req, int resp, pid_t parent)
+{
+	struct sigaction sa;
+	char c;
+
+	sigset_t set;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	/*
+	 * Blocked here, so that its children have it blocked from their
+	 * first instruction: a SIGUSR1 that came before they blocked it
+	 * themselves would kill them rather than make them exec.
+	 */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	/* Children reaped by the kernel: none is left a zombie for long. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGCHLD, &sa, NULL);
+	while (read(req, &c, 1) == 1) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			close(req);
+			close(resp);
+			child_main();
+		}
+		if (write(resp, &pid, sizeof(pid)) != sizeof(pid))
+			break;
+	}
+	_exit(0);
+}
+
+/* At start-up, before any thread exists. */
+static void zygote_start(void)
+{
+	int req[2], resp[2];
+	pid_t parent = getpid(), pid;
+
+	if (pipe2(req, O_CLOEXEC) || pipe2(resp, O_CLOEXEC)) {
+		perror("npu_fuzz: pipe");
+		abort();
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("npu_fuzz: fork");
+		abort();
+	}
+	if (pid == 0) {
+		close(req[1]);
+		close(resp[0]);
+		zygote_main(req[0], resp[1], parent);
+	}
+	close(req[0]);
+	close(resp[1]);
+	zygote_req = req[1];
+	zygote_resp = resp[0];
+}
+
+/* Until the process behind pidfd is gone (at most 10 s: then abort). */
+static void pidfd_wait(int pidfd)
+{
+	struct pollfd p = { .fd = pidfd, .events = POLLIN };
+	int ret;
+
+	/* libFuzzer's SIGALRM (for -timeout) interrupts the wait now and then. */
+	while ((ret = poll(&p, 1, 10000)) < 0 && errno == EINTR)
+		;
+	if (ret != 1) {
+		fprintf(stderr, "npu_fuzz: a killed child does not go\n");
+		abort();
+	}
+}
+
+static struct fz_child fz_kid;
+
+/*
+ * At the end of an input (and before a new child): release the child's
+ * file and drop its task; unless keep and it is still what it was, kill
+ * it and wait for it to go.
+ */
+static void child_end(struct fz_state *st, bool keep)
+{
+	struct fz_child *c = st->child;
+
+	if (!c->pid)
+		return;
+	if (c->f && mockdev_file_release(c->f, c->task)) {
+		fprintf(stderr, "npu_fuzz: release of the child's file failed\n");
+		abort();
+	}
+	c->f = NULL;
+	if (keep && !c->gone) {
+		mockdev_task_put(c->task);
+		c->task = NULL;
+		return;
+	}
+	kill(c->pid, SIGKILL);
+	pidfd_wait(c->pidfd);
+	close(c->pidfd);
+	mockdev_task_put(c->task);
+	memset(c, 0, sizeof(*c));
+}
+
+/* A live child that has not exec'd (a new one if needed), or NULL. */
+static struct fz_child *child_get(struct fz_state *st)
+{
+	struct fz_child *c = st->child;
+	ssize_t n;
+	pid_t pid;
+
+	if (c->pid && !c->gone) {
+		if (!c->task && mockdev_task_get(c->pid, &c->task)) {
+			fprintf(stderr, "npu_fuzz: no task for the child %d\n", (int)c->pid);
+			abort();
+		}
+		return c;
+	}
+	child_end(st, false);
+	if (write(zygote_req, "f", 1) != 1)
+		return NULL;
+	while ((n = read(zygote_resp, &pid, sizeof(pid))) < 0 && errno == EINTR)
+		;
+	if (n != sizeof(pid) || pid <= 0)
+		return NULL;
+	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (c->pidfd < 0) {
+		kill(pid, SIGKILL);
+		return NULL;
+	}
+	c->pid = pid;
+	if (mockdev_task_get(c->pid, &c->task)) {
+		fprintf(stderr, "npu_fuzz: no task for the child %d\n", (int)c->pid);
+		abort();
+	}
+	return c;
+}
+
+/* A relayed ioctl of the child on file f, the struct in buf. */
+static long child_ioctl(struct fz_child *c, struct file *f, unsigned int cmd, void *buf)
+{
+	return mockdev_file_ioctl_relayed(f, c->task, cmd,
+					  (unsigned long)(uintptr_t)(res + FZ_ARG_OFF), buf);
+}
+
+/*
+ * After the child exec'd or died: its context must be torn down (the
+ * mock's mm reaper does it), after which the file answers -EBADF to
+ * everyone, its opener's stale task included.
+ */
+static void child_wait_gone(struct fz_state *st)
+{
+	struct fz_child *c = st->child;
+	struct npu_device_info info;
+	long ret = 0;
+	int i;
+
+	c->gone = true;
+	if (!c->f)
+		return;
+	for (i = 0; i < 20000; i++) {
+		memset(&info, 0, sizeof(info));
+		ret = child_ioctl(c, c->f, NPU_IOCTL_DEVICE_INFO, &info);
+		if (ret == -EBADF)
+			return;
+		usleep(100);
+	}
+	fprintf(stderr, "npu_fuzz: the file of an opener that exec'd or died still answers (%ld)\n",
+		ret);
+	abort();
+}
+
+/* The device counters a call that changes nothing leaves alone. */
+static bool fz_info(struct fz_state *st, unsigned int fi, struct npu_device_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return mockdev_file_ioctl_relayed(st->file[fi].f, mockdev_task_self(),
+					  NPU_IOCTL_DEVICE_INFO, (unsigned long)(uintptr_t)info,
+					  info) == 0;
+}
+
+static bool fz_info_same(const struct npu_device_info *a, const struct npu_device_info *b)
+{
+	return a->hbm_free == b->hbm_free && !memcmp(a->free, b->free, sizeof(a->free)) &&
+	       a->contexts == b->contexts && a->allocations == b->allocations;
+}
+
+/* Our file fi used from the child (a fork that inherited it): -EBADF, no effect. */
+static void ident_foreign(struct fz_state *st, struct fz_in *in)
+{
+	unsigned int fi = in_u8(in) % FZ_NFILES;
+	struct npu_device_info i0, i1;
+	union fz_args a, before;
+	struct fz_child *c;
+	unsigned int cmd;
+	bool info;
+	long ret;
+
+	cmd = fz_build_ioctl(st, fi, in_u8(in), &a, in);
+	c = child_get(st);
+	if (!c || !st->file[fi].f)
+		return;
+	/* The device counters read around the call must not fail by injection. */
+	mock_fail_reset();
+	before = a;
+	info = fz_info(st, fi, &i0);
+	ret = child_ioctl(c, st->file[fi].f, cmd, &a);
+	if (verbose)
+		fprintf(stderr, "npu_fuzz: file %u ioctl nr 0x%02x from the child -> %ld\n", fi,
+			_IOC_NR(cmd), ret);
+	if (ret != -EBADF || memcmp(&a, &before, sizeof(a))) {
+		fprintf(stderr, "npu_fuzz: another process's ioctl 0x%08x on file %u gave %ld%s\n",
+			cmd, fi, ret, memcmp(&a, &before, sizeof(a)) ? " and wrote its struct" : "");
+		abort();
+	}
+	if (info && (!fz_info(st, fi, &i1) || !fz_info_same(&i0, &i1))) {
+		fprintf(stderr,
+			"npu_fuzz: another process's ioctl 0x%08x changed file %u's device: hbm_free %llu -> %llu, contexts %u -> %u, allocations %llu -> %llu\n",
+			cmd, fi, (unsigned long long)i0.hbm_free, (unsigned long long)i1.hbm_free,
+			i0.contexts, i1.contexts, (unsigned long long)i0.allocations,
+			(unsigned long long)i1.allocations);
+		abort();
+	}
+}
+
+/* The child opens a file of its own: set up, with an allocation. */
+static void ident_open(struct fz_state *st, struct fz_in *in)
+{
+	uint8_t how = in_u8(in);
+	uint32_t pages = in_u8(in);
+	struct fz_child *c = child_get(st);
+	char name[16];
+	union fz_args a;
+
+	if (!c)
+		return;
+	if (c->f && mockdev_file_release(c->f, c->task))
+		abort();
+	c->f = NULL;
+	snprintf(name, sizeof(name), "npu%u", how & 1);
+	if (mockdev_file_open(mockdev_misc_find(name), c->task, &c->f)) {
+		c->f = NULL;
+		return;
+	}
+	if (how & 2)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.ctx_setup.va_base = aperture(2 + (how >> 2));
+	a.ctx_setup.va_size = FZ_APERTURE_SIZE;
+	if (child_ioctl(c, c->f, NPU_IOCTL_CTX_SETUP, &a) || !pages)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.mem_alloc.size = pages * PAGE;
+	a.mem_alloc.policy = how >> 4 & 3;
+	child_ioctl(c, c->f, NPU_IOCTL_MEM_ALLOC, &a);
+}
+
+/* The child calls on its own file (any command, fuzzed). */
+static void ident_call(struct fz_state *st, struct fz_in *in)
+{
+	struct fz_child *c = st->child;
+	unsigned int cmd;
+	union fz_args a;
+	long ret;
+
+	cmd = fz_build_ioctl(st, 0, in_u8(in), &a, in);
+	if (!c->pid || !c->f)
+		return;
+	ret = child_ioctl(c, c->f, cmd, &a);
+	if (verbose)
+		fprintf(stderr, "npu_fuzz: child ioctl nr 0x%02x -> %ld\n", _IOC_NR(cmd), ret);
+	if (c->gone && ret != -EBADF) {
+		fprintf(stderr, "npu_fuzz: a call on the file of a gone opener gave %ld\n", ret);
+		abort();
+	}
+}
+
+/* The child dies (SIGKILL); the driver may hear of it before or after it is gone. */
+static void ident_die(struct fz_state *st, struct fz_in *in)
+{
+	struct fz_child *c = st->child;
+
+	if (!c->pid || c->gone)
+		return;
+	kill(c->pid, SIGKILL);
+	if (in_u8(in) & 1)
+		pidfd_wait(c->pidfd);
+	child_wait_gone(st);
+}
+
+/* Whether process pid now runs the program name (its comm). */
+static bool pid_runs(pid_t pid, const char *name)
+{
+	char path[64], comm[32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, comm, sizeof(comm) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	comm[n] = '\0';
+	return !strncmp(comm, name, strlen(name)) && comm[strlen(name)] == '\n';
+}
+
+/* The child execs: same pid, a new image, the old address space gone. */
+static void ident_exec(struct fz_state *st, struct fz_in *in)
+{
+	struct fz_child *c = st->child;
+	struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
+	int i;
+
+	(void)in;
+	if (!c->pid || c->gone)
+		return;
+	kill(c->pid, SIGUSR1);
+	/* Until the new image runs (or the exec failed and the child exited). */
+	for (i = 0; i < 100000 && !pid_runs(c->pid, "sleep"); i++) {
+		if (poll(&p, 1, 0) == 1)
+			break;
+		usleep(20);
+	}
+	child_wait_gone(st);
+}
+
+/*
+ * One identity event (an op byte of 0xf0 or more). Every one leaves the
+ * leak counters balanced once the input's files are closed and the child
+ * is gone (child_end()).
+ */
+static void op_ident(struct fz_state *st, struct fz_in *in)
+{
+	switch (in_u8(in) % 5) {
+	case 0:
+		ident_foreign(st, in);
+		break;
+	case 1:
+		ident_open(st, in);
+		break;
+	case 2:
+		ident_call(st, in);
+		break;
+	case 3:
+		ident_die(st, in);
+		break;
+	default:
+		ident_exec(st, in);
+		break;
+	}
+}
+
 /* Wait for the CQ of a ring, then consume everything in it. */
 static void op_reap(struct fz_state *st, struct fz_in *in)
 {
@@ -1050,110 +1478,6 @@ static void op_reap(struct fz_state *st, struct fz_in *in)
 	fz_do_ioctl(st, r->file, NPU_IOCTL_RING_ENTER, &a, 0);
 	__atomic_store_n(&r->hdr->cq_head, __atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE),
 			 __ATOMIC_RELEASE);
-}
-
-/*
- * The driver's debugfs "counters" of every device: the first non-zero
- * one (all are 0 with no file open), or NULL.
- */
-static const char *driver_counters_busy(void)
-{
-	char path[64], buf[512], *line, *save;
-	unsigned int d;
-
-	for (d = 0; d < FZ_DEVICES; d++) {
-		snprintf(path, sizeof(path), "npu/npu%u/counters", d);
-		if (mock_debugfs_read(path, buf, sizeof(buf)) < 0)
-			return "debugfs counters unreadable";
-		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char *v = strrchr(line, ' ');
-
-			if (v && strtol(v + 1, NULL, 10) != 0) {
-				static char what[128];
-
-				snprintf(what, sizeof(what), "driver npu%u: %s", d, line);
-				return what;
-			}
-		}
-	}
-	return NULL;
-}
-
-/* Sum of "chunks N" in the devices' debugfs "hbm" files. */
-static long hbm_chunks(void)
-{
-	char path[64], buf[512], *p;
-	long sum = 0;
-	unsigned int d;
-
-	for (d = 0; d < FZ_DEVICES; d++) {
-		snprintf(path, sizeof(path), "npu/npu%u/hbm", d);
-		if (mock_debugfs_read(path, buf, sizeof(buf)) < 0)
-			abort();
-		p = strstr(buf, "chunks ");
-		if (!p)
-			abort();
-		sum += strtol(p + strlen("chunks "), NULL, 10);
-	}
-	return sum;
-}
-
-/* Whether everything is back as it was before the input; why not in *why. */
-static bool fz_clean(const char **why)
-{
-	struct mock_counters c;
-
-	mock_counters_get(&c);
-	*why = NULL;
-	if (c.kmalloc != base_counters.kmalloc)
-		*why = "kmalloc";
-	/* HBM backing chunks (vzalloc) stay until unload: only those may add. */
-	else if (c.vmalloc < base_counters.vmalloc ||
-		 c.vmalloc > base_counters.vmalloc + base_chunks)
-		*why = "vmalloc";
-	else if (c.pages != base_counters.pages)
-		*why = "pages";
-	else if (c.pinned_pages != base_counters.pinned_pages)
-		*why = "pinned_pages";
-	else if (c.vmaps != base_counters.vmaps)
-		*why = "vmaps";
-	else if (c.kthreads != base_counters.kthreads)
-		*why = "kthreads";
-	else if (c.tasks != base_counters.tasks)
-		*why = "tasks";
-	else if (c.files != base_counters.files)
-		*why = "files";
-	else
-		*why = driver_counters_busy();
-	return !*why;
-}
-
-static void fz_check_clean(void)
-{
-	const char *why;
-	int i;
-
-	/* Release is synchronous; allow a little time for the engines' puts. */
-	for (i = 0; i < 20000 && !fz_clean(&why); i++)
-		usleep(100);
-	if (why) {
-		struct mock_counters c;
-
-		mock_counters_get(&c);
-		fprintf(stderr,
-			"npu_fuzz: leak after the input: %s (kmalloc %ld/%ld vmalloc %ld/%ld "
-			"pages %ld/%ld pinned %ld/%ld vmaps %ld/%ld kthreads %ld/%ld tasks %ld/%ld "
-			"files %ld/%ld)\n",
-			why, c.kmalloc, base_counters.kmalloc, c.vmalloc, base_counters.vmalloc,
-			c.pages, base_counters.pages, c.pinned_pages, base_counters.pinned_pages,
-			c.vmaps, base_counters.vmaps, c.kthreads, base_counters.kthreads, c.tasks,
-			base_counters.tasks, c.files, base_counters.files);
-		abort();
-	}
-	if (mock_warn_count() != base_warns) {
-		fprintf(stderr, "npu_fuzz: the driver WARNed (above)\n");
-		abort();
-	}
 }
 
 /*
@@ -1203,6 +1527,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			abort();
 		}
 	}
+	/* Before the driver's threads exist, with the reservation made. */
+	zygote_start();
 	ret = mockdev_module_load(getenv("NPU_FUZZ_PARAMS") ?: FZ_PARAMS);
 	if (ret) {
 		fprintf(stderr, "npu_fuzz: loading the driver: %d\n", ret);
@@ -1214,9 +1540,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	file_open(&st, 1, 1, true);
 	file_close(&st, 0);
 	file_close(&st, 1);
-	mock_counters_get(&base_counters);
-	base_chunks = hbm_chunks();
-	base_warns = mock_warn_count();
+	fz_base_take(&base, "npu_fuzz", FZ_DEVICES);
 	atexit(fz_unload);
 	return 0;
 }
@@ -1242,6 +1566,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int i, ops;
 
 	memset(&st, 0, sizeof(st));
+	st.child = &fz_kid;
 	/* Every input starts from zeroed user memory. */
 	memset(res + FZ_ARG_OFF, 0, PAGE);
 	if (data_dirty)
@@ -1264,6 +1589,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		in.p += p.n;
 		in.n -= p.n;
+		/* Apart from the rest, so that older inputs keep their meaning. */
+		if (op >= 0xf0) {
+			op_ident(&st, &p);
+			continue;
+		}
 		switch (op % OP_COUNT) {
 		case OP_IOCTL:
 			op_ioctl(&st, &p);
@@ -1299,6 +1629,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mock_fail_reset();
 	file_close(&st, 0);
 	file_close(&st, 1);
-	fz_check_clean();
+	child_end(&st, true);
+	fz_check_clean(&base);
 	return 0;
 }

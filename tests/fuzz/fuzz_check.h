@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * What both fuzz harnesses check after every input: the mock kernel's leak
+ * counters, the driver's debugfs "counters" of every device and the WARN
+ * count are back where they were before it. Anything else aborts, which
+ * libFuzzer reports as a crash.
+ */
+#ifndef NPU_FUZZ_CHECK_H
+#define NPU_FUZZ_CHECK_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <mockdev/mock.h>
+
+struct fz_base {
+	const char *who; /* the harness, for messages */
+	unsigned int devices;
+	struct mock_counters counters;
+	long chunks; /* HBM chunks of all devices, populated or not */
+	unsigned long warns;
+};
+
+/*
+ * The driver's debugfs "counters" of every device: the first non-zero one
+ * (all are 0 with no file open), or NULL.
+ */
+static inline const char *fz_driver_counters_busy(unsigned int devices)
+{
+	char path[64], buf[512], *line, *save;
+	unsigned int d;
+
+	for (d = 0; d < devices; d++) {
+		snprintf(path, sizeof(path), "npu/npu%u/counters", d);
+		if (mock_debugfs_read(path, buf, sizeof(buf)) < 0)
+			return "debugfs counters unreadable";
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			char *v = strrchr(line, ' ');
+
+			if (v && strtol(v + 1, NULL, 10) != 0) {
+				static char what[128];
+
+				snprintf(what, sizeof(what), "driver npu%u: %s",
+					 d, line);
+				return what;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Sum of "chunks N" in the devices' debugfs "hbm" files. */
+static inline long fz_hbm_chunks(unsigned int devices)
+{
+	char path[64], buf[512], *p;
+	long sum = 0;
+	unsigned int d;
+
+	for (d = 0; d < devices; d++) {
+		snprintf(path, sizeof(path), "npu/npu%u/hbm", d);
+		if (mock_debugfs_read(path, buf, sizeof(buf)) < 0)
+			abort();
+		p = strstr(buf, "chunks ");
+		if (!p)
+			abort();
+		sum += strtol(p + strlen("chunks "), NULL, 10);
+	}
+	return sum;
+}
+
+/* Take the baseline: with every file closed, after a warm-up. */
+static inline void fz_base_take(struct fz_base *b, const char *who,
+				unsigned int devices)
+{
+	b->who = who;
+	b->devices = devices;
+	mock_counters_get(&b->counters);
+	b->chunks = fz_hbm_chunks(devices);
+	b->warns = mock_warn_count();
+}
+
+/* Whether everything is back as it was before the input; why not in *why. */
+static inline bool fz_clean(const struct fz_base *b, const char **why)
+{
+	const struct mock_counters *base = &b->counters;
+	struct mock_counters c;
+
+	mock_counters_get(&c);
+	*why = NULL;
+	if (c.kmalloc != base->kmalloc)
+		*why = "kmalloc";
+	/* HBM backing chunks (vzalloc) stay until unload: only those may add.
+	 */
+	else if (c.vmalloc < base->vmalloc ||
+		 c.vmalloc > base->vmalloc + b->chunks)
+		*why = "vmalloc";
+	else if (c.pages != base->pages)
+		*why = "pages";
+	else if (c.pinned_pages != base->pinned_pages)
+		*why = "pinned_pages";
+	else if (c.vmaps != base->vmaps)
+		*why = "vmaps";
+	else if (c.kthreads != base->kthreads)
+		*why = "kthreads";
+	else if (c.tasks != base->tasks)
+		*why = "tasks";
+	else if (c.files != base->files)
+		*why = "files";
+	else
+		*why = fz_driver_counters_busy(b->devices);
+	return !*why;
+}
+
+static inline void fz_check_clean(const struct fz_base *b)
+{
+	const struct mock_counters *base = &b->counters;
+	const char *why;
+	int i;
+
+	/*
+	 * Release is synchronous, but the engines drop their last references
+	 * a moment later, and a dead opener's context is torn down by the
+	 * mock's mm reaper thread: allow them time.
+	 */
+	for (i = 0; i < 20000 && !fz_clean(b, &why); i++)
+		usleep(100);
+	if (why) {
+		struct mock_counters c;
+
+		mock_counters_get(&c);
+		fprintf(stderr,
+			"%s: leak after the input: %s (kmalloc %ld/%ld vmalloc %ld/%ld "
+			"pages %ld/%ld pinned %ld/%ld vmaps %ld/%ld kthreads %ld/%ld tasks %ld/%ld "
+			"files %ld/%ld)\n",
+			b->who, why, c.kmalloc, base->kmalloc, c.vmalloc,
+			base->vmalloc, c.pages, base->pages, c.pinned_pages,
+			base->pinned_pages, c.vmaps, base->vmaps, c.kthreads,
+			base->kthreads, c.tasks, base->tasks, c.files,
+			base->files);
+		abort();
+	}
+	if (mock_warn_count() != b->warns) {
+		fprintf(stderr, "%s: the driver WARNed (above)\n", b->who);
+		abort();
+	}
+}
+
+#endif /* NPU_FUZZ_CHECK_H */
