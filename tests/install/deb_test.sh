@@ -175,10 +175,10 @@ readelf -d "$R/lib64/libascendcl.so.0" | grep -q 'SONAME.*\[libascendcl\.so\.0\]
 	fail "ld.so.conf.d/npu-runtime.conf does not name $prefix/lib64"
 grep -qx "ExecStart=$prefix/bin/npud --fuse /run/npu --devices 1" "$root/lib/systemd/system/npud.service" ||
 	fail "npud.service does not start $prefix/bin/npud"
-grep -q '@' "$root/lib/systemd/system/npud.service" && fail "npud.service has an unsubstituted @VAR@"
+grep -Eq '@[A-Z_]+@' "$root/lib/systemd/system/npud.service" && fail "npud.service has an unsubstituted @VAR@"
 grep -qx "ExecStart=$prefix/bin/npud --cuse --devices 1" "$root/lib/systemd/system/npud-cuse.service" ||
 	fail "npud-cuse.service does not start $prefix/bin/npud"
-grep -q '@' "$root/lib/systemd/system/npud-cuse.service" && fail "npud-cuse.service has an unsubstituted @VAR@"
+grep -Eq '@[A-Z_]+@' "$root/lib/systemd/system/npud-cuse.service" && fail "npud-cuse.service has an unsubstituted @VAR@"
 cmp -s "$repo/packaging/udev/70-npu.rules" "$root/lib/udev/rules.d/70-npu.rules" ||
 	fail "70-npu.rules differs from packaging/udev/70-npu.rules"
 
