@@ -254,12 +254,15 @@ step "plain cmake --install stays in its prefix"
 DESTDIR=$dir/destdir cmake --install "$build" --prefix /p >/dev/null
 outside=$(cd "$dir/destdir" && find . -mindepth 1 -maxdepth 1 ! -name p)
 [[ -z $outside ]] || fail "cmake --install wrote outside its prefix: $outside"
-[[ -f $dir/destdir/p/lib/systemd/system/npud.service ]] || fail "cmake --install lost npud.service"
+for unit in npud npud-cuse; do
+	[[ -f $dir/destdir/p/lib/systemd/system/$unit.service ]] ||
+		fail "cmake --install lost $unit.service"
+done
 # Everything a plain install has is packaged (an install() rule without a
-# packaged component would be missing from the packages), but the unit
-# inside the prefix, whose packaged twin is /lib/systemd/system's.
+# packaged component would be missing from the packages), but the units
+# inside the prefix, whose packaged twins are /lib/systemd/system's.
 unpackaged=$(cd "$dir/destdir/p" && find . ! -type d | sed 's:^\.::' |
-	grep -v -x /lib/systemd/system/npud.service |
+	grep -v -x -e /lib/systemd/system/npud.service -e /lib/systemd/system/npud-cuse.service |
 	while IFS= read -r f; do
 		grep -qxF "$prefix$f" "$dir/runtime.list" "$dir/npud.list" || printf '%s\n' "$f"
 	done)
