@@ -264,7 +264,8 @@ int mock_mm_remote_vma(const struct mm_struct *mm, unsigned long addr,
 			vma->perms[4] = '\0';
 			return 0;
 		}
-		if (errno != ENOTTY && errno != EINVAL)
+		/* Not this host's (qemu-user answers ENOSYS for ioctls it does not know). */
+		if (errno != ENOTTY && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
 			return -EFAULT;
 		__atomic_store_n(&procmap_query_works, false, __ATOMIC_RELAXED);
 	}
