@@ -53,7 +53,7 @@ void *mock_xzalloc(size_t size);
 /* The mock's address spaces. */
 enum mock_mm_kind {
 	MOCK_MM_LOCAL,		/* this process: direct, guarded access */
-	MOCK_MM_REMOTE,		/* another process: process_vm_*, pidfd */
+	MOCK_MM_REMOTE,		/* another process: bound mem and maps files, pidfd */
 };
 
 struct mm_struct {

@@ -94,8 +94,8 @@ static const char *const npud_syscalls[] = {
 	"sigaltstack", "restart_syscall",
 	/* identity */
 	"getpid", "gettid", "getuid", "geteuid", "getgid", "getegid",
-	/* clients: their files and memory (mockdev/kernel/gup.c, uaccess.c) */
-	"pidfd_open", "pidfd_getfd", "process_vm_readv", "process_vm_writev",
+	/* clients: their files (mockdev/kernel/gup.c); their memory is pread/pwrite of mm_remote.c's files */
+	"pidfd_open", "pidfd_getfd",
 	/* sd_notify (AF_UNIX only, below) */
 	"sendto",
 	/* randomness for glibc's malloc */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * Mock kernel: user copies. They go to current->mm: direct, fault-guarded
- * loads and stores for the calling process itself, process_vm_readv/writev
- * for a remote process (npud's clients), and the host's relay buffer for
+ * loads and stores for the calling process itself, the files bound to a
+ * remote process's address space (npud's clients, mockdev/kernel/mm_remote.c), and the host's relay buffer for
  * the argument of a relayed ioctl (mockdev_file_ioctl_relayed()).
  *
  * As in the kernel, copy_{from,to}_user return the number of bytes NOT

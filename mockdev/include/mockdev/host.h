@@ -13,7 +13,8 @@
  * process's memory:
  *  - the self task (the in-process device): direct loads and stores,
  *    guarded so that a bad address gives -EFAULT instead of a crash;
- *  - a remote task (npud's clients): process_vm_readv/writev for copies,
+ *  - a remote task (npud's clients): its /proc/PID/mem and maps, opened
+ *    at lookup and so bound to that address space, for copies,
  *    and for pinning, the file behind the mapping mapped into the daemon:
  *    only a file the client still holds (pidfd_getfd of its own
  *    descriptor, with its access mode), the inode mapped at that address,
