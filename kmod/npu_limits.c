@@ -39,6 +39,7 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_limits.h"
+#include "npu_smi.h"
 
 #include <linux/cred.h>
 
@@ -497,7 +498,6 @@ int npu_limits_smi_users(struct npu_limits *limits, struct npu_smi_query *args)
 	const struct npu_user *user;
 	unsigned int bkt, i;
 	u32 n = 0;
-	int ret = 0;
 
 	if (args->count > NPU_LIMITS_SMI_MAX_USERS)
 		return -EINVAL;
@@ -521,11 +521,5 @@ int npu_limits_smi_users(struct npu_limits *limits, struct npu_smi_query *args)
 		n++;
 	}
 	spin_unlock(&limits->users_lock);
-	args->total = n;
-	args->written = min(n, args->count);
-	if (args->written &&
-	    copy_to_user(u64_to_user_ptr(args->buf), recs, args->written * sizeof(*recs)))
-		ret = -EFAULT;
-	kvfree(recs);
-	return ret;
+	return npu_smi_reply(args, recs, n, sizeof(*recs));
 }

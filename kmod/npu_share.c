@@ -47,6 +47,7 @@
 #include "npu_mem.h"
 #include "npu_phys.h"
 #include "npu_share.h"
+#include "npu_smi.h"
 #include "npu_vmm.h"
 
 #define NPU_IPC_KEY_BYTES	(NPU_IPC_KEY_LEN / 2)
@@ -780,7 +781,6 @@ int npu_share_smi(struct npu_smi_query *args)
 	const struct npu_share_link *link;
 	const struct npu_export *exp;
 	u32 n = 0;
-	int ret = 0;
 
 	if (args->count > NPU_SMI_MAX_RECORDS)
 		return -EINVAL;
@@ -805,11 +805,5 @@ int npu_share_smi(struct npu_smi_query *args)
 		}
 	}
 	mutex_unlock(&npu_share_lock);
-	args->total = n;
-	args->written = min(n, args->count);
-	if (args->written &&
-	    copy_to_user(u64_to_user_ptr(args->buf), recs, args->written * sizeof(*recs)))
-		ret = -EFAULT;
-	kvfree(recs);
-	return ret;
+	return npu_smi_reply(args, recs, n, sizeof(*recs));
 }

@@ -20,6 +20,28 @@
 #define NPU_SMI_MAX_PROCS	65536
 
 /**
+ * npu_smi_reply() - finish an SMI query: copy out the records and free them
+ * @args: the query; total and written are filled
+ * @recs: the records gathered (kvmalloc'ed, or NULL when count is 0); freed
+ * @n: how many exist; the first min(@n, count) are in @recs
+ * @rec_size: bytes of one record
+ *
+ * Return: 0 or -EFAULT.
+ */
+int npu_smi_reply(struct npu_smi_query *args, void *recs, u32 n, size_t rec_size)
+{
+	int ret = 0;
+
+	args->total = n;
+	args->written = min(n, args->count);
+	if (args->written &&
+	    copy_to_user(u64_to_user_ptr(args->buf), recs, (size_t)args->written * rec_size))
+		ret = -EFAULT;
+	kvfree(recs);
+	return ret;
+}
+
+/**
  * npu_smi_procs() - NPU_IOCTL_SMI_PROCS: one record per open file of @ndev
  * @ndev: the device
  * @args: the query; total and written are filled on success
@@ -31,7 +53,7 @@ int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
 	struct npu_smi_proc *recs = NULL;
 	struct npu_ctx *ctx;
 	u32 n = 0;
-	int id, ret = 0;
+	int id;
 
 	if (args->count > NPU_SMI_MAX_PROCS)
 		return -EINVAL;
@@ -57,13 +79,7 @@ int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
 		n++;
 	}
 	mutex_unlock(&ndev->lock);
-	args->total = n;
-	args->written = min(n, args->count);
-	if (args->written &&
-	    copy_to_user(u64_to_user_ptr(args->buf), recs, args->written * sizeof(*recs)))
-		ret = -EFAULT;
-	kvfree(recs);
-	return ret;
+	return npu_smi_reply(args, recs, n, sizeof(*recs));
 }
 
 /**

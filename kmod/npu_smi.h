@@ -5,9 +5,12 @@
 #ifndef _NPU_SMI_H
 #define _NPU_SMI_H
 
+#include <linux/types.h>
+
 struct npu_device;
 struct npu_smi_query;
 
+int npu_smi_reply(struct npu_smi_query *args, void *recs, u32 n, size_t rec_size);
 int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args);
 int npu_smi_users(struct npu_device *ndev, struct npu_smi_query *args);
 
