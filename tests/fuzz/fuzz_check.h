@@ -8,10 +8,12 @@
 #ifndef NPU_FUZZ_CHECK_H
 #define NPU_FUZZ_CHECK_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <mockdev/mock.h>
@@ -147,6 +149,49 @@ static inline void fz_check_clean(const struct fz_base *b)
 		fprintf(stderr, "%s: the driver WARNed (above)\n", b->who);
 		abort();
 	}
+}
+
+/*
+ * The zygote: a process forked at start-up, before any thread exists,
+ * that forks the harness's child processes on request (one byte on @req,
+ * the child's pid back on @resp), since forking the fuzzer itself costs
+ * tens of milliseconds. Each child runs @child. It dies with the harness.
+ */
+static inline void __attribute__((noreturn))
+fuzz_zygote_main(int req, int resp, pid_t parent, void (*child)(void))
+{
+	struct sigaction sa;
+	sigset_t set;
+	char c;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	/*
+	 * Blocked here, so that its children have it blocked from their
+	 * first instruction: a SIGUSR1 that came before they blocked it
+	 * themselves would kill them rather than make them exec.
+	 */
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	/* Its children are reaped by the kernel: none is left a zombie. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGCHLD, &sa, NULL);
+	while (read(req, &c, 1) == 1) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			close(req);
+			close(resp);
+			child();
+			_exit(0);
+		}
+		if (write(resp, &pid, sizeof(pid)) != sizeof(pid))
+			break;
+	}
+	_exit(0);
 }
 
 #endif /* NPU_FUZZ_CHECK_H */

@@ -712,42 +712,6 @@ static void exec_child_main(void)
 	}
 }
 
-static void zygote_main(int req, int resp, pid_t parent)
-{
-	struct sigaction sa;
-	char c;
-
-	sigset_t set;
-
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(0);
-	/*
-	 * Blocked here, so that its children have it blocked from their
-	 * first instruction: a SIGUSR1 that came before they blocked it
-	 * themselves would kill them rather than make them exec.
-	 */
-	sigemptyset(&set);
-	sigaddset(&set, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	/* Its children are reaped by the kernel; we follow them by pidfd. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGCHLD, &sa, NULL);
-	while (read(req, &c, 1) == 1) {
-		pid_t pid = fork();
-
-		if (pid == 0) {
-			close(req);
-			close(resp);
-			exec_child_main();
-		}
-		if (write(resp, &pid, sizeof(pid)) != sizeof(pid))
-			break;
-	}
-	_exit(0);
-}
-
 static void exec_end(void)
 {
 	struct pollfd p = {.fd = exec_pidfd, .events = POLLIN};
@@ -931,7 +895,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (z == 0) {
 			close(req[1]);
 			close(resp[0]);
-			zygote_main(req[0], resp[1], parent);
+			fuzz_zygote_main(req[0], resp[1], parent, exec_child_main);
 		}
 		close(req[0]);
 		close(resp[1]);

@@ -134,6 +134,53 @@ static inline int sys_open_ctx(const char *path, int flags, uint64_t va_size)
 	return fd;
 }
 
+/*
+ * A ring of @entries SQEs and CQEs over new sealed shared memory, created
+ * on @fd: 0 with *mem and *rc filled in (rc->sqes_off, rc->cqes_off), or
+ * -errno.
+ */
+static inline int sys_ring_create(int fd, uint32_t entries, const char *name, void **mem,
+				  struct npu_ring_create *rc)
+{
+	size_t bytes = ((size_t)npu_ring_bytes(entries, entries) + 4095) & ~(size_t)4095;
+	void *p = sys_shared_memory(name, bytes, NULL);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	memset(rc, 0, sizeof(*rc));
+	rc->addr = (uint64_t)(uintptr_t)p;
+	rc->size = bytes;
+	rc->sq_entries = entries;
+	rc->cq_entries = entries;
+	*mem = p;
+	return sys_ioctl(fd, NPU_IOCTL_RING_CREATE, rc);
+}
+
+/* The kernel module's parameters, where the module is loaded. */
+#define SYS_MODULE_PARAMS	"/sys/module/npu/parameters/"
+
+/*
+ * Read (into @val, @len bytes, newline dropped) or write (@val) the module
+ * parameter @name. 0, or -1 where there is no such parameter or no access.
+ */
+static inline int sys_module_param(const char *name, char *val, size_t len, bool write)
+{
+	char path[256];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), SYS_MODULE_PARAMS "%s", name);
+	f = fopen(path, write ? "w" : "r");
+	if (!f)
+		return -1;
+	ok = write ? fputs(val, f) >= 0 : fgets(val, (int)len, f) != NULL;
+	if (fclose(f))
+		ok = 0;
+	if (!write && ok)
+		val[strcspn(val, "\n")] = '\0';
+	return ok ? 0 : -1;
+}
+
 static inline int sys_info(int fd, struct npu_device_info *info)
 {
 	memset(info, 0, sizeof(*info));

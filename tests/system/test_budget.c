@@ -87,29 +87,10 @@ static double now_ms(void)
 
 /* ---- the device and its limits -------------------------------------------- */
 
-#define SYSFS_PARAMS	"/sys/module/npu/parameters/"
 
 static char saved_limits[NR_BUDGET_LIMITS][32];
 static bool sysfs_lowered;
 static const char *device;
-
-static int sysfs_param(const char *name, char *val, size_t len, bool write)
-{
-	char path[256];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), SYSFS_PARAMS "%s", name);
-	f = fopen(path, write ? "w" : "r");
-	if (!f)
-		return -1;
-	ok = write ? fputs(val, f) >= 0 : fgets(val, (int)len, f) != NULL;
-	if (fclose(f))
-		ok = 0;
-	if (!write && ok)
-		val[strcspn(val, "\n")] = '\0';
-	return ok ? 0 : -1;
-}
 
 static int setup(void **state)
 {
@@ -122,15 +103,15 @@ static int setup(void **state)
 		return 0;
 	}
 	p = getenv("NPU_DEVICE");
-	if (!p || access(SYSFS_PARAMS "limit_user_ring_mb", W_OK))
+	if (!p || access(SYS_MODULE_PARAMS "limit_user_ring_mb", W_OK))
 		return 0;
 	for (i = 0; i < NR_BUDGET_LIMITS; i++)
-		if (sysfs_param(budget_limits[i][0], saved_limits[i], sizeof(saved_limits[i]),
+		if (sys_module_param(budget_limits[i][0], saved_limits[i], sizeof(saved_limits[i]),
 				false))
 			return -1;
 	sysfs_lowered = true;
 	for (i = 0; i < NR_BUDGET_LIMITS; i++)
-		if (sysfs_param(budget_limits[i][0], (char *)budget_limits[i][1], 0, true))
+		if (sys_module_param(budget_limits[i][0], (char *)budget_limits[i][1], 0, true))
 			return -1;
 	device = p;
 	return 0;
@@ -144,7 +125,7 @@ static int teardown(void **state)
 	if (!sysfs_lowered)
 		return 0;
 	for (i = 0; i < NR_BUDGET_LIMITS; i++)
-		sysfs_param(budget_limits[i][0], saved_limits[i], 0, true);
+		sys_module_param(budget_limits[i][0], saved_limits[i], 0, true);
 	sysfs_lowered = false;
 	return 0;
 }

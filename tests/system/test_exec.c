@@ -65,25 +65,13 @@ struct ring {
 	struct npu_cqe *cqes;
 };
 
-static size_t ring_bytes(void)
-{
-	return ((size_t)npu_ring_bytes(RING_ENTRIES, RING_ENTRIES) + PAGE - 1) & ~(PAGE - 1);
-}
-
 static int ring_open(int dev, struct ring *r)
 {
-	struct npu_ring_create rc = { 0 };
-	size_t bytes = ring_bytes();
-	void *mem = sys_shared_memory("exec-ring", bytes, NULL);
+	struct npu_ring_create rc;
+	void *mem = NULL;
 	int ret;
 
-	if (mem == MAP_FAILED)
-		return -errno;
-	rc.addr = (uint64_t)(uintptr_t)mem;
-	rc.size = bytes;
-	rc.sq_entries = RING_ENTRIES;
-	rc.cq_entries = RING_ENTRIES;
-	ret = sys_ioctl(dev, NPU_IOCTL_RING_CREATE, &rc);
+	ret = sys_ring_create(dev, RING_ENTRIES, "exec-ring", &mem, &rc);
 	if (ret)
 		return ret;
 	r->dev = dev;

@@ -459,7 +459,6 @@ static void test_npu_smi_prints_use_and_limits(void **state)
 
 /* ---- cases on the private npud with small limits ----------------------- */
 
-#define SYSFS_PARAMS	"/sys/module/npu/parameters/"
 
 /* The small limits, as the npud_limits fixture sets them. */
 static const char *const small_limits[][2] = {
@@ -473,24 +472,6 @@ static char saved_limits[NR_SMALL_LIMITS][32];
 static bool sysfs_lowered;
 static char sysfs_device[4096];
 
-static int sysfs_param(const char *name, char *val, size_t len, bool write)
-{
-	char path[256];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), SYSFS_PARAMS "%s", name);
-	f = fopen(path, write ? "w" : "r");
-	if (!f)
-		return -1;
-	ok = write ? fputs(val, f) >= 0 : fgets(val, (int)len, f) != NULL;
-	if (fclose(f))
-		ok = 0;
-	if (!write && ok)
-		val[strcspn(val, "\n")] = '\0';
-	return ok ? 0 : -1;
-}
-
 /*
  * The kernel module (as root): lower its limits at run time, once; the
  * group teardown puts them back.
@@ -502,20 +483,20 @@ static const char *lower_module_limits(void)
 
 	if (sysfs_lowered)
 		return sysfs_device;
-	if (!dev0 || access(SYSFS_PARAMS "limit_rings", W_OK))
+	if (!dev0 || access(SYS_MODULE_PARAMS "limit_rings", W_OK))
 		return NULL;
 	for (i = 0; i < NR_SMALL_LIMITS; i++) {
-		if (sysfs_param(small_limits[i][0], saved_limits[i], sizeof(saved_limits[i]),
+		if (sys_module_param(small_limits[i][0], saved_limits[i], sizeof(saved_limits[i]),
 				false))
 			return NULL;
 	}
 	sysfs_lowered = true;
 	for (i = 0; i < NR_SMALL_LIMITS; i++) {
-		assert_int_equal(sysfs_param(small_limits[i][0], (char *)small_limits[i][1], 0,
+		assert_int_equal(sys_module_param(small_limits[i][0], (char *)small_limits[i][1], 0,
 					     true), 0);
 	}
 	snprintf(sysfs_device, sizeof(sysfs_device), "%s", dev0);
-	print_message("lowered the module's limits through " SYSFS_PARAMS "\n");
+	print_message("lowered the module's limits through " SYS_MODULE_PARAMS "\n");
 	return sysfs_device;
 }
 
@@ -527,7 +508,7 @@ static int restore_module_limits(void **state)
 	if (!sysfs_lowered)
 		return 0;
 	for (i = 0; i < NR_SMALL_LIMITS; i++)
-		sysfs_param(small_limits[i][0], saved_limits[i], 0, true);
+		sys_module_param(small_limits[i][0], saved_limits[i], 0, true);
 	sysfs_lowered = false;
 	return 0;
 }

@@ -64,18 +64,11 @@ struct ring {
 
 static int ring_create(int fd, struct ring *r)
 {
-	struct npu_ring_create rc = { 0 };
-	size_t bytes = ((size_t)npu_ring_bytes(RING_ENTRIES, RING_ENTRIES) + 4095) & ~(size_t)4095;
-	void *mem = sys_shared_memory("liveness-ring", bytes, NULL);
+	struct npu_ring_create rc;
+	void *mem = NULL;
 	int ret;
 
-	if (mem == MAP_FAILED)
-		return -errno;
-	rc.addr = (uint64_t)(uintptr_t)mem;
-	rc.size = bytes;
-	rc.sq_entries = RING_ENTRIES;
-	rc.cq_entries = RING_ENTRIES;
-	ret = sys_ioctl(fd, NPU_IOCTL_RING_CREATE, &rc);
+	ret = sys_ring_create(fd, RING_ENTRIES, "liveness-ring", &mem, &rc);
 	if (ret)
 		return ret;
 	r->id = rc.ring_id;
