@@ -33,6 +33,7 @@ struct npud_options {
 	bool set_mode;			/* --mode given */
 	mode_t mode;			/* --mode: CUSE node permissions */
 	bool no_sandbox;		/* --no-sandbox */
+	unsigned int user_clients;	/* --limit-user-clients, or 0 for the default */
 };
 
 /*
@@ -54,8 +55,20 @@ struct npud_options {
 #define NPUD_WAITS_MAX		(NPUD_MAX_THREADS - NPUD_RESERVED_THREADS)
 #define NPUD_CLIENT_WAITS	32
 
+/*
+ * Descriptors: each client process costs npud NPUD_FDS_PER_CLIENT of them
+ * (npud_client.c), and npud keeps NPUD_FDS_RESERVED for itself (sessions,
+ * /dev/fuse clones, logs). By default one user may have a quarter of the
+ * client processes that npud's descriptor limit leaves room for
+ * (--limit-user-clients).
+ */
+#define NPUD_FDS_PER_CLIENT	3
+#define NPUD_FDS_RESERVED	64
+#define NPUD_USER_CLIENTS_SHARE	4
+
 /* npud_client.c */
-int npud_client_open(unsigned int index, pid_t tid, struct npud_client **clientp);
+int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_client **clientp);
+void npud_clients_set_user_limit(unsigned int max);
 void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 		       unsigned int cmd, void *arg, unsigned int flags,
 		       const void *in_buf, size_t in_bufsz, size_t out_bufsz);

@@ -24,10 +24,12 @@
  * interruptible (and, for fatal ones, killable) waits then end at once.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mockdev/host.h"
@@ -42,6 +44,137 @@ struct npud_client {
 	unsigned int index;		/* device number */
 	struct npud_client *prev, *next;
 };
+
+/*
+ * Client processes, counted per user. Each costs npud NPUD_FDS_PER_CLIENT
+ * descriptors (the task's pidfd and the two files that bind its address
+ * space, mockdev/kernel/mm_remote.c), taken from the one table that every
+ * user shares: without a cap, one user with enough processes would make
+ * npud refuse everybody else's opens with EMFILE. A process is its task,
+ * not its pid: the new image of a process that exec'd is another client,
+ * and files its old image left open keep the old one charged until their
+ * last close, as they keep its descriptors.
+ */
+struct npud_owner {
+	struct task_struct *task;	/* the key; the files hold references */
+	uid_t uid;			/* the user charged: the first opener's */
+	unsigned int files;		/* open files of this task */
+	struct npud_owner *next;	/* hash chain */
+};
+
+struct npud_user {
+	uid_t uid;
+	unsigned int owners;		/* its client processes */
+	struct npud_user *next;		/* hash chain */
+};
+
+#define NPUD_OWNER_BUCKETS	256
+
+/* Protects: npud_owners, npud_users and their counts (a leaf lock) */
+static pthread_mutex_t npud_owners_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct npud_owner *npud_owners[NPUD_OWNER_BUCKETS];
+static struct npud_user *npud_users[NPUD_OWNER_BUCKETS];
+static unsigned int npud_user_clients_max;	/* 0: no limit */
+
+/**
+ * npud_clients_set_user_limit() - client processes one user may have
+ * @max: the cap; 0 for none
+ *
+ * Before serving.
+ */
+void npud_clients_set_user_limit(unsigned int max)
+{
+	npud_user_clients_max = max;
+}
+
+static unsigned int npud_owner_hash(const void *key)
+{
+	uintptr_t v = (uintptr_t)key;
+
+	return (unsigned int)((v >> 4) ^ (v >> 12)) % NPUD_OWNER_BUCKETS;
+}
+
+static struct npud_user **npud_user_slot(uid_t uid)
+{
+	struct npud_user **u = &npud_users[uid % NPUD_OWNER_BUCKETS];
+
+	while (*u && (*u)->uid != uid)
+		u = &(*u)->next;
+	return u;
+}
+
+/*
+ * Count one more file of @task, opened by @uid. Return: 0, -EUSERS if the
+ * task is a new client process and @uid has its cap of them, -ENOMEM.
+ */
+static int npud_owner_get(struct task_struct *task, uid_t uid)
+{
+	struct npud_owner **o, *owner;
+	struct npud_user **u, *user;
+	int ret = 0;
+
+	pthread_mutex_lock(&npud_owners_lock);
+	o = &npud_owners[npud_owner_hash(task)];
+	while (*o && (*o)->task != task)
+		o = &(*o)->next;
+	if (*o) {
+		(*o)->files++;
+		goto out;
+	}
+	u = npud_user_slot(uid);
+	user = *u;
+	if (user && npud_user_clients_max && user->owners >= npud_user_clients_max) {
+		ret = -EUSERS;
+		goto out;
+	}
+	owner = calloc(1, sizeof(*owner));
+	if (!user)
+		user = calloc(1, sizeof(*user));
+	if (!owner || !user) {
+		free(owner);
+		if (!*u)
+			free(user);
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!*u) {
+		user->uid = uid;
+		*u = user;
+	}
+	user->owners++;
+	owner->task = task;
+	owner->uid = uid;
+	owner->files = 1;
+	*o = owner;
+out:
+	pthread_mutex_unlock(&npud_owners_lock);
+	return ret;
+}
+
+/* One file of @task fewer; the last one gives its user's count back. */
+static void npud_owner_put(struct task_struct *task)
+{
+	struct npud_owner **o, *owner;
+	struct npud_user **u, *user;
+
+	pthread_mutex_lock(&npud_owners_lock);
+	o = &npud_owners[npud_owner_hash(task)];
+	while (*o && (*o)->task != task)
+		o = &(*o)->next;
+	owner = *o;
+	if (!owner || --owner->files)
+		goto out;
+	*o = owner->next;
+	u = npud_user_slot(owner->uid);
+	user = *u;
+	if (user && !--user->owners) {
+		*u = user->next;
+		free(user);
+	}
+	free(owner);
+out:
+	pthread_mutex_unlock(&npud_owners_lock);
+}
 
 /* Protects: npud_clients, the list of every client not yet released */
 static pthread_mutex_t npud_clients_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -165,15 +298,39 @@ static bool npud_ioctl_may_wait(unsigned int cmd, const void *buf)
 	return cmd == NPU_IOCTL_RING_ENTER && (re->flags & NPU_ENTER_GETEVENTS);
 }
 
+/*
+ * A refusal for the user cap, said at most once a second: the client only
+ * sees EUSERS, and a flood must not flood the log as well.
+ */
+static void npud_log_user_cap(uid_t uid, pid_t tgid)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* Protects: last */
+	static time_t last;
+	time_t now = time(NULL);
+	bool say;
+
+	pthread_mutex_lock(&lock);
+	say = now != last;
+	if (say)
+		last = now;
+	pthread_mutex_unlock(&lock);
+	if (say)
+		npud_log(NPUD_LOG_WARNING,
+			 "npud: open by pid %d refused: uid %u has %u client processes, the most --limit-user-clients allows\n",
+			 (int)tgid, (unsigned int)uid, npud_user_clients_max);
+}
+
 /**
  * npud_client_open() - open device @index for the process of thread @tid
  * @index: device number (npu<index>)
  * @tid: the calling thread as FUSE reports it; 0 means unknown
+ * @uid: the caller's user as FUSE reports it, charged for a new process
  * @clientp: the new client
  *
- * Return: 0 or -errno (-EPERM for an unknown caller).
+ * Return: 0 or -errno (-EPERM for an unknown caller, -EUSERS when @uid has
+ * its cap of client processes, --limit-user-clients).
  */
-int npud_client_open(unsigned int index, pid_t tid, struct npud_client **clientp)
+int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_client **clientp)
 {
 	struct miscdevice *misc;
 	struct npud_client *c;
@@ -211,13 +368,20 @@ int npud_client_open(unsigned int index, pid_t tid, struct npud_client **clientp
 		ret = -EPERM;
 		goto err_put_task;
 	}
-	ret = mockdev_file_open(misc, c->task, &c->file);
+	ret = npud_owner_get(c->task, uid);
+	if (ret == -EUSERS)
+		npud_log_user_cap(uid, tgid);
 	if (ret)
 		goto err_put_task;
+	ret = mockdev_file_open(misc, c->task, &c->file);
+	if (ret)
+		goto err_put_owner;
 	npud_clients_add(c);
 	*clientp = c;
 	return 0;
 
+err_put_owner:
+	npud_owner_put(c->task);
 err_put_task:
 	mockdev_task_put(c->task);
 err_free:
@@ -333,6 +497,7 @@ void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 static void npud_client_free(struct npud_client *c)
 {
 	mockdev_file_release(c->file, c->task);
+	npud_owner_put(c->task);
 	mockdev_task_put(c->task);
 	free(c);
 }

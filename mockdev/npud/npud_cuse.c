@@ -35,7 +35,8 @@ static void npud_cuse_open(fuse_req_t req, struct fuse_file_info *fi)
 	struct npud_client *client;
 	int ret;
 
-	ret = npud_client_open(dev->index, fuse_req_ctx(req)->pid, &client);
+	ret = npud_client_open(dev->index, fuse_req_ctx(req)->pid, fuse_req_ctx(req)->uid,
+			       &client);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -169,7 +169,7 @@ static void npud_fuse_open(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ENOENT);
 		return;
 	}
-	ret = npud_client_open(index, fuse_req_ctx(req)->pid, &client);
+	ret = npud_client_open(index, fuse_req_ctx(req)->pid, fuse_req_ctx(req)->uid, &client);
 	if (ret) {
 		fuse_reply_err(req, -ret);
 		return;

@@ -59,7 +59,10 @@ static void npud_usage(FILE *out)
 		"  --limit-user-rings N, --limit-user-allocations N,\n"
 		"  --limit-user-phys-handles N, --limit-user-ipc-keys N,\n"
 		"  --limit-user-share-handles N, --limit-user-pin SIZE,\n"
-		"  --limit-user-hbm SIZE, --limit-user-ring-mem SIZE\n",
+		"  --limit-user-hbm SIZE, --limit-user-ring-mem SIZE\n"
+		"per user, over all devices:\n"
+		"  --limit-user-clients N   client processes (default: a quarter of what\n"
+		"                           npud's descriptor limit allows)\n",
 		NPUD_MAX_DEVICES);
 }
 
@@ -197,6 +200,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "no-sandbox", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "limit-user-clients", required_argument, NULL, 'u' },
 		{ "limit-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 0 },
 		{ "limit-allocations", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 1 },
 		{ "limit-phys-handles", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 2 },
@@ -264,6 +268,13 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		case 'S':
 			opts->no_sandbox = true;
 			break;
+		case 'u':
+			if (npud_parse_count(optarg, &lv)) {
+				fprintf(stderr, "npud: bad --limit-user-clients %s\n", optarg);
+				return -EINVAL;
+			}
+			opts->user_clients = (unsigned int)lv;
+			break;
 		case 'h':
 			npud_usage(stdout);
 			exit(0);
@@ -313,6 +324,30 @@ static void npud_raise_nofile(void)
 			 strerror(errno));
 }
 
+/*
+ * Those descriptors come from one table for all users: cap each user's
+ * client processes (--limit-user-clients, by default a share of the
+ * table), so that one user's processes cannot make npud refuse everyone.
+ */
+static void npud_set_user_clients(const struct npud_options *opts)
+{
+	unsigned long long room = 0;
+	unsigned int max = opts->user_clients;
+	struct rlimit rl;
+
+	if (!max) {
+		if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY &&
+		    rl.rlim_cur > NPUD_FDS_RESERVED)
+			room = (rl.rlim_cur - NPUD_FDS_RESERVED) / NPUD_FDS_PER_CLIENT;
+		max = room / NPUD_USER_CLIENTS_SHARE > 0xffffffffULL ?
+			      0xffffffffU : (unsigned int)(room / NPUD_USER_CLIENTS_SHARE);
+		if (!max)
+			max = 1;
+	}
+	npud_clients_set_user_limit(max);
+	npud_log(NPUD_LOG_DEBUG, "npud: at most %u client processes per user\n", max);
+}
+
 int main(int argc, char **argv)
 {
 	struct npud_options opts = { 0 };
@@ -327,6 +362,7 @@ int main(int argc, char **argv)
 	/* Before any thread exists, so that every thread inherits the mask. */
 	npud_signals_init();
 	npud_raise_nofile();
+	npud_set_user_clients(&opts);
 	/* Capabilities are per thread: drop them before the driver starts its own. */
 	ret = npud_sandbox_caps(&opts);
 	if (ret) {

@@ -506,7 +506,7 @@ static void op_open(struct nf_state *st, struct nf_in *in)
 		npud_client_release(st->cl[slot].c);
 		st->cl[slot].c = NULL;
 	}
-	ret = npud_client_open(index, tid, &c);
+	ret = npud_client_open(index, tid, getuid(), &c);
 	if (verbose)
 		fprintf(stderr, "npud_fuzz: open npu%u tid %d -> %d\n", index,
 			(int)tid, ret);
@@ -772,7 +772,7 @@ static void op_exec(struct nf_state *st, struct nf_in *in)
 	if (st->cl[slot].c)
 		npud_client_release(st->cl[slot].c);
 	st->cl[slot].c = NULL;
-	ret = npud_client_open(how & 1, pid, &c);
+	ret = npud_client_open(how & 1, pid, getuid(), &c);
 	if (ret) {
 		fprintf(stderr, "npud_fuzz: open for a live child gave %d\n",
 			ret);
@@ -801,7 +801,7 @@ static void op_exec(struct nf_state *st, struct nf_in *in)
 	if (st->cl[slot].c)
 		npud_client_release(st->cl[slot].c);
 	st->cl[slot].c = NULL;
-	ret = npud_client_open(how & 1, pid, &c);
+	ret = npud_client_open(how & 1, pid, getuid(), &c);
 	if (verbose)
 		fprintf(stderr,
 			"npud_fuzz: open by the new image of %d -> %d\n",
@@ -915,9 +915,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	}
 	atexit(nf_exit);
 	/* Warm up once (lazily created mock state), then take the baseline. */
-	if (npud_client_open(0, self_tid, &c) == 0)
+	if (npud_client_open(0, self_tid, getuid(), &c) == 0)
 		npud_client_release(c);
-	if (npud_client_open(1, child_pid, &c) == 0)
+	if (npud_client_open(1, child_pid, getuid(), &c) == 0)
 		npud_client_release(c);
 	fz_base_take(&base, "npud_fuzz", NF_DEVICES);
 	return 0;
@@ -941,9 +941,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&st, 0, sizeof(st));
 	memset(res + NF_ARG_OFF, 0, PAGE);
 	/* Mostly a client of each process to start with. */
-	if (npud_client_open(0, self_tid, &st.cl[0].c) == 0)
+	if (npud_client_open(0, self_tid, getuid(), &st.cl[0].c) == 0)
 		st.cl[0].tgid = getpid();
-	if (npud_client_open(1, child_pid, &st.cl[1].c) == 0)
+	if (npud_client_open(1, child_pid, getuid(), &st.cl[1].c) == 0)
 		st.cl[1].tgid = child_pid;
 
 	for (ops = 0; in.n && ops < NF_MAX_OPS; ops++) {
