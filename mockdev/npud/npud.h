@@ -69,6 +69,7 @@ struct npud_options {
 /* npud_client.c */
 int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_client **clientp);
 void npud_clients_set_user_limit(unsigned int max);
+unsigned int npud_clients_charged(void);
 void npud_client_ioctl(fuse_req_t req, struct npud_client *client,
 		       unsigned int cmd, void *arg, unsigned int flags,
 		       const void *in_buf, size_t in_bufsz, size_t out_bufsz);

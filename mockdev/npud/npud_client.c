@@ -87,6 +87,21 @@ void npud_clients_set_user_limit(unsigned int max)
 	npud_user_clients_max = max;
 }
 
+/* Client processes charged to users now (for tests). */
+unsigned int npud_clients_charged(void)
+{
+	unsigned int n = 0, i;
+	struct npud_user *u;
+
+	pthread_mutex_lock(&npud_owners_lock);
+	for (i = 0; i < NPUD_OWNER_BUCKETS; i++) {
+		for (u = npud_users[i]; u; u = u->next)
+			n += u->owners;
+	}
+	pthread_mutex_unlock(&npud_owners_lock);
+	return n;
+}
+
 static unsigned int npud_owner_hash(const void *key)
 {
 	uintptr_t v = (uintptr_t)key;

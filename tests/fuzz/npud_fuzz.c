@@ -78,6 +78,13 @@
 #define NF_RES_SIZE (NF_DATA_OFF + NF_DATA_SIZE + 16 * MIB)
 
 #define NF_CLIENTS 4
+#define NF_OTHER_UID 65534
+/*
+ * --limit-user-clients: this process and the child for our uid; the old
+ * and the new image for the exec'd child's own uid, which nothing else uses.
+ */
+#define NF_USER_CLIENTS 2
+#define NF_EXEC_UID 65533
 #define NF_MAX_OPS 64
 #define NF_NKNOWN 8
 /* The largest in_bufsz/out_bufsz tried: a little past _IOC_SIZE's maximum. */
@@ -494,10 +501,13 @@ static void nf_record(struct nf_state *st, unsigned int cmd, const uint8_t *a)
 
 static void op_open(struct nf_state *st, struct nf_in *in)
 {
-	unsigned int slot = in_u8(in) % NF_CLIENTS;
+	uint8_t ssel = in_u8(in);
+	unsigned int slot = ssel % NF_CLIENTS;
 	uint8_t isel = in_u8(in), tsel = in_u8(in);
 	unsigned int index = isel < 0xf0 ? isel % (NF_DEVICES + 1) : in_u32(in);
 	pid_t tid = pick_tid(tsel, in);
+	/* The user FUSE reports: ours, or another, against a cap of one client process each. */
+	uid_t uid = ssel & 0x80 ? NF_OTHER_UID : getuid();
 	struct npud_client *c = NULL;
 	pid_t tgid;
 	int ret;
@@ -506,7 +516,7 @@ static void op_open(struct nf_state *st, struct nf_in *in)
 		npud_client_release(st->cl[slot].c);
 		st->cl[slot].c = NULL;
 	}
-	ret = npud_client_open(index, tid, getuid(), &c);
+	ret = npud_client_open(index, tid, uid, &c);
 	if (verbose)
 		fprintf(stderr, "npud_fuzz: open npu%u tid %d -> %d\n", index,
 			(int)tid, ret);
@@ -772,7 +782,7 @@ static void op_exec(struct nf_state *st, struct nf_in *in)
 	if (st->cl[slot].c)
 		npud_client_release(st->cl[slot].c);
 	st->cl[slot].c = NULL;
-	ret = npud_client_open(how & 1, pid, getuid(), &c);
+	ret = npud_client_open(how & 1, pid, NF_EXEC_UID, &c);
 	if (ret) {
 		fprintf(stderr, "npud_fuzz: open for a live child gave %d\n",
 			ret);
@@ -801,7 +811,7 @@ static void op_exec(struct nf_state *st, struct nf_in *in)
 	if (st->cl[slot].c)
 		npud_client_release(st->cl[slot].c);
 	st->cl[slot].c = NULL;
-	ret = npud_client_open(how & 1, pid, getuid(), &c);
+	ret = npud_client_open(how & 1, pid, NF_EXEC_UID, &c);
 	if (verbose)
 		fprintf(stderr,
 			"npud_fuzz: open by the new image of %d -> %d\n",
@@ -849,6 +859,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	verbose = getenv("NPU_FUZZ_VERBOSE");
+	npud_clients_set_user_limit(NF_USER_CLIENTS);
 	if (verbose)
 		npud_log_level = NPUD_LOG_DEBUG;
 	p = mmap(NULL, NF_RES_SIZE + GIB, PROT_NONE,
@@ -976,6 +987,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (npud_clients_release_all()) {
 		fprintf(stderr, "npud_fuzz: npud still listed clients after their release\n");
+		abort();
+	}
+	if (npud_clients_charged()) {
+		fprintf(stderr, "npud_fuzz: %u client processes still charged to users\n",
+			npud_clients_charged());
 		abort();
 	}
 	exec_end();
