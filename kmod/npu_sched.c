@@ -23,9 +23,9 @@
  * A ring whose head is a VALUE_WAIT that is false is PARKED. Parked rings
  * go back to the run queue, to evaluate their condition again, whenever an
  * engine has written device memory of this device (the pool's event count
- * moved) and at least every NPU_SCHED_PARK_JIFFIES, so a wait released by another
- * ring, another device or the host is seen without a doorbell, and a
- * parked ring never holds up an engine.
+ * moved) and at least every NPU_SCHED_PARK_JIFFIES, so a wait released by
+ * another ring, another device or the host is seen without a doorbell, and
+ * a parked ring never holds up an engine.
  *
  * A producer that streams descriptors faster than they complete, with
  * nobody reaping the completions (NPU_SCHED_COALESCE_CQES or more wait in
@@ -95,7 +95,7 @@ struct npu_sched {
 	struct list_head pollq;		/* POLLED rings */
 	struct list_head parked;	/* PARKED rings */
 	struct npu_pool_worker *poller;	/* the engine polling pollq, if any */
-	s64 parked_gen;			/* the pool's events when parked was last re-checked */
+	s64 parked_gen;			/* pool events at the last re-check of parked */
 	unsigned long park_check;	/* jiffies of the next timed re-check */
 
 	/* Staging buffers of rings run by their submitter (npu_sched_enter_inline). */

@@ -89,7 +89,7 @@ if [[ ! -s $tmp/doc_graph ]]; then
 	fail "no graph between <!-- graph:begin --> and <!-- graph:end --> in $doc" ""
 fi
 if ! diff -u "$tmp/doc_graph" "$tmp/graph" >"$tmp/graph.diff"; then
-	fail "the graph in $doc is not the driver's (- document, + derived; update it with --print):" \
+	fail "the graph in $doc is not the driver's (- document, + derived; --print gives it):" \
 		"$(tail -n +3 "$tmp/graph.diff" | grep '^[-+]')"
 fi
 
@@ -108,7 +108,9 @@ fi
 comm -23 "$tmp/edges" "$tmp/named" >"$tmp/dag"
 # tsort names the files of every cycle it meets on stderr, one a line.
 if ! tsort <"$tmp/dag" >/dev/null 2>"$tmp/tsort.err"; then
-	fail "cycles not named in $doc (each: the files on it):" "$(sed -e 's/^tsort: -: input contains a loop:$/a cycle through/' -e 's/^tsort: /  /' "$tmp/tsort.err")"
+	fail "cycles not named in $doc (each: the files on it):" \
+		"$(sed -e 's/^tsort: -: input contains a loop:$/a cycle through/' \
+			-e 's/^tsort: /  /' "$tmp/tsort.err")"
 fi
 if [[ $status -eq 0 ]]; then
 	echo "$(wc -l <"$tmp/edges") edges between $(cut -d' ' -f1 "$tmp/graph" | wc -l) files;" \

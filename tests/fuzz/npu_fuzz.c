@@ -423,8 +423,8 @@ static uint64_t fz_pids(struct fz_in *in, uint32_t count)
  * handles, VAs and keys at values this input has seen (unless the choice
  * byte asks for the fuzzed value).
  */
-static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd, union npu_ioctl_args *a,
-		     struct fz_in *in)
+static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd,
+		     union npu_ioctl_args *a, struct fz_in *in)
 {
 	uint8_t sel = in_u8(in);
 
