@@ -19,8 +19,9 @@
 #include "npu_host.h"
 #include "npu_mem.h"
 #include "npu_peer.h"
-#include "npu_ring.h"
 #include "npu_share.h"
+#include "npu_smi.h"
+#include "npu_submit.h"
 #include "npu_vmm.h"
 
 /* Owner ids of contexts: never reused, so frames are never mistaken for a new context's. */
@@ -197,12 +198,12 @@ void npu_ctx_destroy(struct npu_ctx *ctx)
 	struct npu_device *ndev = ctx->ndev;
 
 	WRITE_ONCE(ctx->dead, true);
-	npu_ring_release_all(ctx);
+	npu_submit_release_all(ctx);
 
 	down_write(&ctx->live);
 	if (ctx->torn_down)
 		goto out;
-	npu_ring_release_all(ctx);
+	npu_submit_release_all(ctx);
 	npu_peer_release_all(ctx);
 	npu_host_release_all(ctx);
 	npu_share_release_ctx(ctx);
@@ -264,4 +265,54 @@ int npu_ctx_setup(struct npu_ctx *ctx, u64 va_base, u64 va_size)
 	}
 	mutex_unlock(&ctx->lock);
 	return ret;
+}
+
+/* One record per open file of @ndev; the first @count go to @recs. */
+static u32 npu_ctx_smi_fill(struct npu_device *ndev, struct npu_smi_proc *recs, u32 count)
+{
+	struct npu_ctx *ctx;
+	u32 n = 0;
+	int id;
+
+	mutex_lock(&ndev->lock);
+	idr_for_each_entry(&ndev->ctx_idr, ctx, id) {
+		if (n < count) {
+			struct npu_smi_proc *r = &recs[n];
+
+			r->tgid = ctx->tgid;
+			r->ctx_id = ctx->id;
+			r->mapped_bytes = READ_ONCE(ctx->mapped_bytes);
+			r->allocations = READ_ONCE(ctx->nr_mems);
+			r->imports = READ_ONCE(ctx->nr_imports);
+			r->phys_handles = READ_ONCE(ctx->nr_phys);
+			r->phys_bytes = READ_ONCE(ctx->phys_bytes);
+			npu_limits_smi_fill(ctx->proc, r);
+		}
+		n++;
+	}
+	mutex_unlock(&ndev->lock);
+	return n;
+}
+
+/**
+ * npu_ctx_smi_procs() - NPU_IOCTL_SMI_PROCS: one record per open file of @ndev
+ * @ndev: the device
+ * @args: the query; total and written are filled on success
+ *
+ * The records are statistics: the counters of each context are read
+ * without its lock (they are written with WRITE_ONCE under it), while the
+ * device lock keeps the contexts themselves from going away. Each record
+ * also carries its process's use of its per-process limits, the same for
+ * every file the process has open.
+ *
+ * Return: 0; -EINVAL for a count above the limit; -EFAULT; -ENOMEM.
+ */
+int npu_ctx_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
+{
+	struct npu_smi_proc *recs = npu_smi_alloc(args, sizeof(*recs));
+
+	if (IS_ERR(recs))
+		return PTR_ERR(recs);
+	return npu_smi_reply(args, recs, npu_ctx_smi_fill(ndev, recs, args->count),
+			     sizeof(*recs));
 }

@@ -12,6 +12,7 @@
 #include "npu_vas.h"
 
 struct npu_device;
+struct npu_smi_query;
 
 struct npu_ctx {
 	/*
@@ -86,6 +87,7 @@ int npu_ctx_enter(struct npu_ctx *ctx);
 void npu_ctx_exit(struct npu_ctx *ctx);
 int npu_ctx_setup(struct npu_ctx *ctx, u64 va_base, u64 va_size);
 void npu_ctx_put(struct npu_ctx *ctx);
+int npu_ctx_smi_procs(struct npu_device *ndev, struct npu_smi_query *args);
 
 /**
  * npu_ctx_is_setup() - whether NPU_IOCTL_CTX_SETUP has completed

@@ -8,6 +8,7 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
+#include "npu_dev.h"
 #include "npu_drv.h"
 #include "npu_ioctl.h"
 #include "npu_sched.h"
@@ -20,32 +21,6 @@ MODULE_PARM_DESC(devices, "Number of npu devices (1..16, default 1)");
 static unsigned int hbm_mb = 16384;
 module_param(hbm_mb, uint, 0444);
 MODULE_PARM_DESC(hbm_mb, "HBM per device in MiB (default 16384; backed lazily)");
-
-/* Written only by module init and exit. */
-static struct npu_device *npu_devices[NPU_MAX_DEVICES];
-static unsigned int npu_nr_devices;
-
-/**
- * npu_drv_device_count() - devices of this driver instance
- *
- * Return: the number of devices created at module init.
- */
-unsigned int npu_drv_device_count(void)
-{
-	return npu_nr_devices;
-}
-
-/**
- * npu_drv_device() - a device of this driver instance
- * @index: its index
- *
- * Return: the device, or NULL if @index is out of range. Devices live
- * until module exit, which no open file survives.
- */
-struct npu_device *npu_drv_device(unsigned int index)
-{
-	return index < npu_nr_devices ? npu_devices[index] : NULL;
-}
 
 static int npu_open(struct inode *inode, struct file *filp)
 {
@@ -246,8 +221,10 @@ err_free_ndev:
 
 static void npu_destroy_devices(void)
 {
-	while (npu_nr_devices)
-		npu_device_destroy(npu_devices[--npu_nr_devices]);
+	struct npu_device *ndev;
+
+	while ((ndev = npu_dev_pop()))
+		npu_device_destroy(ndev);
 }
 
 static int __init npu_init(void)
@@ -265,10 +242,12 @@ static int __init npu_init(void)
 	}
 	npu_debugfs_root = debugfs_create_dir("npu", NULL);
 	for (i = 0; i < devices; i++) {
-		ret = npu_device_create(i, &npu_devices[i]);
+		struct npu_device *ndev;
+
+		ret = npu_device_create(i, &ndev);
 		if (ret)
 			goto err_destroy_devices;
-		npu_nr_devices++;
+		npu_dev_push(ndev);
 	}
 	pr_info("npu: %u device(s), %u MiB HBM each\n", devices, hbm_mb);
 	return 0;

@@ -10,9 +10,10 @@
 #include "npu_limits.h"
 #include "npu_pfa.h"
 
-#define NPU_MAX_DEVICES		16
 #define NPU_MAX_HBM_MB		(1U << 20)	/* 1 TiB: frame numbers fit in u32 */
 
+struct npu_jobs;
+struct npu_pool;
 struct npu_sched;
 
 struct npu_device {
@@ -22,7 +23,9 @@ struct npu_device {
 	u64 hbm_size;
 	struct npu_pfa pfa;
 	struct npu_hbm hbm;
-	struct npu_sched *sched;	/* the copy engines */
+	struct npu_sched *sched;	/* the ring scheduler of the copy engines */
+	struct npu_pool *pool;		/* the engines (set up by npu_sched_init()) */
+	struct npu_jobs *jobs;		/* large copies they share (likewise) */
 
 	struct mutex lock; /* Protects: ctx_idr */
 	struct idr ctx_idr;	/* context id -> struct npu_ctx */
@@ -39,8 +42,5 @@ struct npu_device {
 
 	struct dentry *debugfs;	/* npu/npuN/ in debugfs (an ERR_PTR without debugfs) */
 };
-
-unsigned int npu_drv_device_count(void);
-struct npu_device *npu_drv_device(unsigned int index);
 
 #endif /* _NPU_DRV_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * The copy engine: what an engine kthread (npu_sched.c) does with a ring it
- * owns.
+ * The copy engine: what an engine (a worker of npu_pool.c, scheduled by
+ * npu_sched.c) does with a ring it owns.
  *
  * npu_engine_run() consumes a bounded batch of a ring's descriptors. Each
  * is read once into private memory (npu_ring_read_sqe()), validated, its
@@ -21,7 +21,7 @@
  * descriptor and the ring parks (NPU_ENGINE_PARKED): the engine moves on to
  * other rings and the scheduler runs this one again when device memory may
  * have changed. Large copies are cut into chunks that idle engines run in
- * parallel (npu_sched_split()).
+ * parallel (npu_job_run(), with npu_engine_chunk() as the callback).
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -29,10 +29,11 @@
 #include "npu_drv.h"
 #include "npu_engine.h"
 #include "npu_host.h"
+#include "npu_job.h"
 #include "npu_mem.h"
 #include "npu_peer.h"
+#include "npu_pool.h"
 #include "npu_ring.h"
-#include "npu_sched.h"
 
 enum npu_opnd_kind {
 	NPU_OPND_DEV,		/* device memory, through a held range */
@@ -279,8 +280,9 @@ static void npu_engine_wrote(struct npu_ring *ring, const struct npu_opnd *dst, 
 	if (dst->kind != NPU_OPND_DEV)
 		return;
 	*wrote = true;
+	/* Parked rings of the peer's device look at their conditions again. */
 	if (dst->peer)
-		npu_sched_note_write(dst->peer->ndev->sched);
+		npu_pool_signal(dst->peer->ndev->pool);
 }
 
 /*
@@ -304,6 +306,18 @@ static bool npu_engine_copy_cached(struct npu_ring *ring, u64 dst, u64 src, u64 
 	return true;
 }
 
+/* Bytes [off, off + len) of a split copy (npu_job_run()'s callback); @arg is the xfer. */
+static int npu_engine_chunk(void *arg, u64 off, u64 len, void *bounce)
+{
+	return npu_engine_move(arg, off, off, len, bounce);
+}
+
+/* Whether an engine running part of @x must adopt the ring's mm. */
+static bool npu_engine_xfer_user(const struct npu_xfer *x)
+{
+	return x->dst.kind == NPU_OPND_USER || x->src.kind == NPU_OPND_USER;
+}
+
 /* A 1-D copy of len (> 0) bytes in direction dir (< NPU_DIR_COUNT). */
 static int npu_engine_copy_range(struct npu_ring *ring, void *bounce, u32 dir, u64 dst, u64 src,
 				 u64 len, bool *wrote)
@@ -321,7 +335,8 @@ static int npu_engine_copy_range(struct npu_ring *ring, void *bounce, u32 dir, u
 		return ret;
 	ret = -EAGAIN;
 	if (len >= NPU_ENGINE_SPLIT_MIN)
-		ret = npu_sched_split(ring, &x, len, bounce);
+		ret = npu_job_run(ring->ctx->ndev->jobs, len, npu_engine_chunk, &x,
+				  npu_engine_xfer_user(&x) ? ring->mm : NULL, bounce);
 	if (ret == -EAGAIN)
 		ret = npu_engine_move(&x, 0, 0, len, bounce);
 	npu_engine_wrote(ring, &x.dst, wrote);
@@ -804,34 +819,4 @@ enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 bud
 	npu_mem_xlate_drop(&ring->xlate);
 	npu_ring_commit_cqes(ring);
 	return stop;
-}
-
-/**
- * npu_engine_chunk_run() - copy one chunk of a split copy
- * @job: the job; its ring's mm is adopted by the caller when needed
- * @off: first byte of the chunk
- * @bounce: the calling engine's staging buffer
- */
-void npu_engine_chunk_run(struct npu_chunk_job *job, u64 off, void *bounce)
-{
-	u64 n = min(job->chunk, job->len - off);
-	int ret;
-
-	/* The copy fails as a whole: what is left of it need not move. */
-	if (atomic_read(&job->err))
-		return;
-	ret = npu_engine_move(job->x, off, off, n, bounce);
-	if (ret)
-		atomic_cmpxchg(&job->err, 0, ret);
-}
-
-/**
- * npu_engine_xfer_user() - whether a transfer touches pageable host memory
- * @x: the resolved transfer
- *
- * Return: true if an engine running part of it must adopt the ring's mm.
- */
-bool npu_engine_xfer_user(const struct npu_xfer *x)
-{
-	return x->dst.kind == NPU_OPND_USER || x->src.kind == NPU_OPND_USER;
 }

@@ -8,13 +8,11 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 
-struct npu_chunk_job;
 struct npu_ring;
-struct npu_xfer;
 
 /* Bytes of the host-to-host staging buffer each engine owns. */
 #define NPU_ENGINE_BOUNCE_SIZE	SZ_64K
-/* Copies from this size on are cut into chunks other engines may take (npu_sched_split()). */
+/* Copies from this size on are cut into chunks other engines may take (npu_job_run()). */
 #define NPU_ENGINE_SPLIT_MIN	SZ_8M
 /* Device-to-device copies and fills up to this size complete quickly (npu_engine_quick()). */
 #define NPU_ENGINE_QUICK_BYTES	SZ_4K
@@ -29,7 +27,5 @@ enum npu_engine_stop {
 s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *sqe, bool *wrote);
 enum npu_engine_stop npu_engine_run(struct npu_ring *ring, void *bounce, u32 budget,
 				    bool abort, u32 abort_tail, bool *wrote);
-void npu_engine_chunk_run(struct npu_chunk_job *job, u64 off, void *bounce);
-bool npu_engine_xfer_user(const struct npu_xfer *x);
 
 #endif /* _NPU_ENGINE_H */

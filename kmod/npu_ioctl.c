@@ -13,57 +13,23 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
+#include "npu_dev.h"
 #include "npu_drv.h"
 #include "npu_host.h"
 #include "npu_ioctl.h"
+#include "npu_ioctl_args.h"
+#include "npu_ipc.h"
+#include "npu_limits.h"
 #include "npu_mem.h"
 #include "npu_peer.h"
-#include "npu_ring.h"
 #include "npu_sched.h"
 #include "npu_share.h"
-#include "npu_smi.h"
+#include "npu_submit.h"
 #include "npu_uring.h"
 #include "npu_vmm.h"
 
 #define NPU_UAPI_ASSERT_SIZE(type, size) static_assert(sizeof(type) == (size));
 NPU_UAPI_SIZES(NPU_UAPI_ASSERT_SIZE)
-
-union npu_ioctl_args {
-	struct npu_version version;
-	struct npu_device_info device_info;
-	struct npu_ctx_setup ctx_setup;
-	struct npu_mem_alloc mem_alloc;
-	struct npu_mem_free mem_free;
-	struct npu_mem_query mem_query;
-	struct npu_mem_info mem_info;
-	struct npu_ring_create ring_create;
-	struct npu_ring_destroy ring_destroy;
-	struct npu_ring_enter ring_enter;
-	struct npu_nop nop;
-	struct npu_ring_stats ring_stats;
-	struct npu_ring_abort ring_abort;
-	struct npu_host_register host_register;
-	struct npu_host_unregister host_unregister;
-	struct npu_peer peer;
-	struct npu_ipc_export ipc_export;
-	struct npu_share_set_pid share_set_pid;
-	struct npu_ipc_import ipc_import;
-	struct npu_ipc_unimport ipc_unimport;
-	struct npu_ipc_destroy ipc_destroy;
-	struct npu_phys_alloc phys_alloc;
-	struct npu_phys_free phys_free;
-	struct npu_phys_retain phys_retain;
-	struct npu_phys_info phys_info;
-	struct npu_phys_peer phys_peer;
-	struct npu_vmm_reserve vmm_reserve;
-	struct npu_vmm_release vmm_release;
-	struct npu_vmm_map vmm_map;
-	struct npu_vmm_unmap vmm_unmap;
-	struct npu_vmm_access vmm_access;
-	struct npu_share_export share_export;
-	struct npu_share_import share_import;
-	struct npu_smi_query smi_query;
-};
 
 /* The command needs a context set up by NPU_IOCTL_CTX_SETUP. */
 #define NPU_IOCTL_F_CTX		BIT(0)
@@ -111,7 +77,7 @@ static int npu_ioctl_get_version(struct npu_ctx *ctx, void *data)
 		args->features |= NPU_FEATURE_HUGE;
 	if (mask & BIT_ULL(NPU_ORDER_HUGE1G))
 		args->features |= NPU_FEATURE_HUGE1G;
-	args->device_count = npu_drv_device_count();
+	args->device_count = npu_dev_count();
 	args->device_index = ctx->ndev->index;
 	args->hbm_size = ctx->ndev->hbm_size;
 	args->page_order_mask = mask;
@@ -195,7 +161,7 @@ static int npu_ioctl_ring_create(struct npu_ctx *ctx, void *data)
 
 	if (args->flags)
 		return -EINVAL;
-	return npu_ring_create(ctx, args);
+	return npu_submit_create(ctx, args);
 }
 
 static int npu_ioctl_ring_destroy(struct npu_ctx *ctx, void *data)
@@ -204,7 +170,7 @@ static int npu_ioctl_ring_destroy(struct npu_ctx *ctx, void *data)
 
 	if (args->pad)
 		return -EINVAL;
-	return npu_ring_destroy(ctx, args->ring_id);
+	return npu_submit_destroy(ctx, args->ring_id);
 }
 
 static int npu_ioctl_ring_enter(struct npu_ctx *ctx, void *data)
@@ -214,7 +180,7 @@ static int npu_ioctl_ring_enter(struct npu_ctx *ctx, void *data)
 	if (args->flags & ~NPU_ENTER_FLAGS_ALL || args->pad)
 		return -EINVAL;
 	atomic64_inc(&ctx->ndev->nr_enter_ioctls);
-	return npu_ring_enter(ctx, args);
+	return npu_submit_enter(ctx, args);
 }
 
 static int npu_ioctl_ring_abort(struct npu_ctx *ctx, void *data)
@@ -223,7 +189,7 @@ static int npu_ioctl_ring_abort(struct npu_ctx *ctx, void *data)
 
 	if (args->pad)
 		return -EINVAL;
-	return npu_ring_abort(ctx, args);
+	return npu_submit_abort(ctx, args);
 }
 
 static int npu_ioctl_ring_stats(struct npu_ctx *ctx, void *data)
@@ -232,7 +198,7 @@ static int npu_ioctl_ring_stats(struct npu_ctx *ctx, void *data)
 
 	if (args->pad)
 		return -EINVAL;
-	return npu_ring_stats(ctx, args);
+	return npu_submit_stats(ctx, args);
 }
 
 static int npu_ioctl_host_register(struct npu_ctx *ctx, void *data)
@@ -285,7 +251,7 @@ static int npu_ioctl_ipc_export(struct npu_ctx *ctx, void *data)
 
 	if (args->pad)
 		return -EINVAL;
-	return npu_share_ipc_export(ctx, args);
+	return npu_ipc_export(ctx, args);
 }
 
 static int npu_ioctl_ipc_set_pid(struct npu_ctx *ctx, void *data)
@@ -303,7 +269,7 @@ static int npu_ioctl_ipc_import(struct npu_ctx *ctx, void *data)
 
 	if (args->flags)
 		return -EINVAL;
-	return npu_share_ipc_import(ctx, args);
+	return npu_ipc_import(ctx, args);
 }
 
 static int npu_ioctl_ipc_unimport(struct npu_ctx *ctx, void *data)
@@ -429,7 +395,7 @@ static int npu_ioctl_share_import(struct npu_ctx *ctx, void *data)
 
 	if (args->flags || args->pad)
 		return -EINVAL;
-	return npu_share_handle_import(ctx, args);
+	return npu_ipc_handle_import(ctx, args);
 }
 
 static int npu_ioctl_smi_procs(struct npu_ctx *ctx, void *data)
@@ -438,7 +404,7 @@ static int npu_ioctl_smi_procs(struct npu_ctx *ctx, void *data)
 
 	if (args->pad)
 		return -EINVAL;
-	return npu_smi_procs(ctx->ndev, args);
+	return npu_ctx_smi_procs(ctx->ndev, args);
 }
 
 static int npu_ioctl_smi_shares(struct npu_ctx *ctx, void *data)
@@ -456,7 +422,7 @@ static int npu_ioctl_smi_users(struct npu_ctx *ctx, void *data)
 
 	if (args->pad)
 		return -EINVAL;
-	return npu_smi_users(ctx->ndev, args);
+	return npu_limits_smi_users(&ctx->ndev->limits, args);
 }
 
 #define NPU_IOCTL_DEF(ioctl, _func, _flags)				\
@@ -519,7 +485,7 @@ static int npu_ioctl_dispatch(struct npu_ctx *ctx, unsigned int cmd, unsigned lo
 	if (!desc->func || desc->cmd != cmd)
 		return -ENOTTY;
 	/* The table's cmd fixes the size; make sure the union holds it. */
-	if (WARN_ON_ONCE(size > sizeof(args)))
+	if (WARN_ON_ONCE(size > sizeof(args.bytes)))
 		return -ENOTTY;
 
 	if (_IOC_DIR(cmd) & _IOC_WRITE) {

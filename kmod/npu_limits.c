@@ -482,9 +482,6 @@ void npu_limits_smi_fill(const struct npu_proc *proc, struct npu_smi_proc *rec)
 	}
 }
 
-/* Records npu-smi may ask for in one call. */
-#define NPU_LIMITS_SMI_MAX_USERS	65536
-
 /**
  * npu_limits_smi_users() - NPU_IOCTL_SMI_USERS: one record per user of a device
  * @limits: the device's table
@@ -494,18 +491,13 @@ void npu_limits_smi_fill(const struct npu_proc *proc, struct npu_smi_proc *rec)
  */
 int npu_limits_smi_users(struct npu_limits *limits, struct npu_smi_query *args)
 {
-	struct npu_smi_user *recs = NULL;
+	struct npu_smi_user *recs = npu_smi_alloc(args, sizeof(*recs));
 	const struct npu_user *user;
 	unsigned int bkt, i;
 	u32 n = 0;
 
-	if (args->count > NPU_LIMITS_SMI_MAX_USERS)
-		return -EINVAL;
-	if (args->count) {
-		recs = kvcalloc(args->count, sizeof(*recs), GFP_KERNEL);
-		if (!recs)
-			return -ENOMEM;
-	}
+	if (IS_ERR(recs))
+		return PTR_ERR(recs);
 	spin_lock(&limits->users_lock);
 	hash_for_each(limits->users, bkt, user, node) {
 		if (n < args->count) {

@@ -16,6 +16,7 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
+#include "npu_dev.h"
 #include "npu_drv.h"
 #include "npu_peer.h"
 
@@ -49,7 +50,7 @@ static struct npu_peer_link *npu_peer_find(struct npu_ctx *owner, u32 peer_devic
 /* A referenced context peer_ctx of device peer_device, or an ERR_PTR. */
 static struct npu_ctx *npu_peer_lookup(u32 peer_device, u32 peer_ctx)
 {
-	struct npu_device *ndev = npu_drv_device(peer_device);
+	struct npu_device *ndev = npu_dev_get(peer_device);
 	struct npu_ctx *peer;
 
 	if (!ndev || peer_ctx > INT_MAX)
@@ -69,7 +70,7 @@ static struct npu_ctx *npu_peer_lookup(u32 peer_device, u32 peer_ctx)
  * @peer_device: device index of the other context
  * @peer_ctx: its context id (npu_ctx_setup.ctx_id)
  *
- * Return: the context, referenced (drop with npu_ctx_put()); ERR_PTR of
+ * Return: the context, referenced (drop with npu_peer_put_ctx()); ERR_PTR of
  * -ENOENT if there is none (or it has no address space yet), -EPERM if
  * another process opened it.
  */

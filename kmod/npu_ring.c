@@ -28,17 +28,23 @@
  * with -EFAULT; a failed ring is not touched again. A page flag test per
  * access keeps the fast path cheap, where a fault-guarded copy of every
  * field would not be.
+ *
+ * The doorbell handshake (io_uring's SQPOLL) lives here too, since it is a
+ * protocol on the shared flags word: NPU_RING_NEED_WAKEUP set means that no
+ * engine will look at sq_tail again until a RING_ENTER with to_submit. The
+ * scheduler clears it when an engine takes the ring
+ * (npu_ring_wakeup_clear()) and sets it when none will
+ * (npu_ring_wakeup_arm()). Setting it is a Dekker handshake with the
+ * producer: the driver sets the flag, a full barrier, then reads sq_tail
+ * once more; the producer publishes sq_tail, a full barrier, then reads
+ * the flag. One of the two sees the other, so SQEs published while the
+ * flag was being set are either run or announced by a doorbell.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
-#include "npu_engine.h"
 #include "npu_ring.h"
-#include "npu_sched.h"
-
-/* A completion waiter polls the CQ this long before it sleeps. */
-#define NPU_RING_WAIT_SPIN_NS	(10 * NSEC_PER_USEC)
 
 static void npu_ring_release(struct kref *ref)
 {
@@ -57,21 +63,13 @@ static void npu_ring_release(struct kref *ref)
 	kfree(ring);
 }
 
-static void npu_ring_put(struct npu_ring *ring)
+/**
+ * npu_ring_put() - drop a reference on a ring
+ * @ring: the ring; the last reference unpins its memory and frees it
+ */
+void npu_ring_put(struct npu_ring *ring)
 {
 	kref_put(&ring->ref, npu_ring_release);
-}
-
-static struct npu_ring *npu_ring_get(struct npu_ctx *ctx, u32 ring_id)
-{
-	struct npu_ring *ring;
-
-	mutex_lock(&ctx->lock);
-	ring = idr_find(&ctx->rings, ring_id);
-	if (ring)
-		kref_get(&ring->ref);
-	mutex_unlock(&ctx->lock);
-	return ring;
 }
 
 static bool npu_ring_entries_valid(u32 sq_entries, u32 cq_entries)
@@ -113,10 +111,10 @@ static void npu_ring_init_hdr(struct npu_ring *ring)
 }
 
 /**
- * npu_ring_create() - register a ring region of the caller
+ * npu_ring_alloc() - pin and map a ring region of the caller
  * @ctx: a set-up context
- * @args: NPU_IOCTL_RING_CREATE arguments, flags already checked; the out
- *	fields are filled on success
+ * @args: NPU_IOCTL_RING_CREATE arguments, flags already checked
+ * @out: the new ring, with one reference, NEED_WAKEUP set, and no id yet
  *
  * Return: 0; -EINVAL for bad entry counts, a zero or unaligned address, a
  * region smaller than npu_ring_bytes() or one that wraps; -ENOSPC when the
@@ -124,12 +122,13 @@ static void npu_ring_init_hdr(struct npu_ring *ring)
  * the limit of ring memory, which is charged before anything is pinned;
  * -EFAULT if the region cannot be pinned; -ENOMEM.
  */
-int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
+int npu_ring_alloc(struct npu_ctx *ctx, const struct npu_ring_create *args,
+		   struct npu_ring **out)
 {
 	struct npu_device *ndev = ctx->ndev;
 	struct npu_ring *ring;
 	u64 bytes, end, pinned;
-	int ret, id;
+	int ret;
 
 	if (!npu_ring_entries_valid(args->sq_entries, args->cq_entries))
 		return -EINVAL;
@@ -158,7 +157,6 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	ring->flags = NPU_RING_NEED_WAKEUP;
 	mutex_init(&ring->submit_lock);
 	init_waitqueue_head(&ring->cq_wait);
-	npu_sched_attach(ring);
 
 	ring->nr_pages = DIV_ROUND_UP(bytes, PAGE_SIZE);
 	ring->pages = kvmalloc_array(ring->nr_pages, sizeof(*ring->pages), GFP_KERNEL);
@@ -186,24 +184,11 @@ int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	ring->mm = current->mm;
 	mmgrab(ring->mm);
 
-	mutex_lock(&ctx->lock);
-	id = idr_alloc(&ctx->rings, ring, 1, 0, GFP_KERNEL);
-	mutex_unlock(&ctx->lock);
-	if (id < 0) {
-		ret = id;
-		goto err_mmdrop;
-	}
-	ring->id = id;
 	atomic_inc(&ndev->nr_rings);
 	atomic64_add(ring->nr_pages, &ndev->nr_pinned_pages);
-
-	args->ring_id = id;
-	args->sqes_off = NPU_RING_SQES_OFF;
-	args->cqes_off = NPU_RING_SQES_OFF + (u64)args->sq_entries * sizeof(struct npu_sqe);
+	*out = ring;
 	return 0;
 
-err_mmdrop:
-	mmdrop(ring->mm);
 err_vunmap:
 	vunmap(ring->vaddr);
 err_unpin:
@@ -218,54 +203,6 @@ err_uncharge_bytes:
 err_uncharge:
 	npu_limits_uncharge(ctx->proc, NPU_LIMIT_RINGS, 1);
 	return ret;
-}
-
-/**
- * npu_ring_destroy() - drop a ring
- * @ctx: a set-up context
- * @ring_id: the id RING_CREATE returned
- *
- * The descriptor an engine is running finishes; the others complete with
- * -ECANCELED.
- *
- * Return: 0 or -ENOENT.
- */
-int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id)
-{
-	struct npu_ring *ring;
-
-	mutex_lock(&ctx->lock);
-	ring = idr_remove(&ctx->rings, ring_id);
-	mutex_unlock(&ctx->lock);
-	if (!ring)
-		return -ENOENT;
-	/* New RING_ENTERs can no longer find it; the engines let go of it. */
-	npu_sched_detach(ring);
-	npu_ring_put(ring);
-	return 0;
-}
-
-/**
- * npu_ring_release_all() - drop every ring of a closing context
- * @ctx: the context; no ioctl can run on it any more
- */
-void npu_ring_release_all(struct npu_ctx *ctx)
-{
-	struct npu_ring *ring;
-	int id = 0;
-
-	for (;;) {
-		/* Not under ctx->lock: the engine running the ring may need it. */
-		mutex_lock(&ctx->lock);
-		ring = idr_get_next(&ctx->rings, &id);
-		if (ring)
-			idr_remove(&ctx->rings, id);
-		mutex_unlock(&ctx->lock);
-		if (!ring)
-			break;
-		npu_sched_detach(ring);
-		npu_ring_put(ring);
-	}
 }
 
 /* Whether the page of the ring region that holds @p has failed. */
@@ -506,6 +443,42 @@ void npu_ring_publish_flags(struct npu_ring *ring)
 }
 
 /**
+ * npu_ring_wakeup_clear() - the ring needs no doorbell: an engine will look at it
+ * @ring: the ring; the caller owns its flags
+ *
+ * The producer's next submission makes no system call.
+ */
+void npu_ring_wakeup_clear(struct npu_ring *ring)
+{
+	if (ring->flags & NPU_RING_NEED_WAKEUP) {
+		ring->flags &= ~NPU_RING_NEED_WAKEUP;
+		npu_ring_publish_flags(ring);
+	}
+}
+
+/**
+ * npu_ring_wakeup_arm() - no engine will look at the ring: ask for a doorbell
+ * @ring: the ring; the caller owns its flags
+ *
+ * Sets NEED_WAKEUP, then looks at sq_tail once more: the producer
+ * publishes sq_tail, a full barrier, then reads the flag, so one of the
+ * two sees the other (io_uring's SQPOLL handshake).
+ *
+ * Return: true if SQEs were published that the producer may have
+ * published without a doorbell: the caller must not let the ring sleep.
+ */
+bool npu_ring_wakeup_arm(struct npu_ring *ring)
+{
+	if (!(ring->flags & NPU_RING_NEED_WAKEUP)) {
+		ring->flags |= NPU_RING_NEED_WAKEUP;
+		npu_ring_publish_flags(ring);
+	}
+	/* Pairs with the producer's barrier between sq_tail and flags. */
+	smp_mb();
+	return npu_ring_sq_pending(ring);
+}
+
+/**
  * npu_ring_commit_cqes() - publish the CQEs filled so far and wake their waiters
  * @ring: the ring; caller holds submit_lock
  */
@@ -541,135 +514,3 @@ u32 npu_ring_cq_ready(struct npu_ring *ring)
 	return min(READ_ONCE(ring->cq_tail) - head, ring->cq_entries);
 }
 
-static bool npu_ring_wait_done(struct npu_ring *ring, u32 min_complete)
-{
-	return npu_ring_cq_ready(ring) >= min_complete || npu_sched_ring_idle(ring);
-}
-
-/*
- * Wait until @min_complete CQEs are there, but only while something is in
- * flight: with nothing submitted, nothing will arrive, so return what is
- * there. Spin briefly first: a completion that is microseconds away costs
- * less than a sleep and a cross-CPU wake-up.
- *
- * Any signal ends the wait with -EINTR, with or without a timeout: a wait
- * may never end on its own (a VALUE_WAIT nobody releases), and the caller
- * must be able to run its signal handlers (the runtime just waits again).
- */
-static int npu_ring_wait(struct npu_ring *ring, u32 min_complete, u64 timeout_ns)
-{
-	u64 spin_end = ktime_get_ns() + min_t(u64, NPU_RING_WAIT_SPIN_NS, timeout_ns ?: U64_MAX);
-	long ret;
-
-	do {
-		cpu_relax();
-		if (npu_ring_wait_done(ring, min_complete))
-			return 0;
-	} while (ktime_get_ns() < spin_end);
-	atomic64_inc(&ring->st_waits);
-
-	if (!timeout_ns) {
-		ret = wait_event_interruptible(ring->cq_wait,
-					       npu_ring_wait_done(ring, min_complete));
-		return ret ? -EINTR : 0;
-	}
-	ret = wait_event_interruptible_timeout(ring->cq_wait,
-					       npu_ring_wait_done(ring, min_complete),
-					       max_t(long, nsecs_to_jiffies(timeout_ns), 1));
-	if (ret < 0)
-		return -EINTR;
-	return ret ? 0 : -ETIME;
-}
-
-/**
- * npu_ring_enter() - the doorbell: wake an engine, optionally wait for CQEs
- * @ctx: a set-up context
- * @args: NPU_IOCTL_RING_ENTER arguments, flags and pad already checked
- *
- * With to_submit, makes sure an engine runs the ring and returns at once;
- * the engines execute the SQEs asynchronously. Also the body of the
- * io_uring command form of the doorbell.
- *
- * Return: 0; -ENOENT for an unknown ring; -EINVAL if min_complete can never
- * be reached; -ETIME when timeout_ns passes; -EINTR on a signal; the
- * ring's error once it has failed (-EPROTO for an impossible sq_tail,
- * -EFAULT when its memory failed).
- */
-int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args)
-{
-	bool wait = args->flags & NPU_ENTER_GETEVENTS;
-	struct npu_ring *ring;
-	u32 submitted = 0;
-	int ret = 0;
-
-	ring = npu_ring_get(ctx, args->ring_id);
-	if (!ring)
-		return -ENOENT;
-	if (wait && args->min_complete > ring->cq_entries) {
-		ret = -EINVAL;
-		goto out_put;
-	}
-	ret = npu_ring_failed(ring);
-	if (ret)
-		goto out_put;
-
-	if (args->to_submit) {
-		atomic64_inc(&ring->st_doorbells);
-		/* A submitter that waits runs its ring itself when it can. */
-		if (!wait || !args->min_complete ||
-		    !npu_sched_enter_inline(ring, args->to_submit, &submitted))
-			submitted = npu_sched_kick(ring, args->to_submit, true);
-	}
-	if (wait && !npu_ring_wait_done(ring, args->min_complete)) {
-		/* SQEs published without a doorbell to a sleeping ring still run. */
-		npu_sched_kick(ring, 0, false);
-		ret = npu_ring_wait(ring, args->min_complete, args->timeout_ns);
-	}
-	/* It failed meanwhile: what it completed before is in the CQ. */
-	if (!ret)
-		ret = npu_ring_failed(ring);
-	args->submitted = submitted;
-out_put:
-	npu_ring_put(ring);
-	return ret;
-}
-
-/**
- * npu_ring_abort() - NPU_IOCTL_RING_ABORT
- * @ctx: a set-up context
- * @args: the ring, pad already checked
- *
- * Return: 0 once what the ring had published is cancelled; -ENOENT.
- */
-int npu_ring_abort(struct npu_ctx *ctx, struct npu_ring_abort *args)
-{
-	struct npu_ring *ring = npu_ring_get(ctx, args->ring_id);
-
-	if (!ring)
-		return -ENOENT;
-	npu_sched_abort(ring);
-	npu_ring_put(ring);
-	return 0;
-}
-
-/**
- * npu_ring_stats() - NPU_IOCTL_RING_STATS
- * @ctx: a set-up context
- * @args: ring_id in, the counters out
- *
- * Return: 0 or -ENOENT.
- */
-int npu_ring_stats(struct npu_ctx *ctx, struct npu_ring_stats *args)
-{
-	struct npu_ring *ring = npu_ring_get(ctx, args->ring_id);
-
-	if (!ring)
-		return -ENOENT;
-	args->sqes = atomic64_read(&ring->st_sqes);
-	args->doorbells = atomic64_read(&ring->st_doorbells);
-	args->waits = atomic64_read(&ring->st_waits);
-	args->wakeups = atomic64_read(&ring->st_wakeups);
-	memset(args->rsvd, 0, sizeof(args->rsvd));
-	npu_ring_put(ring);
-	return 0;
-}

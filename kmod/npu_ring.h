@@ -79,12 +79,9 @@ struct npu_ring {
 	wait_queue_head_t cq_wait;	/* completion waiters: woken on CQEs and when the ring goes idle */
 };
 
-int npu_ring_create(struct npu_ctx *ctx, struct npu_ring_create *args);
-int npu_ring_destroy(struct npu_ctx *ctx, u32 ring_id);
-int npu_ring_enter(struct npu_ctx *ctx, struct npu_ring_enter *args);
-int npu_ring_stats(struct npu_ctx *ctx, struct npu_ring_stats *args);
-int npu_ring_abort(struct npu_ctx *ctx, struct npu_ring_abort *args);
-void npu_ring_release_all(struct npu_ctx *ctx);
+int npu_ring_alloc(struct npu_ctx *ctx, const struct npu_ring_create *args,
+		   struct npu_ring **out);
+void npu_ring_put(struct npu_ring *ring);
 
 /*
  * Every access of the driver to the ring's shared memory goes through
@@ -101,6 +98,10 @@ bool npu_ring_sq_pending(struct npu_ring *ring);
 u32 npu_ring_cq_ready(struct npu_ring *ring);
 void npu_ring_publish_flags(struct npu_ring *ring);
 void npu_ring_wake_waiters(struct npu_ring *ring);
+
+/* The doorbell handshake with the producer (NPU_RING_NEED_WAKEUP). */
+void npu_ring_wakeup_clear(struct npu_ring *ring);
+bool npu_ring_wakeup_arm(struct npu_ring *ring);
 
 /* Why the ring failed (-errno), or 0 while it works. */
 static inline int npu_ring_failed(const struct npu_ring *ring)

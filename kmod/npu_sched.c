@@ -14,19 +14,18 @@
  * poll list with NPU_RING_NEED_WAKEUP clear: one engine at a time (the
  * poller) watches the sq_tail of those rings for `engine_poll_us`, so a
  * producer that keeps the ring busy never needs a system call. When the
- * window passes with nothing new, the poller sets NEED_WAKEUP in each of
- * them, a full barrier, and looks at sq_tail once more (the producer
- * publishes sq_tail, a full barrier, then looks at the flag: one of the two
- * sees the other); then the ring sleeps (ASLEEP) and only RING_ENTER with
- * to_submit brings it back. Engines with nothing to do and nothing to poll
- * sleep on the sched's wait queue.
+ * window passes with nothing new, the poller arms the doorbell of each of
+ * them (npu_ring_wakeup_arm(), which holds the handshake with the
+ * producer); then the ring sleeps (ASLEEP) and only RING_ENTER with
+ * to_submit brings it back. Engines with nothing to do and nothing to
+ * poll sleep in their pool (npu_pool_idle()).
  *
  * A ring whose head is a VALUE_WAIT that is false is PARKED. Parked rings
  * go back to the run queue, to evaluate their condition again, whenever an
- * engine has written device memory of this device (write_gen moved) and
- * at least every NPU_SCHED_PARK_JIFFIES, so a wait released by another
- * ring, another device or the host is seen without a doorbell, and a
- * parked ring never holds up an engine.
+ * engine has written device memory of this device (the pool's event count
+ * moved) and at least every NPU_SCHED_PARK_JIFFIES, so a wait released by
+ * another ring, another device or the host is seen without a doorbell, and
+ * a parked ring never holds up an engine.
  *
  * A producer that streams descriptors faster than they complete, with
  * nobody reaping the completions (NPU_SCHED_COALESCE_CQES or more wait in
@@ -40,18 +39,17 @@
  * take it at once, and with fewer completions waiting (a thread reaps
  * them as they come) no pause is made.
  *
- * Copies of NPU_ENGINE_SPLIT_MIN bytes or more are cut into chunks of
- * NPU_SCHED_CHUNK bytes: the engine that runs the descriptor puts the job
- * on chunkq, claims chunks itself one at a time, and waits for the
- * helpers' chunks before it posts the CQE, so ring order holds. Any engine
- * with nothing better to do takes chunks of a job on chunkq, including one
- * that only became idle while the copy ran.
+ * The engines are the workers of the device's pool (npu_pool.c), and this
+ * file is their body (npu_sched_thread()). A worker first helps with the
+ * chunks of a large copy another engine split (npu_job.c), then runs rings.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
 #include "npu_engine.h"
+#include "npu_job.h"
+#include "npu_pool.h"
 #include "npu_ring.h"
 #include "npu_sched.h"
 
@@ -75,88 +73,37 @@ MODULE_PARM_DESC(engine_coalesce_us,
 #define NPU_SCHED_COALESCE_CQES	16
 /* Parked rings are re-checked at least this often (jiffies). */
 #define NPU_SCHED_PARK_JIFFIES	1
-/*
- * The chunk of a split copy: small enough that an engine which comes free
- * late still finds work, and that the engines finish a copy close together;
- * large enough that a claim (one lock round) is nothing beside it.
- */
-#define NPU_SCHED_CHUNK		SZ_2M
-/*
- * Chunks of one copy at most, larger copies get larger chunks: a hostile
- * host-to-host length near 2^64 is cut into no more than these, each of
- * which fails at once.
- */
-#define NPU_SCHED_MAX_CHUNKS	1024
 #define NPU_SCHED_POLL_MAX_US	10000
 /* Submitters that may run their rings at once, per device. */
 #define NPU_SCHED_INLINE_SLOTS	8
 
-struct npu_engine_thr {
-	struct npu_sched *s;
-	struct task_struct *task;
-	void *bounce;		/* NPU_ENGINE_BOUNCE_SIZE bytes, this engine's own */
-	unsigned int index;
-};
-
 struct npu_sched {
 	struct npu_device *ndev;
-	unsigned int nr_engines;
 	u64 poll_ns;
 	u64 coalesce_ns;	/* 0: no coalescing */
+	struct npu_pool pool;	/* the engines */
+	struct npu_jobs jobs;	/* large copies the engines share */
 
 	/*
-	 * Protects: runq, pollq, parked, chunkq, nr_sleeping, poller,
-	 * parked_gen, park_check, each chunk job's next, and the scheduling
-	 * fields of every ring of the device (sched_link, sstate, rerun,
-	 * sq_acked, abort_*; flags while the ring is not RUNNING).
+	 * Protects: runq, pollq, parked, poller, parked_gen, park_check,
+	 * inline_free, and the scheduling fields of every ring of the device
+	 * (sched_link, sstate, rerun, sq_acked, abort_*, poll_after; flags
+	 * while the ring is not RUNNING).
 	 */
 	spinlock_t lock;
 	struct list_head runq;		/* QUEUED rings, in the order they became ready */
 	struct list_head pollq;		/* POLLED rings */
 	struct list_head parked;	/* PARKED rings */
-	struct list_head chunkq;	/* split copies with chunks left to claim */
-	unsigned int nr_sleeping;	/* engines asleep on wq */
-	struct npu_engine_thr *poller;	/* the engine polling pollq, if any */
-	s64 parked_gen;			/* write_gen when parked was last re-checked */
+	struct npu_pool_worker *poller;	/* the engine polling pollq, if any */
+	s64 parked_gen;			/* pool events at the last re-check of parked */
 	unsigned long park_check;	/* jiffies of the next timed re-check */
-
-	atomic64_t write_gen;		/* bumped after writes to this device's memory */
-	wait_queue_head_t wq;		/* idle engines */
-	wait_queue_head_t chunk_wq;	/* engines waiting for the chunks of their copy */
-	struct npu_engine_thr thr[NPU_SCHED_MAX_ENGINES];
 
 	/* Staging buffers of rings run by their submitter (npu_sched_enter_inline). */
 	void *inline_bounce[NPU_SCHED_INLINE_SLOTS];
-	unsigned long inline_free;	/* bitmap of free inline_bounce; protected by lock */
+	unsigned long inline_free;	/* bitmap of free inline_bounce */
 	atomic64_t nr_inline;		/* rings run by their submitter */
-	atomic64_t nr_split;		/* copies cut into chunks */
-	atomic64_t nr_helped;		/* chunks run by an engine for another's copy */
 	atomic64_t nr_nudged;		/* rings a waiter took out of a gathering pause */
-	atomic64_t busy_ns;		/* summed over engines and submitters: time spent
-					 * running rings and chunks (aclrtGetDeviceUtilizationRate) */
-	u64 start_ns;			/* when the engines started */
 };
-
-static bool npu_sched_use_mm(struct mm_struct *mm)
-{
-	if (!mm || !mmget_not_zero(mm))
-		return false;
-	kthread_use_mm(mm);
-	return true;
-}
-
-static void npu_sched_unuse_mm(struct mm_struct *mm, bool used)
-{
-	if (!used)
-		return;
-	kthread_unuse_mm(mm);
-	/*
-	 * Ours may be the last user of a process that exited meanwhile: its
-	 * exit_mmap() must not run here, where the context's teardown (the
-	 * mmu notifier) would wait for this very engine to leave its ring.
-	 */
-	mmput_async(mm);
-}
 
 /* New SQEs, or an abort to carry out. */
 static bool npu_sched_ring_has_work(struct npu_ring *ring)
@@ -175,18 +122,15 @@ static void npu_sched_queue_locked(struct npu_sched *s, struct npu_ring *ring)
 	 * more doorbells, so a producer that keeps publishing while the
 	 * engines are busy elsewhere makes no system call per descriptor.
 	 */
-	if (ring->flags & NPU_RING_NEED_WAKEUP) {
-		ring->flags &= ~NPU_RING_NEED_WAKEUP;
-		npu_ring_publish_flags(ring);
-	}
+	npu_ring_wakeup_clear(ring);
 }
 
 /* Wake an engine for queued work unless the poller will see it anyway. */
 static void npu_sched_wake_locked(struct npu_sched *s)
 {
 	lockdep_assert_held(&s->lock);
-	if (!s->poller && s->nr_sleeping)
-		wake_up(&s->wq);
+	if (!s->poller)
+		npu_pool_wake(&s->pool);
 }
 
 /* Move polled rings with new SQEs, and parked rings due a re-check, to runq. */
@@ -208,7 +152,7 @@ static void npu_sched_scan_locked(struct npu_sched *s)
 	}
 	if (list_empty(&s->parked))
 		return;
-	gen = atomic64_read(&s->write_gen);
+	gen = npu_pool_events(&s->pool);
 	if (gen == s->parked_gen && time_before(jiffies, s->park_check))
 		return;
 	list_for_each_entry_safe(ring, tmp, &s->parked, sched_link)
@@ -224,112 +168,13 @@ static void npu_sched_sleep_rings_locked(struct npu_sched *s)
 
 	lockdep_assert_held(&s->lock);
 	list_for_each_entry_safe(ring, tmp, &s->pollq, sched_link) {
-		ring->flags |= NPU_RING_NEED_WAKEUP;
-		npu_ring_publish_flags(ring);
-		/* Pairs with the producer's barrier between sq_tail and flags. */
-		smp_mb();
-		if (npu_sched_ring_has_work(ring)) {
+		if (npu_ring_wakeup_arm(ring) || npu_sched_ring_has_work(ring)) {
 			npu_sched_queue_locked(s, ring);
 		} else {
 			list_del_init(&ring->sched_link);
 			WRITE_ONCE(ring->sstate, NPU_RING_ASLEEP);
 		}
 	}
-}
-
-static struct npu_chunk_job *npu_sched_claim_locked(struct npu_sched *s,
-						    struct npu_chunk_job *job, u64 *off)
-{
-	lockdep_assert_held(&s->lock);
-	if (!job)
-		job = list_first_entry_or_null(&s->chunkq, struct npu_chunk_job, link);
-	if (!job || job->next >= job->len)
-		return NULL;
-	*off = job->next;
-	/* Never past len: next + chunk could wrap for a length near 2^64. */
-	job->next += min(job->chunk, job->len - job->next);
-	if (job->next >= job->len)
-		list_del_init(&job->link);
-	return job;
-}
-
-/* Run one chunk of another engine's copy; the job may be gone afterwards. */
-static void npu_sched_help(struct npu_engine_thr *e, struct npu_chunk_job *job, u64 off)
-{
-	struct npu_sched *s = e->s;
-	bool user = npu_engine_xfer_user(job->x);
-	bool used = user && npu_sched_use_mm(job->ring->mm);
-
-	u64 t0 = ktime_get_ns();
-
-	if (user && !used)
-		atomic_cmpxchg(&job->err, 0, -EFAULT);
-	else
-		npu_engine_chunk_run(job, off, e->bounce);
-	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
-	atomic64_inc(&s->nr_helped);
-	npu_sched_unuse_mm(job->ring->mm, used);
-	if (atomic_dec_and_test(&job->left))
-		wake_up(&s->chunk_wq);
-}
-
-/**
- * npu_sched_split() - run a large copy in chunks that other engines may take
- * @ring: the ring of the copy; the caller runs it (an engine or its submitter)
- * @x: the resolved operands
- * @len: bytes
- * @bounce: the caller's staging buffer
- *
- * The job goes on chunkq whether or not an engine is idle now. Were that
- * decided once, at the start, a copy that found every engine busy would run
- * alone to its end even when the others came free a moment later: two
- * streams of 32 MiB each then moved half their bytes on one engine.
- *
- * Return: the copy's result, or -EAGAIN for a copy of fewer than two
- * chunks (the caller then copies alone).
- */
-int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, void *bounce)
-{
-	struct npu_sched *s = ring->ctx->ndev->sched;
-	struct npu_chunk_job job;
-	u64 off;
-
-	if (len / NPU_SCHED_CHUNK < 2)
-		return -EAGAIN;
-	job.ring = ring;
-	job.x = x;
-	job.len = len;
-	/*
-	 * Divisions rounded up without adding to len: a host-to-host length
-	 * near 2^64 would wrap, and a wrong chunk count would leave this
-	 * engine waiting for chunks that never come.
-	 */
-	job.chunk = max_t(u64, NPU_SCHED_CHUNK,
-			  round_up(len / NPU_SCHED_MAX_CHUNKS + 1, (u64)SZ_64K));
-	job.next = 0;
-	atomic_set(&job.left, (int)(len / job.chunk + !!(len % job.chunk)));
-	atomic_set(&job.err, 0);
-	atomic64_inc(&s->nr_split);
-
-	spin_lock(&s->lock);
-	list_add_tail(&job.link, &s->chunkq);
-	if (s->nr_sleeping)
-		wake_up(&s->wq);
-	for (;;) {
-		if (!npu_sched_claim_locked(s, &job, &off))
-			break;
-		spin_unlock(&s->lock);
-		npu_engine_chunk_run(&job, off, bounce);
-		atomic_dec(&job.left);
-		spin_lock(&s->lock);
-	}
-	spin_unlock(&s->lock);
-	/*
-	 * Acquire: pairs with the helpers' fully ordered decrements, so their
-	 * last reads of job (and of *x) happen before job leaves the stack.
-	 */
-	wait_event(s->chunk_wq, !atomic_read_acquire(&job.left));
-	return atomic_read(&job.err);
 }
 
 /*
@@ -401,29 +246,27 @@ static void npu_sched_settle_locked(struct npu_sched *s, struct npu_ring *ring,
 	npu_ring_wake_waiters(ring);
 }
 
-static void npu_sched_run_ring(struct npu_engine_thr *e, struct npu_ring *ring,
+static void npu_sched_run_ring(struct npu_pool_worker *w, struct npu_ring *ring,
 			       bool abort, u32 abort_req, u32 abort_tail)
 {
-	struct npu_sched *s = e->s;
+	struct npu_sched *s = w->pool->data;
 	enum npu_engine_stop stop;
 	bool wrote = false, used;
 	u64 t0;
 
-	used = npu_sched_use_mm(ring->mm);
+	used = npu_pool_use_mm(ring->mm);
 	mutex_lock(&ring->submit_lock);
 	ring->mm_ok = used;
-	if (ring->flags & NPU_RING_NEED_WAKEUP) {
-		ring->flags &= ~NPU_RING_NEED_WAKEUP;
-		npu_ring_publish_flags(ring);
-	}
+	npu_ring_wakeup_clear(ring);
 	t0 = ktime_get_ns();
-	stop = npu_engine_run(ring, e->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
-	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
+	stop = npu_engine_run(ring, w->bounce, NPU_SCHED_BATCH, abort, abort_tail, &wrote);
+	npu_pool_account(&s->pool, t0);
 	ring->mm_ok = false;
 	mutex_unlock(&ring->submit_lock);
-	npu_sched_unuse_mm(ring->mm, used);
+	npu_pool_unuse_mm(ring->mm, used);
+	/* The engines look at parked rings when they next scan: no wake-up. */
 	if (wrote)
-		atomic64_inc(&s->write_gen);
+		npu_pool_note(&s->pool);
 
 	spin_lock(&s->lock);
 	npu_sched_settle_locked(s, ring, stop, abort, abort_req);
@@ -476,31 +319,27 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	ring->mm_ok = true;
 	t0 = ktime_get_ns();
 	stop = npu_engine_run(ring, s->inline_bounce[slot], NPU_SCHED_BATCH, false, 0, &wrote);
-	atomic64_add(ktime_get_ns() - t0, &s->busy_ns);
+	npu_pool_account(&s->pool, t0);
 	ring->mm_ok = false;
 	mutex_unlock(&ring->submit_lock);
 	atomic64_inc(&s->nr_inline);
 	if (wrote)
-		atomic64_inc(&s->write_gen);
+		npu_pool_note(&s->pool);
 
 	spin_lock(&s->lock);
 	s->inline_free |= BIT(slot);
 	/*
-	 * Parked rings of the device look at their conditions again (write_gen
-	 * moved): an engine must be awake to do it.
+	 * Parked rings of the device look at their conditions again (the
+	 * pool's events moved): an engine must be awake to do it.
 	 */
-	if (wrote && !list_empty(&s->parked) && s->nr_sleeping)
-		wake_up(&s->wq);
+	if (wrote && !list_empty(&s->parked))
+		npu_pool_wake(&s->pool);
 	/*
 	 * No engine is polling this ring for us: unless it goes to the
-	 * engines now, the next submission needs a doorbell (the SQPOLL
-	 * handshake: flag, full barrier, one more look at sq_tail).
+	 * engines now, the next submission needs a doorbell. What the
+	 * handshake finds published meanwhile, settling sees as work.
 	 */
-	if (!(ring->flags & NPU_RING_NEED_WAKEUP)) {
-		ring->flags |= NPU_RING_NEED_WAKEUP;
-		npu_ring_publish_flags(ring);
-	}
-	smp_mb();
+	npu_ring_wakeup_arm(ring);
 	npu_sched_settle_locked(s, ring, stop, false, 0);
 	if (ring->sstate == NPU_RING_POLLED) {
 		list_del_init(&ring->sched_link);
@@ -509,44 +348,47 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 		/* Queued or parked: the engines take over. */
 		if (ring->sstate == NPU_RING_QUEUED)
 			npu_sched_queue_locked(s, ring);
-		if (s->nr_sleeping)
-			wake_up(&s->wq);
+		npu_pool_wake(&s->pool);
 	}
 	spin_unlock(&s->lock);
 	return true;
 }
 
-static bool npu_sched_has_work(struct npu_sched *s)
+/* For an idle engine: whether there is something to run. */
+static bool npu_sched_has_work(void *data)
 {
-	return !list_empty(&s->runq) || !list_empty(&s->chunkq) ||
+	struct npu_sched *s = data;
+
+	return !list_empty(&s->runq) || npu_job_pending(&s->jobs) ||
 	       (!list_empty(&s->parked) &&
-		atomic64_read(&s->write_gen) != READ_ONCE(s->parked_gen));
+		npu_pool_events(&s->pool) != READ_ONCE(s->parked_gen));
 }
 
-static int npu_sched_thread(void *data)
+/* The body of an engine: chunks of shared copies first, then rings. */
+static int npu_sched_thread(struct npu_pool_worker *w)
 {
-	struct npu_engine_thr *e = data;
-	struct npu_sched *s = e->s;
+	struct npu_sched *s = w->pool->data;
 	u64 poll_end = 0;
 
 	while (!kthread_should_stop()) {
-		struct npu_chunk_job *job;
 		struct npu_ring *ring;
 		long timeout;
-		u64 off, now;
+		u64 now;
 		int i;
 
-		spin_lock(&s->lock);
-		job = npu_sched_claim_locked(s, NULL, &off);
-		if (job) {
-			if (s->poller == e)
+		if (npu_job_pending(&s->jobs)) {
+			/* A poller that helps is no poller: wakers must not count on it. */
+			spin_lock(&s->lock);
+			if (s->poller == w)
 				s->poller = NULL;
 			spin_unlock(&s->lock);
-			npu_sched_help(e, job, off);
-			poll_end = 0;
-			continue;
+			if (npu_job_help(&s->jobs, w->bounce)) {
+				poll_end = 0;
+				continue;
+			}
 		}
 
+		spin_lock(&s->lock);
 		npu_sched_scan_locked(s);
 		ring = list_first_entry_or_null(&s->runq, struct npu_ring, sched_link);
 		if (ring) {
@@ -555,20 +397,20 @@ static int npu_sched_thread(void *data)
 
 			list_del_init(&ring->sched_link);
 			WRITE_ONCE(ring->sstate, NPU_RING_RUNNING);
-			if (s->poller == e)
+			if (s->poller == w)
 				s->poller = NULL;
 			spin_unlock(&s->lock);
-			npu_sched_run_ring(e, ring, abort, abort_req, abort_tail);
+			npu_sched_run_ring(w, ring, abort, abort_req, abort_tail);
 			poll_end = 0;
 			continue;
 		}
 
-		if (!list_empty(&s->pollq) && (!s->poller || s->poller == e)) {
+		if (!list_empty(&s->pollq) && (!s->poller || s->poller == w)) {
 			now = ktime_get_ns();
 			if (!poll_end)
 				poll_end = now + s->poll_ns;
 			if (now < poll_end) {
-				s->poller = e;
+				s->poller = w;
 				spin_unlock(&s->lock);
 				for (i = 0; i < 32; i++)
 					cpu_relax();
@@ -587,33 +429,14 @@ static int npu_sched_thread(void *data)
 		 * A poller whose rings left pollq (kicked, aborted) is no
 		 * poller any more: wakers skip the wake-up while one exists.
 		 */
-		if (s->poller == e)
+		if (s->poller == w)
 			s->poller = NULL;
 		timeout = list_empty(&s->parked) ? MAX_SCHEDULE_TIMEOUT : NPU_SCHED_PARK_JIFFIES;
-		s->nr_sleeping++;
 		spin_unlock(&s->lock);
-		wait_event_interruptible_timeout(s->wq, npu_sched_has_work(s) ||
-						 kthread_should_stop(), timeout);
-		spin_lock(&s->lock);
-		s->nr_sleeping--;
-		spin_unlock(&s->lock);
+		npu_pool_idle(w, npu_sched_has_work, timeout);
 		poll_end = 0;
 	}
 	return 0;
-}
-
-/**
- * npu_sched_note_write() - device memory of @s's device was written
- * @s: the device's sched
- *
- * Parked rings of the device re-check their condition.
- */
-void npu_sched_note_write(struct npu_sched *s)
-{
-	/* Fully ordered: the bump is visible before we look for sleepers. */
-	atomic64_inc_return(&s->write_gen);
-	if (!list_empty(&s->parked) && READ_ONCE(s->nr_sleeping))
-		wake_up(&s->wq);
 }
 
 /**
@@ -805,8 +628,7 @@ u64 npu_sched_inline_runs(const struct npu_device *ndev)
  */
 void npu_sched_stats(const struct npu_device *ndev, struct npu_sched_stats *st)
 {
-	st->split = atomic64_read(&ndev->sched->nr_split);
-	st->helped = atomic64_read(&ndev->sched->nr_helped);
+	npu_job_stats(&ndev->sched->jobs, &st->split, &st->helped);
 	st->nudged = atomic64_read(&ndev->sched->nr_nudged);
 }
 
@@ -819,8 +641,7 @@ void npu_sched_stats(const struct npu_device *ndev, struct npu_sched_stats *st)
  */
 void npu_sched_busy(const struct npu_device *ndev, u64 *busy_ns, u64 *up_ns)
 {
-	*busy_ns = atomic64_read(&ndev->sched->busy_ns);
-	*up_ns = ktime_get_ns() - ndev->sched->start_ns;
+	npu_pool_busy(&ndev->sched->pool, busy_ns, up_ns);
 }
 
 /**
@@ -831,15 +652,7 @@ void npu_sched_busy(const struct npu_device *ndev, u64 *busy_ns, u64 *up_ns)
  */
 unsigned int npu_sched_engines(const struct npu_device *ndev)
 {
-	return ndev->sched->nr_engines;
-}
-
-static void npu_sched_stop(struct npu_sched *s, unsigned int n)
-{
-	while (n--) {
-		kthread_stop(s->thr[n].task);
-		kfree(s->thr[n].bounce);
-	}
+	return npu_pool_workers(&ndev->sched->pool);
 }
 
 static void npu_sched_inline_fini(struct npu_sched *s)
@@ -864,11 +677,7 @@ static int npu_sched_inline_init(struct npu_sched *s)
 	}
 	s->inline_free = GENMASK(NPU_SCHED_INLINE_SLOTS - 1, 0);
 	atomic64_set(&s->nr_inline, 0);
-	atomic64_set(&s->nr_split, 0);
-	atomic64_set(&s->nr_helped, 0);
 	atomic64_set(&s->nr_nudged, 0);
-	atomic64_set(&s->busy_ns, 0);
-	s->start_ns = ktime_get_ns();
 	return 0;
 }
 
@@ -882,11 +691,11 @@ static int npu_sched_inline_init(struct npu_sched *s)
 int npu_sched_init(struct npu_device *ndev)
 {
 	struct npu_sched *s;
-	unsigned int i;
+	char name[16];
 	int ret;
 
-	if (!engines || engines > NPU_SCHED_MAX_ENGINES) {
-		pr_err("npu: engines=%u, must be 1..%u\n", engines, NPU_SCHED_MAX_ENGINES);
+	if (!engines || engines > NPU_POOL_MAX_WORKERS) {
+		pr_err("npu: engines=%u, must be 1..%u\n", engines, NPU_POOL_MAX_WORKERS);
 		return -EINVAL;
 	}
 	if (engine_poll_us > NPU_SCHED_POLL_MAX_US) {
@@ -903,7 +712,6 @@ int npu_sched_init(struct npu_device *ndev)
 	if (!s)
 		return -ENOMEM;
 	s->ndev = ndev;
-	s->nr_engines = engines;
 	s->poll_ns = (u64)engine_poll_us * NSEC_PER_USEC;
 	/* At most half the poll window, or streamed rings would go to sleep. */
 	s->coalesce_ns = (u64)min(engine_coalesce_us, engine_poll_us / 2) * NSEC_PER_USEC;
@@ -911,41 +719,23 @@ int npu_sched_init(struct npu_device *ndev)
 	INIT_LIST_HEAD(&s->runq);
 	INIT_LIST_HEAD(&s->pollq);
 	INIT_LIST_HEAD(&s->parked);
-	INIT_LIST_HEAD(&s->chunkq);
-	atomic64_set(&s->write_gen, 0);
-	init_waitqueue_head(&s->wq);
-	init_waitqueue_head(&s->chunk_wq);
 	ret = npu_sched_inline_init(s);
-	if (ret) {
-		kfree(s);
-		return ret;
-	}
-
-	for (i = 0; i < s->nr_engines; i++) {
-		struct npu_engine_thr *e = &s->thr[i];
-
-		e->s = s;
-		e->index = i;
-		e->bounce = kmalloc(NPU_ENGINE_BOUNCE_SIZE, GFP_KERNEL);
-		if (!e->bounce) {
-			ret = -ENOMEM;
-			goto err_stop;
-		}
-		e->task = kthread_create(npu_sched_thread, e, "npu%u-eng%u", ndev->index, i);
-		if (IS_ERR(e->task)) {
-			ret = PTR_ERR(e->task);
-			kfree(e->bounce);
-			goto err_stop;
-		}
-	}
-	for (i = 0; i < s->nr_engines; i++)
-		wake_up_process(s->thr[i].task);
+	if (ret)
+		goto err_free;
+	snprintf(name, sizeof(name), "npu%u-eng", ndev->index);
+	ret = npu_pool_init(&s->pool, engines, NPU_ENGINE_BOUNCE_SIZE, npu_sched_thread, s, name);
+	if (ret)
+		goto err_fini_inline;
+	npu_jobs_init(&s->jobs, &s->pool);
 	ndev->sched = s;
+	ndev->pool = &s->pool;
+	ndev->jobs = &s->jobs;
+	npu_pool_start(&s->pool);
 	return 0;
 
-err_stop:
-	npu_sched_stop(s, i);
+err_fini_inline:
 	npu_sched_inline_fini(s);
+err_free:
 	kfree(s);
 	return ret;
 }
@@ -960,10 +750,12 @@ void npu_sched_fini(struct npu_device *ndev)
 
 	if (!s)
 		return;
-	npu_sched_stop(s, s->nr_engines);
-	WARN_ON(!list_empty(&s->runq) || !list_empty(&s->pollq) ||
-		!list_empty(&s->parked) || !list_empty(&s->chunkq));
+	npu_pool_fini(&s->pool);
+	WARN_ON(!list_empty(&s->runq) || !list_empty(&s->pollq) || !list_empty(&s->parked));
+	npu_jobs_fini(&s->jobs);
 	npu_sched_inline_fini(s);
-	kfree(s);
+	ndev->jobs = NULL;
+	ndev->pool = NULL;
 	ndev->sched = NULL;
+	kfree(s);
 }

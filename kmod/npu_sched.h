@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The engines of a device: kthreads that run rings, and what they share.
+ * The ring scheduler: which engine of a device runs which ring, when.
  */
 #ifndef _NPU_SCHED_H
 #define _NPU_SCHED_H
@@ -10,9 +10,6 @@
 struct npu_device;
 struct npu_ring;
 struct npu_sched;
-struct npu_xfer;
-
-#define NPU_SCHED_MAX_ENGINES	8
 
 /*
  * Scheduling state of a ring (npu_ring.sstate), under the device's sched
@@ -30,25 +27,9 @@ enum npu_ring_sstate {
 
 /* Counters of the engines' scheduling since load (debugfs npu/npuN/engines). */
 struct npu_sched_stats {
-	u64 split;	/* copies cut into chunks (npu_sched_split()) */
+	u64 split;	/* copies cut into chunks (npu_job_run()) */
 	u64 helped;	/* chunks of those run by an engine other than the copy's own */
 	u64 nudged;	/* rings a waiter took out of their pause to gather descriptors */
-};
-
-/*
- * A large copy cut into chunks that engines with nothing else to do run in
- * parallel with the one that runs the descriptor. It lives on the stack of
- * that engine, which waits until every chunk is done.
- */
-struct npu_chunk_job {
-	struct list_head link;		/* in the sched's chunkq while chunks are unclaimed */
-	struct npu_ring *ring;		/* whose mm the host operands belong to */
-	const struct npu_xfer *x;	/* the resolved operands; read-only here */
-	u64 len;			/* bytes of the whole copy */
-	u64 chunk;			/* bytes per chunk */
-	u64 next;			/* first byte not yet claimed; under the sched lock */
-	atomic_t left;			/* chunks not finished */
-	atomic_t err;			/* first error, 0 if none */
 };
 
 int npu_sched_init(struct npu_device *ndev);
@@ -64,8 +45,5 @@ u64 npu_sched_inline_runs(const struct npu_device *ndev);
 void npu_sched_stats(const struct npu_device *ndev, struct npu_sched_stats *st);
 void npu_sched_abort(struct npu_ring *ring);
 bool npu_sched_ring_idle(struct npu_ring *ring);
-
-void npu_sched_note_write(struct npu_sched *s);
-int npu_sched_split(struct npu_ring *ring, const struct npu_xfer *x, u64 len, void *bounce);
 
 #endif /* _NPU_SCHED_H */

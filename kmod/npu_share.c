@@ -44,7 +44,6 @@
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
-#include "npu_mem.h"
 #include "npu_phys.h"
 #include "npu_share.h"
 #include "npu_smi.h"
@@ -319,43 +318,28 @@ static void npu_share_link_add(struct npu_export *exp, struct npu_share_link *li
 }
 
 /**
- * npu_share_ipc_export() - NPU_IOCTL_IPC_EXPORT
- * @ctx: a set-up context
- * @args: the arguments, pad checked; key is filled on success
+ * npu_share_export_key() - export physical memory under a new IPC key
+ * @ctx: the exporting context
+ * @phys: the memory; the export takes its own reference
+ * @size: bytes the key grants, a multiple of @phys's page size
+ * @flags: NPU_SHARE_* flags, already checked
+ * @key: out: the key, NPU_IPC_KEY_LEN characters
  *
- * Return: 0; -EINVAL for flags, a size of 0 or past the allocation, or an
- * address that is not an allocation's base; -ENOSPC past the process's
- * limit of IPC keys; -ENOMEM.
+ * Return: 0; -ENOSPC past the process's limit of IPC keys; -ENOMEM.
  */
-int npu_share_ipc_export(struct npu_ctx *ctx, struct npu_ipc_export *args)
+int npu_share_export_key(struct npu_ctx *ctx, struct npu_phys *phys, u64 size, u32 flags,
+			 char *key)
 {
 	struct npu_export *exp;
-	struct npu_phys *phys;
-	struct npu_mem *mem;
 	int ret;
 
-	if (args->flags & ~NPU_SHARE_FLAGS_ALL || !args->size)
-		return -EINVAL;
-	mutex_lock(&ctx->lock);
-	mem = npu_mem_lookup(ctx, args->va);
-	if (!mem || mem->kind != NPU_MAPPING_ALLOC || mem->node.start != args->va ||
-	    args->size > mem->node.size) {
-		mutex_unlock(&ctx->lock);
-		return -EINVAL;
-	}
-	phys = npu_phys_get(mem->phys);
-	mutex_unlock(&ctx->lock);
-
-	exp = npu_share_export_new(ctx, NPU_SMI_IPC_KEY, phys,
-				   round_up(args->size, (u64)npu_phys_page_size(phys)),
-				   args->flags);
-	npu_phys_put(phys);
+	exp = npu_share_export_new(ctx, NPU_SMI_IPC_KEY, phys, size, flags);
 	if (!exp)
 		return -ENOMEM;
 	mutex_lock(&npu_share_lock);
 	ret = npu_share_insert(exp);
 	if (!ret)
-		npu_share_format_key(exp->key, args->key);
+		npu_share_format_key(exp->key, key);
 	mutex_unlock(&npu_share_lock);
 	if (ret)
 		npu_share_export_free(exp);
@@ -363,50 +347,45 @@ int npu_share_ipc_export(struct npu_ctx *ctx, struct npu_ipc_export *args)
 }
 
 /**
- * npu_share_ipc_import() - NPU_IOCTL_IPC_IMPORT
- * @ctx: a set-up context
- * @args: the arguments, flags checked; the out fields are filled on success
+ * npu_share_import_key() - find the export of an IPC key for an importer
+ * @ctx: the importing context
+ * @args: NPU_IOCTL_IPC_IMPORT arguments; owner_device and owner_tgid are
+ *	filled on success
+ * @phys: out on success: the exported memory, referenced
  *
- * Return: 0; -ENOENT for a malformed or unknown key; -EPERM when the
- * caller is not on the whitelist; -ENOMEM.
+ * The caller maps @phys and hands it the returned record, or drops both.
+ *
+ * Return: the importer record, on the export's list (its size is what the
+ * key grants); ERR_PTR of -ENOENT for a malformed or unknown key, -EPERM
+ * when the caller is not on the whitelist, -ENOMEM.
  */
-int npu_share_ipc_import(struct npu_ctx *ctx, struct npu_ipc_import *args)
+struct npu_share_link *npu_share_import_key(struct npu_ctx *ctx, struct npu_ipc_import *args,
+					    struct npu_phys **phys)
 {
 	u8 key[NPU_IPC_KEY_BYTES];
 	struct npu_share_link *link;
 	struct npu_export *exp;
-	struct npu_phys *phys;
-	u64 size;
 	int ret;
 
 	if (!npu_share_parse_key(args->key, key))
-		return -ENOENT;
+		return ERR_PTR(-ENOENT);
 	link = npu_share_link_new(ctx);
 	if (!link)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	mutex_lock(&npu_share_lock);
 	exp = npu_share_find_key(key);
 	ret = exp ? npu_share_check_pid(exp, ctx) : -ENOENT;
 	if (ret) {
 		mutex_unlock(&npu_share_lock);
 		kfree(link);
-		return ret;
+		return ERR_PTR(ret);
 	}
-	phys = npu_phys_get(exp->phys);
-	size = exp->size;
+	*phys = npu_phys_get(exp->phys);
 	args->owner_device = exp->device;
 	args->owner_tgid = exp->owner_tgid;
 	npu_share_link_add(exp, link);
 	mutex_unlock(&npu_share_lock);
-
-	ret = npu_mem_import(ctx, phys, size, link, &args->va, &args->size);
-	if (ret) {
-		npu_share_link_drop(link);
-		npu_phys_put(phys);
-		return ret;
-	}
-	args->page_size = npu_phys_page_size(phys);
-	return 0;
+	return link;
 }
 
 /**
@@ -689,24 +668,30 @@ out_unlock:
 }
 
 /**
- * npu_share_handle_import() - NPU_IOCTL_SHARE_IMPORT
- * @ctx: a set-up context
- * @args: the arguments, flags checked; the out fields are filled on success
+ * npu_share_import_handle() - find the export of a shareable handle for an importer
+ * @ctx: the importing context
+ * @args: NPU_IOCTL_SHARE_IMPORT arguments; size and owner_device are
+ *	filled on success
+ * @phys: out on success: the exported memory, referenced
  *
- * Return: 0; -ENOENT for an unknown shareable handle; -EPERM when the
- * caller is not whitelisted; -EINVAL when it is the exporting process;
- * -ENOMEM.
+ * The caller makes a handle of @phys and hands it the returned record, or
+ * drops both.
+ *
+ * Return: the importer record, on the export's list; ERR_PTR of -ENOENT
+ * for an unknown shareable handle, -EPERM when the caller is not
+ * whitelisted, -EINVAL when it is the exporting process, -ENOMEM.
  */
-int npu_share_handle_import(struct npu_ctx *ctx, struct npu_share_import *args)
+struct npu_share_link *npu_share_import_handle(struct npu_ctx *ctx,
+					       struct npu_share_import *args,
+					       struct npu_phys **phys)
 {
 	struct npu_share_link *link;
 	struct npu_export *exp;
-	struct npu_phys *phys;
 	int ret;
 
 	link = npu_share_link_new(ctx);
 	if (!link)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	mutex_lock(&npu_share_lock);
 	exp = npu_share_find_handle(args->share);
 	ret = exp ? npu_share_check_pid(exp, ctx) : -ENOENT;
@@ -715,20 +700,14 @@ int npu_share_handle_import(struct npu_ctx *ctx, struct npu_share_import *args)
 	if (ret) {
 		mutex_unlock(&npu_share_lock);
 		kfree(link);
-		return ret;
+		return ERR_PTR(ret);
 	}
-	phys = npu_phys_get(exp->phys);
+	*phys = npu_phys_get(exp->phys);
 	args->size = exp->size;
 	args->owner_device = exp->device;
 	npu_share_link_add(exp, link);
 	mutex_unlock(&npu_share_lock);
-
-	ret = npu_vmm_handle_add(ctx, phys, link, &args->handle);
-	if (ret) {
-		npu_share_link_drop(link);
-		npu_phys_put(phys);
-	}
-	return ret;
+	return link;
 }
 
 /**
@@ -766,29 +745,23 @@ static void npu_share_smi_fill(const struct npu_export *exp, struct npu_smi_shar
 	}
 }
 
-/* Records npu-smi may ask for in one call. */
-#define NPU_SMI_MAX_RECORDS	65536
-
 /**
  * npu_share_smi() - NPU_IOCTL_SMI_SHARES
  * @args: the query; total and written are filled on success
  *
- * Return: 0; -EINVAL for a count above NPU_SMI_MAX_RECORDS; -EFAULT; -ENOMEM.
+ * One record per export, each followed by one per importer of it.
+ *
+ * Return: 0; -EINVAL for a count above the limit; -EFAULT; -ENOMEM.
  */
 int npu_share_smi(struct npu_smi_query *args)
 {
-	struct npu_smi_share *recs = NULL;
+	struct npu_smi_share *recs = npu_smi_alloc(args, sizeof(*recs));
 	const struct npu_share_link *link;
 	const struct npu_export *exp;
 	u32 n = 0;
 
-	if (args->count > NPU_SMI_MAX_RECORDS)
-		return -EINVAL;
-	if (args->count) {
-		recs = kvcalloc(args->count, sizeof(*recs), GFP_KERNEL);
-		if (!recs)
-			return -ENOMEM;
-	}
+	if (IS_ERR(recs))
+		return PTR_ERR(recs);
 	mutex_lock(&npu_share_lock);
 	list_for_each_entry(exp, &npu_share_exports, node) {
 		if (n < args->count)

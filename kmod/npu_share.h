@@ -9,7 +9,6 @@
 #include "npu_internal.h"
 
 struct npu_ctx;
-struct npu_ipc_export;
 struct npu_ipc_import;
 struct npu_phys;
 struct npu_export;
@@ -29,12 +28,16 @@ struct npu_share_link {
 	u64 size;
 };
 
-int npu_share_ipc_export(struct npu_ctx *ctx, struct npu_ipc_export *args);
-int npu_share_ipc_import(struct npu_ctx *ctx, struct npu_ipc_import *args);
+int npu_share_export_key(struct npu_ctx *ctx, struct npu_phys *phys, u64 size, u32 flags,
+			 char *key);
+struct npu_share_link *npu_share_import_key(struct npu_ctx *ctx, struct npu_ipc_import *args,
+					    struct npu_phys **phys);
+struct npu_share_link *npu_share_import_handle(struct npu_ctx *ctx,
+					       struct npu_share_import *args,
+					       struct npu_phys **phys);
 int npu_share_ipc_destroy(struct npu_ctx *ctx, const char *key);
 int npu_share_set_pid(struct npu_ctx *ctx, const struct npu_share_set_pid *args, bool ipc);
 int npu_share_handle_export(struct npu_ctx *ctx, struct npu_share_export *args);
-int npu_share_handle_import(struct npu_ctx *ctx, struct npu_share_import *args);
 void npu_share_export_destroy(struct npu_export *exp);
 void npu_share_link_drop(struct npu_share_link *link);
 void npu_share_release_ctx(struct npu_ctx *ctx);

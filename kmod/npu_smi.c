@@ -1,29 +1,48 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Queries for npu-smi.
+ * Replies to npu-smi queries.
  *
- * The per-process records are statistics: the counters of each context are
- * read without its lock (they are written with WRITE_ONCE under it), while
- * the device lock keeps the contexts themselves from going away. Each
- * record also carries its process's use of its per-process limits, the
- * same for every file the process has open. The per-user records are the
- * users' budgets on the device (npu_limits.c).
+ * Each query (the processes of a device: npu_ctx.c; its users:
+ * npu_limits.c; the exports of the driver: npu_share.c) gathers records
+ * of a fixed size into room sized by the caller's count, then tells the
+ * caller how many exist and copies out those that fit. The room and the
+ * copy are here, once: a query fills records under its own lock, between
+ * npu_smi_alloc() and npu_smi_reply().
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
-#include "npu_ctx.h"
-#include "npu_drv.h"
-#include "npu_limits.h"
 #include "npu_smi.h"
 
 /* Records npu-smi may ask for in one call. */
-#define NPU_SMI_MAX_PROCS	65536
+#define NPU_SMI_MAX_RECORDS	65536
 
 /**
- * npu_smi_reply() - finish an SMI query: copy out the records and free them
+ * npu_smi_alloc() - room for the records a query asks for
+ * @args: the query
+ * @rec_size: bytes of one record
+ *
+ * Return: zeroed room for count records, to be handed to npu_smi_reply();
+ * NULL when the query asks for none; ERR_PTR of -EINVAL for a count above
+ * NPU_SMI_MAX_RECORDS, or of -ENOMEM.
+ */
+void *npu_smi_alloc(const struct npu_smi_query *args, size_t rec_size)
+{
+	void *recs;
+
+	if (args->count > NPU_SMI_MAX_RECORDS)
+		return ERR_PTR(-EINVAL);
+	if (!args->count)
+		return NULL;
+	recs = kvcalloc(args->count, rec_size, GFP_KERNEL);
+	return recs ?: ERR_PTR(-ENOMEM);
+}
+
+/**
+ * npu_smi_reply() - finish a query: copy out the records and free them
  * @args: the query; total and written are filled
- * @recs: the records gathered (kvmalloc'ed, or NULL when count is 0); freed
- * @n: how many exist; the first min(@n, count) are in @recs
+ * @recs: what npu_smi_alloc() returned, the first min(@n, count) records
+ *	filled; freed
+ * @n: how many records exist
  * @rec_size: bytes of one record
  *
  * Return: 0 or -EFAULT.
@@ -39,57 +58,4 @@ int npu_smi_reply(struct npu_smi_query *args, void *recs, u32 n, size_t rec_size
 		ret = -EFAULT;
 	kvfree(recs);
 	return ret;
-}
-
-/**
- * npu_smi_procs() - NPU_IOCTL_SMI_PROCS: one record per open file of @ndev
- * @ndev: the device
- * @args: the query; total and written are filled on success
- *
- * Return: 0; -EINVAL for a count above the limit; -EFAULT; -ENOMEM.
- */
-int npu_smi_procs(struct npu_device *ndev, struct npu_smi_query *args)
-{
-	struct npu_smi_proc *recs = NULL;
-	struct npu_ctx *ctx;
-	u32 n = 0;
-	int id;
-
-	if (args->count > NPU_SMI_MAX_PROCS)
-		return -EINVAL;
-	if (args->count) {
-		recs = kvcalloc(args->count, sizeof(*recs), GFP_KERNEL);
-		if (!recs)
-			return -ENOMEM;
-	}
-	mutex_lock(&ndev->lock);
-	idr_for_each_entry(&ndev->ctx_idr, ctx, id) {
-		if (n < args->count) {
-			struct npu_smi_proc *r = &recs[n];
-
-			r->tgid = ctx->tgid;
-			r->ctx_id = ctx->id;
-			r->mapped_bytes = READ_ONCE(ctx->mapped_bytes);
-			r->allocations = READ_ONCE(ctx->nr_mems);
-			r->imports = READ_ONCE(ctx->nr_imports);
-			r->phys_handles = READ_ONCE(ctx->nr_phys);
-			r->phys_bytes = READ_ONCE(ctx->phys_bytes);
-			npu_limits_smi_fill(ctx->proc, r);
-		}
-		n++;
-	}
-	mutex_unlock(&ndev->lock);
-	return npu_smi_reply(args, recs, n, sizeof(*recs));
-}
-
-/**
- * npu_smi_users() - NPU_IOCTL_SMI_USERS: one record per user of @ndev
- * @ndev: the device
- * @args: the query, pad checked; total and written are filled on success
- *
- * Return: 0; -EINVAL for a count above the limit; -EFAULT; -ENOMEM.
- */
-int npu_smi_users(struct npu_device *ndev, struct npu_smi_query *args)
-{
-	return npu_limits_smi_users(&ndev->limits, args);
 }

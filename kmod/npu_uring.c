@@ -27,7 +27,7 @@
 #endif
 #include "npu_ctx.h"
 #include "npu_drv.h"
-#include "npu_ring.h"
+#include "npu_submit.h"
 #include "npu_uring.h"
 
 static const void *npu_uring_cmd_area(struct io_uring_cmd *ioucmd)
@@ -118,7 +118,7 @@ int npu_uring_cmd(struct io_uring_cmd *ioucmd, unsigned int issue_flags)
 		goto out_exit;
 
 	atomic64_inc(&ctx->ndev->nr_enter_uring_cmds);
-	ret = npu_ring_enter(ctx, &args);
+	ret = npu_submit_enter(ctx, &args);
 	npu_uring_done(ioucmd, ret ? ret : (int)args.submitted, issue_flags);
 	ret = -EIOCBQUEUED;
 out_exit:

@@ -17,6 +17,7 @@
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
+#include "npu_dev.h"
 #include "npu_drv.h"
 #include "npu_mem.h"
 #include "npu_peer.h"
@@ -234,7 +235,7 @@ int npu_vmm_phys_peer(struct npu_ctx *ctx, struct npu_phys_peer *args)
 	if (h && !h->imported)
 		phys = npu_phys_get(h->phys);
 	mutex_unlock(&peer->lock);
-	npu_ctx_put(peer);
+	npu_peer_put_ctx(peer);
 	if (!phys)
 		return -ENOENT;
 	/* Two contexts may write it now: scrub the frames when they are freed. */
@@ -481,7 +482,7 @@ static u32 npu_vmm_loc_bit(u32 type, u32 id)
 {
 	if (type == NPU_LOC_HOST)
 		return id ? 0 : NPU_MEM_ACCESS_HOST;
-	if (type == NPU_LOC_DEVICE && id < npu_drv_device_count())
+	if (type == NPU_LOC_DEVICE && id < npu_dev_count())
 		return BIT(id);
 	return 0;
 }

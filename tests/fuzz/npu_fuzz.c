@@ -52,6 +52,7 @@
 #include <npu/npu_uapi.h>
 
 #include "fuzz_check.h"
+#include "npu_ioctl_args.h"
 
 #define KIB (1ULL << 10)
 #define MIB (1ULL << 20)
@@ -376,44 +377,6 @@ static void ring_entries(struct fz_in *in, uint32_t *sq, uint32_t *cq)
 	*cq = *sq << (b % (16 - a % 16));
 }
 
-union fz_args {
-	struct npu_version version;
-	struct npu_device_info device_info;
-	struct npu_ctx_setup ctx_setup;
-	struct npu_mem_alloc mem_alloc;
-	struct npu_mem_free mem_free;
-	struct npu_mem_query mem_query;
-	struct npu_mem_info mem_info;
-	struct npu_ring_create ring_create;
-	struct npu_ring_destroy ring_destroy;
-	struct npu_ring_enter ring_enter;
-	struct npu_nop nop;
-	struct npu_ring_stats ring_stats;
-	struct npu_ring_abort ring_abort;
-	struct npu_host_register host_register;
-	struct npu_host_unregister host_unregister;
-	struct npu_peer peer;
-	struct npu_ipc_export ipc_export;
-	struct npu_share_set_pid share_set_pid;
-	struct npu_ipc_import ipc_import;
-	struct npu_ipc_unimport ipc_unimport;
-	struct npu_ipc_destroy ipc_destroy;
-	struct npu_phys_alloc phys_alloc;
-	struct npu_phys_free phys_free;
-	struct npu_phys_retain phys_retain;
-	struct npu_phys_info phys_info;
-	struct npu_phys_peer phys_peer;
-	struct npu_vmm_reserve vmm_reserve;
-	struct npu_vmm_release vmm_release;
-	struct npu_vmm_map vmm_map;
-	struct npu_vmm_unmap vmm_unmap;
-	struct npu_vmm_access vmm_access;
-	struct npu_share_export share_export;
-	struct npu_share_import share_import;
-	struct npu_smi_query smi_query;
-	uint8_t bytes[128];
-};
-
 /* The command table the fuzzer picks from: every command of the uapi. */
 static const unsigned int fz_cmds[] = {
 	NPU_IOCTL_GET_VERSION,	  NPU_IOCTL_DEVICE_INFO,   NPU_IOCTL_CTX_SETUP,
@@ -460,8 +423,8 @@ static uint64_t fz_pids(struct fz_in *in, uint32_t count)
  * handles, VAs and keys at values this input has seen (unless the choice
  * byte asks for the fuzzed value).
  */
-static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd, union fz_args *a,
-		     struct fz_in *in)
+static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd,
+		     union npu_ioctl_args *a, struct fz_in *in)
 {
 	uint8_t sel = in_u8(in);
 
@@ -623,7 +586,7 @@ static void fz_fixup(struct fz_state *st, unsigned int fi, unsigned int cmd, uni
 
 /* Remember what a successful command handed out. */
 static void fz_record(struct fz_state *st, unsigned int fi, unsigned int cmd,
-		      const union fz_args *a)
+		      const union npu_ioctl_args *a)
 {
 	switch (cmd) {
 	case NPU_IOCTL_CTX_SETUP:
@@ -686,7 +649,7 @@ static void fz_record(struct fz_state *st, unsigned int fi, unsigned int cmd,
  * there.
  */
 static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
-			union fz_args *a, uint8_t amode)
+			union npu_ioctl_args *a, uint8_t amode)
 {
 	uint8_t *arg = res + FZ_ARG_OFF;
 	size_t size = _IOC_SIZE(cmd) <= sizeof(*a) ? _IOC_SIZE(cmd) : sizeof(*a);
@@ -703,7 +666,7 @@ static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
 		 * copied already, the driver's copies of it are served from a
 		 * buffer, every other user address is memory as usual.
 		 */
-		union fz_args buf = *a;
+		union npu_ioctl_args buf = *a;
 
 		ret = mockdev_file_ioctl_relayed(st->file[fi].f, mockdev_task_self(), cmd,
 						 (unsigned long)(uintptr_t)arg, &buf);
@@ -741,7 +704,7 @@ static long fz_do_ioctl(struct fz_state *st, unsigned int fi, unsigned int cmd,
 
 /* A command and its struct from the input, addresses rewritten for file fi. */
 static unsigned int fz_build_ioctl(struct fz_state *st, unsigned int fi, uint8_t ci,
-				   union fz_args *a, struct fz_in *in)
+				   union npu_ioctl_args *a, struct fz_in *in)
 {
 	unsigned int cmd, i;
 
@@ -768,7 +731,7 @@ static void op_ioctl(struct fz_state *st, struct fz_in *in)
 	unsigned int fi = in_u8(in) % FZ_NFILES;
 	uint8_t ci = in_u8(in), amode = in_u8(in);
 	unsigned int cmd;
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	cmd = fz_build_ioctl(st, fi, ci, &a, in);
 	fz_do_ioctl(st, fi, cmd, &a, amode);
@@ -779,7 +742,7 @@ static void op_ring_new(struct fz_state *st, struct fz_in *in)
 {
 	unsigned int fi = in_u8(in) % FZ_NFILES;
 	int slot = slot_get(st, in_u8(in));
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	if (slot < 0)
 		return;
@@ -794,7 +757,7 @@ static void op_ring_new(struct fz_state *st, struct fz_in *in)
 static void op_alloc(struct fz_state *st, struct fz_in *in)
 {
 	unsigned int fi = in_u8(in) % FZ_NFILES;
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	memset(&a, 0, sizeof(a));
 	a.mem_alloc.size = (uint64_t)in_u32(in) % (8192 + 16);
@@ -908,7 +871,7 @@ static void op_sqe(struct fz_state *st, struct fz_in *in)
 static void op_enter(struct fz_state *st, struct fz_in *in)
 {
 	struct fz_ring *r = ring_pick(st, in_u8(in));
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	memset(&a, 0, sizeof(a));
 	a.ring_enter.to_submit = in_u8(in);
@@ -1040,7 +1003,7 @@ static void file_close(struct fz_state *st, unsigned int fi)
 static void file_open(struct fz_state *st, unsigned int fi, unsigned int dev, bool setup)
 {
 	char name[16];
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	snprintf(name, sizeof(name), "npu%u", dev % FZ_DEVICES);
 	st->file[fi].dev = dev % FZ_DEVICES;
@@ -1263,7 +1226,7 @@ static void ident_foreign(struct fz_state *st, struct fz_in *in)
 {
 	unsigned int fi = in_u8(in) % FZ_NFILES;
 	struct npu_device_info i0, i1;
-	union fz_args a, before;
+	union npu_ioctl_args a, before;
 	struct fz_child *c;
 	unsigned int cmd;
 	bool info;
@@ -1303,7 +1266,7 @@ static void ident_open(struct fz_state *st, struct fz_in *in)
 	uint32_t pages = in_u8(in);
 	struct fz_child *c = child_get(st);
 	char name[16];
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	if (!c)
 		return;
@@ -1333,7 +1296,7 @@ static void ident_call(struct fz_state *st, struct fz_in *in)
 {
 	struct fz_child *c = st->child;
 	unsigned int cmd;
-	union fz_args a;
+	union npu_ioctl_args a;
 	long ret;
 
 	cmd = fz_build_ioctl(st, 0, in_u8(in), &a, in);
@@ -1430,7 +1393,7 @@ static void op_ident(struct fz_state *st, struct fz_in *in)
 static void op_reap(struct fz_state *st, struct fz_in *in)
 {
 	struct fz_ring *r = ring_pick(st, in_u8(in));
-	union fz_args a;
+	union npu_ioctl_args a;
 
 	if (!r)
 		return;

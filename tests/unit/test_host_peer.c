@@ -16,6 +16,7 @@
 #include "npu_test_util.h"
 
 #include "npu_ctx.h"
+#include "npu_dev.h"
 #include "npu_drv.h"
 #include "npu_host.h"
 #include "npu_mem.h"
@@ -111,7 +112,7 @@ static long pinned_now(void)
 
 static long dev_pinned(unsigned int dev)
 {
-	return (long)atomic64_read(&npu_drv_device(dev)->nr_pinned_pages);
+	return (long)atomic64_read(&npu_dev_get(dev)->nr_pinned_pages);
 }
 
 static void *anon(size_t bytes)
@@ -441,7 +442,7 @@ static void test_peer_close_while_linked(void **state)
 	assert_int_equal(peer(f0, NPU_IOCTL_PEER_DISABLE, 1, id1), -ENOENT);
 	assert_int_equal(peer(f0, NPU_IOCTL_PEER_ENABLE, 1, id1), -ENOENT);
 	/* An empty shell: it no longer counts as a context. */
-	assert_int_equal(atomic_read(&npu_drv_device(1)->nr_contexts), 0);
+	assert_int_equal(atomic_read(&npu_dev_get(1)->nr_contexts), 0);
 	npu_peer_put_ctx(held);
 
 	/* The owner closing first drops its links too. */
@@ -449,7 +450,7 @@ static void test_peer_close_while_linked(void **state)
 	assert_int_equal(peer(f1, NPU_IOCTL_PEER_ENABLE, 0, id0), 0);
 	assert_int_equal(peer(f0, NPU_IOCTL_PEER_ENABLE, 1, id1), 0);
 	t_close(f0);
-	assert_int_equal(atomic_read(&npu_drv_device(0)->nr_contexts), 0);
+	assert_int_equal(atomic_read(&npu_dev_get(0)->nr_contexts), 0);
 	assert_true(list_empty(&ctx_of(f1)->peers));
 	assert_true(list_empty(&ctx_of(f1)->peer_of));
 	t_close(f1);
@@ -522,9 +523,9 @@ static void test_phys_peer(void **state)
 	t_close(f1);
 	assert_int_equal(t_ioctl(f0, NPU_IOCTL_PHYS_INFO, &pi), 0);
 	assert_int_equal(pi.device, 1);
-	assert_int_equal(atomic64_read(&npu_drv_device(1)->nr_allocations), 1);
+	assert_int_equal(atomic64_read(&npu_dev_get(1)->nr_allocations), 1);
 	assert_int_equal(phys_free(f0, hp), 0);
-	assert_int_equal(atomic64_read(&npu_drv_device(1)->nr_allocations), 0);
+	assert_int_equal(atomic64_read(&npu_dev_get(1)->nr_allocations), 0);
 	t_close(f0);
 }
 
