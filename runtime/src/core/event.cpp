@@ -34,7 +34,6 @@ HandleTable<Event> &EventTable() {
 
 }  // namespace
 
-
 EventSlab::~EventSlab() {
     for (uint64_t va : chunks_)
         halMemFree(session_->hal(), va);

@@ -130,7 +130,7 @@ class Event {
     const bool complete_unrecorded_;
     const uint32_t id_;
     bool opened_ = false;  // set before the event has a handle
-    std::mutex mu_;  // Protects: every member below
+    std::mutex mu_;        // Protects: every member below
     // The slot binding and what the last record captured.
     std::weak_ptr<EventSlab> slab_;
     Context *slab_ctx_ = nullptr;

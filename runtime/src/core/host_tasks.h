@@ -106,7 +106,7 @@ class HostTaskQueue {
 
     const std::shared_ptr<DeviceSession> session_;
     halQueue *ring_ = nullptr;  // owned; only the consumer uses it
-    std::mutex mu_;  // Protects: tasks_ (in launch order), woken_ (the wake-up flag)
+    std::mutex mu_;             // Protects: tasks_ (in launch order), woken_ (the wake-up flag)
     std::condition_variable cv_;
     std::deque<HostTask> tasks_;
     bool woken_ = false;
@@ -128,7 +128,7 @@ class HostFuncThread {
 
   private:
     const std::shared_ptr<DeviceSession> session_;
-    std::mutex mu_;  // Protects: queue_ and thread_, set once by Queue()
+    std::mutex mu_;                         // Protects: queue_ and thread_, set once by Queue()
     std::unique_ptr<HostTaskQueue> queue_;  // protected by mu_ until started
     std::thread thread_;
     std::atomic<bool> stop_{false};

@@ -49,8 +49,9 @@ Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSign
     err = halIpcExport(s.hal(), a.va, kBytes, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
     if (err != 0) {
         halMemFree(s.hal(), a.va);
-        return Error::FromErrno(err, kShareCodes, "cannot export the shared words on device %d%s", s.user_id(),
-                          err == -ENOSPC ? ": the process reached its limit of IPC keys" : "");
+        return Error::FromErrno(
+            err, kShareCodes, "cannot export the shared words on device %d%s", s.user_id(),
+            err == -ENOSPC ? ": the process reached its limit of IPC keys" : "");
     }
     sig->key_.assign(raw, kKeyLength);
     *out = std::move(sig);
@@ -65,14 +66,15 @@ Error IpcSignal::Import(Context &ctx, const std::string &key, std::unique_ptr<Ip
     struct npu_ipc_import imp = {};
     int err = halIpcImport(s.hal(), raw, &imp);
     if (err == -EPERM) {
-        return Error::FromErrno(err, kShareCodes,
-                          "this process (tgid as the driver sees it) is not on the whitelist of "
-                          "key %.8s...",
-                          key.c_str());
+        return Error::FromErrno(
+            err, kShareCodes,
+            "this process (tgid as the driver sees it) is not on the whitelist of "
+            "key %.8s...",
+            key.c_str());
     }
     if (err != 0) {
-        return Error::FromErrno(err, kShareCodes, "key %.8s... cannot be opened on device %d%s", key.c_str(),
-                          s.user_id(), ImportNotFoundHint(err));
+        return Error::FromErrno(err, kShareCodes, "key %.8s... cannot be opened on device %d%s",
+                                key.c_str(), s.user_id(), ImportNotFoundHint(err));
     }
     if (imp.size < kBytes) {
         halIpcUnimport(s.hal(), imp.va);
@@ -115,14 +117,15 @@ Error IpcSignal::SetImportPid(const int32_t *pid, size_t count) const {
     int err = halIpcSetPid(session_->hal(), key_.data(), pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
         return Error::FromErrno(err, kShareCodes,
-                          "a pid names no running process (pass TGIDs from "
-                          "aclrtDeviceGetBareTgid of live processes); none was added");
+                                "a pid names no running process (pass TGIDs from "
+                                "aclrtDeviceGetBareTgid of live processes); none was added");
     }
     if (err != 0) {
-        return Error::FromErrno(err, kShareCodes,
-                          "cannot whitelist %zu pid(s): exported without a whitelist, or more "
-                          "than %d pids",
-                          count, NPU_SHARE_MAX_PIDS);
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot whitelist %zu pid(s): exported without a whitelist, or more "
+            "than %d pids",
+            count, NPU_SHARE_MAX_PIDS);
     }
     return Error::Ok();
 }

@@ -115,9 +115,7 @@ class StreamHooks : public StateHooks<aclrtStreamStateCallback> {
 class TaskAbortHooks : public StateHooks<aclrtDeviceTaskAbortCallback> {
   public:
     TaskAbortHooks() : StateHooks("device task abort") {}
-    static TaskAbortHooks &Get() {
-        return base::Singleton<TaskAbortHooks>::Get();
-    }
+    static TaskAbortHooks &Get() { return base::Singleton<TaskAbortHooks>::Get(); }
 };
 
 }  // namespace npu::rt

@@ -48,7 +48,6 @@ constexpr uint32_t kDeviceOnlyFlags =
 
 }  // namespace
 
-
 Stream::~Stream() {
     if (queue_ != nullptr) {
         if (abandon_) {
@@ -154,10 +153,9 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns, base::ErrnoOverrides co
     if (abort_gen_.load(std::memory_order_acquire) != gen)
         return AbortedError();
     if (err == -ETIME) {
-        return Error::Format(base::ErrnoToCode(err, codes),
-                             "stream %p (device %d) did not finish within %llu ms", handle_,
-                             session_->user_id(),
-                             static_cast<unsigned long long>(timeout_ns / 1000000));
+        return Error::Format(
+            base::ErrnoToCode(err, codes), "stream %p (device %d) did not finish within %llu ms",
+            handle_, session_->user_id(), static_cast<unsigned long long>(timeout_ns / 1000000));
     }
     if (err != 0)
         return Error::FromErrno(err, codes, "waiting for stream %p failed", handle_);

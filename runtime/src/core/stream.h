@@ -26,8 +26,7 @@
 namespace npu::rt {
 
 // A stream wait that timed out.
-inline constexpr base::ErrnoCode kStreamWaitCodes[] = {
-    {-ETIME, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT}};
+inline constexpr base::ErrnoCode kStreamWaitCodes[] = {{-ETIME, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT}};
 
 // Host work (core/host_tasks.h) reports its completion through device
 // words, so through npud or the kernel: a path that neither the C++ memory
