@@ -243,10 +243,12 @@ int halSmiShares(halDevice *dev, struct npu_smi_share *buf, uint32_t count, uint
 int halSmiUsers(halDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total);
 
 /*
- * Map a negative errno to the upstream code, as DESIGN.md gives it:
- * EINVAL/EFAULT -> 107000, ENOMEM -> 207001, EOPNOTSUPP -> 207000,
- * EPERM/EACCES -> 207006, ENOENT/EBADF -> 107017, anything else -> 507899.
- * The caller's context decides where a different code is due.
+ * Map a negative errno to the upstream code, as DESIGN.md gives it: the
+ * default rows of the runtime's one errno table (EINVAL/EFAULT/ESRCH ->
+ * 107000, ENOMEM/ENOSPC -> 207001, EOPNOTSUPP -> 207000, EPERM/EACCES ->
+ * 207006, ENOENT/EBADF -> 107017, EPROTO -> 507001, anything else ->
+ * 507899). Every HAL function returns 0 or -errno; the caller's context
+ * decides where a different code is due.
  */
 int halErrorToAcl(int err);
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <utility>
 
+#include "base/trace.h"
 #include "core/error.h"
 #include "core/error_messages.h"
-#include "hal/hal_trace.h"
 
 namespace npu::rt {
 
@@ -52,10 +52,10 @@ aclError RunApiBody(const char *api, Body &&body) noexcept {
 // copies of every API's code.
 template <typename Body>
 aclError RunApi(const char *api, Body &&body) noexcept {
-    const uint64_t t0 = hal::trace::On() ? hal::trace::NowNs() : 0;
+    const uint64_t t0 = base::trace::On() ? base::trace::NowNs() : 0;
     const aclError rc = RunApiBody(api, std::forward<Body>(body));
     if (t0 != 0)
-        hal::trace::ThreadSlice(api, t0, hal::trace::NowNs(), 0, 0, rc);
+        base::trace::ThreadSlice(api, t0, base::trace::NowNs(), 0, 0, rc);
     return rc;
 }
 

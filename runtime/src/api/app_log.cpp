@@ -9,9 +9,9 @@
 
 #include "acl/acl.h"
 #include "api/api_boundary.h"
-#include "hal/hal_internal.h"
+#include "base/log.h"
 
-using npu::hal::LogLevel;
+using npu::base::LogLevel;
 
 namespace {
 
@@ -35,9 +35,8 @@ const char *BaseName(const char *path) {
 
 void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
                const char *fmt, ...) {
-    static const char *const kNames[] = {"debug", "info", "warning", "error"};
     const LogLevel level = LevelOf(logLevel);
-    if (fmt == nullptr || !npu::hal::LogEnabled(level))
+    if (fmt == nullptr || !npu::base::LogEnabled(level))
         return;
     char message[kMaxMessage];
     va_list ap;
@@ -46,7 +45,7 @@ void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_
     va_end(ap);
     if (n < 0)
         return;
-    std::fprintf(stderr, "npu: %s: app: %s:%u %s: %s%s\n", kNames[static_cast<int>(level)],
+    std::fprintf(stderr, "npu: %s: app: %s:%u %s: %s%s\n", npu::base::LogLevelName(level),
                  file != nullptr ? BaseName(file) : "?", line, func != nullptr ? func : "?",
                  message, static_cast<size_t>(n) >= sizeof(message) ? " [truncated]" : "");
 }

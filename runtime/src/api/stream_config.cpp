@@ -14,6 +14,8 @@
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
+#include "base/singleton.h"
+#include "base/thread_annotations.h"
 #include "core/context.h"
 #include "core/stream.h"
 #include "core/state_hooks.h"
@@ -68,10 +70,9 @@ Error GetterStream(aclrtStream stream, StreamRef *ref) {
 // already destroyed pointer is refused rather than freed.
 class ConfigHandles {
   public:
-    static ConfigHandles &Get() {
-        static auto *handles = new ConfigHandles;  // never destroyed
-        return *handles;
-    }
+    // Never destroyed; empty in a forked child (the parent's handles are
+    // refused there, and leaked).
+    static ConfigHandles &Get() { return npu::base::Singleton<ConfigHandles>::Get(); }
     aclrtStreamConfigHandle *Create() {
         auto *h = new (std::nothrow) aclrtStreamConfigHandle{};
         if (h == nullptr)
@@ -91,8 +92,8 @@ class ConfigHandles {
     }
 
   private:
-    std::mutex mu_;  // Protects: live_
-    std::unordered_set<aclrtStreamConfigHandle *> live_;
+    std::mutex mu_;
+    std::unordered_set<aclrtStreamConfigHandle *> live_ GUARDED_BY(mu_);
 };
 
 }  // namespace

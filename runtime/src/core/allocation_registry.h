@@ -70,7 +70,7 @@ class AllocationRegistry {
     Usage UsageOf(MemoryKind kind) const;
 
   private:
-    mutable std::mutex mu_;
+    mutable std::mutex mu_;                   // Protects: by_base_, usage_
     std::map<uint64_t, Allocation> by_base_;  // Protected by mu_.
     static constexpr size_t kKinds = 3;
     std::array<Usage, kKinds> usage_{};  // Protected by mu_; by MemoryKind.

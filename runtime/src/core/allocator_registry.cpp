@@ -3,12 +3,15 @@
 
 #include <new>
 
+#include "base/singleton.h"
+
 namespace npu::rt {
 
 AllocatorRegistry &AllocatorRegistry::Get() {
     // Never destroyed: the C API may be called from static destructors.
-    static AllocatorRegistry *registry = new AllocatorRegistry;
-    return *registry;
+    // Empty in a forked child: the parent's descriptors are unknown there
+    // and its registrations name the parent's streams.
+    return base::Singleton<AllocatorRegistry>::Get();
 }
 
 aclrtAllocatorDesc AllocatorRegistry::CreateDesc() {

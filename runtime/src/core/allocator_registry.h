@@ -71,8 +71,8 @@ class AllocatorRegistry {
         AllocatorCallbacks callbacks;
     };
 
-    // Protects: descs_, by_stream_. Lookups are O(1) hash lookups.
-    mutable std::mutex mu_;
+    // Lookups are O(1) hash lookups.
+    mutable std::mutex mu_;  // Protects: descs_, by_stream_
     std::unordered_map<aclrtAllocatorDesc, std::unique_ptr<AllocatorCallbacks>> descs_;
     std::unordered_map<void *, Registration> by_stream_;
 };

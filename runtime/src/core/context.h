@@ -64,7 +64,7 @@ class Context {
     const std::shared_ptr<DeviceSession> session_;
     const Kind kind_;
     void *handle_ = nullptr;
-    std::mutex sys_params_mu_;  // protects sys_params_
+    std::mutex sys_params_mu_;  // Protects: sys_params_
     std::array<std::optional<int64_t>, 3> sys_params_;
     HostFuncThread host_funcs_;  // destroyed after the streams it serves
     ContextStreams streams_;     // after session_: destroyed first

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "base/singleton.h"
 #include "core/fork.h"
 #include "core/thread_state.h"
 #include "npu/hal.h"
@@ -37,20 +38,12 @@ std::optional<std::vector<uint32_t>> ParseVisibleDevices(const char *text,
     return ids;
 }
 
-DeviceManager *&DeviceManager::Slot() {
-    // Never destroyed: device sessions must not be closed from static
-    // destructors, when the backend may already be gone.
-    static DeviceManager *manager = (RegisterForkHandlers(), new DeviceManager());
-    return manager;
+DeviceManager::DeviceManager() {
+    RegisterForkHandlers();
 }
 
 DeviceManager &DeviceManager::Get() {
-    return *Slot();
-}
-
-void DeviceManager::ForkChild() {
-    KeepParentCopy(Slot());
-    Slot() = new DeviceManager();
+    return base::Singleton<DeviceManager>::Get();
 }
 
 Error DeviceManager::EnsureDiscoveredLocked() {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <vector>
 
+#include "base/singleton.h"
 #include "core/context.h"
 #include "core/error.h"
 #include "core/stream_handles.h"
@@ -31,10 +32,11 @@ namespace npu::rt {
 
 class DeviceManager {
   public:
-    static DeviceManager &Get();
-    // In a forked child: no device set, nothing open (core/fork.cpp). The
+    // The instance (base::Singleton). Never destroyed: device sessions
+    // must not be closed from static destructors, when the backend may
+    // already be gone. In a forked child: no device set, nothing open; the
     // parent's sessions are leaked, never closed: their files are gone.
-    static void ForkChild();
+    static DeviceManager &Get();
 
     // Number of devices visible to this process.
     Error DeviceCount(uint32_t *count);
@@ -84,8 +86,8 @@ class DeviceManager {
     std::shared_ptr<DeviceSession> FindSession(const void *addr, size_t len);
 
   private:
-    DeviceManager() = default;
-    static DeviceManager *&Slot();  // the instance; a forked child replaces it
+    friend class base::Singleton<DeviceManager>;
+    DeviceManager();
 
     struct DeviceSlot {
         int refcount = 0;
@@ -109,8 +111,7 @@ class DeviceManager {
     // its contexts. Caller holds mu_.
     void TearDownLocked(DeviceSlot *slot, std::vector<std::shared_ptr<void>> *dying);
 
-    std::mutex mu_;
-    // Protected by mu_: the discovery result, and one slot per visible device.
+    std::mutex mu_;  // Protects: the discovery result, one slot per visible device
     bool discovered_ = false;
     std::vector<uint32_t> visible_;  // user id -> physical id
     std::vector<DeviceSlot> slots_;  // by user id

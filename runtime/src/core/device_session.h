@@ -69,7 +69,7 @@ class DeviceSession {
     const bool has_copy_deref_;
     AllocationRegistry allocations_;
     std::atomic<uint32_t> live_streams_{0};
-    mutable std::mutex phys_mu_;                           // protects phys_reserve_
+    mutable std::mutex phys_mu_;                           // Protects: phys_reserve_
     std::unordered_map<uint32_t, uint64_t> phys_reserve_;  // non-zero values only
 };
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "npu/hal.h"
+#include "base/errno_codes.h"
 
 namespace npu::rt {
 namespace {
@@ -24,6 +24,21 @@ std::string VFormat(const char *fmt, va_list ap) {
     return out;
 }
 
+// message, then why err failed, with the code of err at this call site.
+Error FromErrnoMessage(int err, base::ErrnoOverrides codes, std::string message) {
+    message += ": ";
+    if (err == -EPROTO) {
+        // The one errno whose strerror ("Protocol error") says nothing here.
+        message +=
+            "the driver stopped this stream's queue for good because its shared ring "
+            "memory was corrupted (an impossible submission index); its pending work is "
+            "lost, destroy the stream";
+    } else {
+        message += std::strerror(err < 0 ? -err : err);
+    }
+    return Error(base::ErrnoToCode(err, codes), std::move(message));
+}
+
 }  // namespace
 
 Error Error::Format(aclError code, const char *fmt, ...) {
@@ -39,17 +54,15 @@ Error Error::FromHal(int err, const char *fmt, ...) {
     va_start(ap, fmt);
     std::string message = VFormat(fmt, ap);
     va_end(ap);
-    message += ": ";
-    if (err == -EPROTO) {
-        // The one errno whose strerror ("Protocol error") says nothing here.
-        message +=
-            "the driver stopped this stream's queue for good because its shared ring "
-            "memory was corrupted (an impossible submission index); its pending work is "
-            "lost, destroy the stream";
-    } else {
-        message += std::strerror(err < 0 ? -err : err);
-    }
-    return Error(halErrorToAcl(err), std::move(message));
+    return FromErrnoMessage(err, {}, std::move(message));
+}
+
+Error Error::FromErrno(int err, base::ErrnoOverrides codes, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    std::string message = VFormat(fmt, ap);
+    va_end(ap);
+    return FromErrnoMessage(err, codes, std::move(message));
 }
 
 }  // namespace npu::rt

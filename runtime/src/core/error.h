@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "acl/acl_base.h"
+#include "base/errno_codes.h"
 
 namespace npu::rt {
 
@@ -22,8 +23,12 @@ class Error {
     // A failure with a printf-style message.
     static Error Format(aclError code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
     // A failure reported by the HAL (err is -errno): the code is
-    // halErrorToAcl(err), the message says what failed and why.
+    // base::ErrnoToCode(err), the message says what failed and why.
     static Error FromHal(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+    // The same, for a call site that gives some errnos a code of its own
+    // (base/errno_codes.h).
+    static Error FromErrno(int err, base::ErrnoOverrides codes, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
 
     bool ok() const { return code_ == ACL_SUCCESS; }
     aclError code() const { return code_; }

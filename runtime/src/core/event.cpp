@@ -10,7 +10,7 @@
 
 #include "core/context.h"
 #include "core/device_session.h"
-#include "core/fork.h"
+#include "base/singleton.h"
 #include "core/ipc_signal.h"
 #include "core/stream.h"
 #include "core/stream_handles.h"
@@ -20,22 +20,19 @@
 namespace npu::rt {
 namespace {
 
-HandleTable<Event> *&EventTableSlot() {
-    static auto *table = new HandleTable<Event>(0x4556);  // "EV"
-    return table;
-}
+// Events live in device memory: its limits are theirs.
+constexpr base::ErrnoCode kEventMemoryCodes[] = {
+    {-ENOSPC, ACL_ERROR_RT_NO_EVENT_RESOURCE},
+    {-ENOMEM, ACL_ERROR_RT_NO_EVENT_RESOURCE},
+};
+// A wait for an event's record that timed out.
+constexpr base::ErrnoCode kEventWaitCodes[] = {{-ETIME, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT}};
 
 HandleTable<Event> &EventTable() {
-    return *EventTableSlot();
+    return base::Singleton<TaggedHandleTable<Event, 0x4556>>::Get();  // "EV"
 }
 
 }  // namespace
-
-// core/fork.h: the parent's table is leaked, its handles unknown here.
-void EventsForkChild() {
-    KeepParentCopy(EventTableSlot());
-    EventTableSlot() = new HandleTable<Event>(0x4556);
-}
 
 EventSlab::~EventSlab() {
     for (uint64_t va : chunks_)
@@ -53,17 +50,14 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
         const uint64_t bytes = kSlotsPerChunk * kSlotBytes;
         struct npu_mem_alloc a = {};
         int err = halMemAlloc(session_->hal(), bytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
-        if (err == -ENOSPC || err == -ENOMEM) {
-            // Events live in device memory: its limits are theirs.
-            return Error::Format(ACL_ERROR_RT_NO_EVENT_RESOURCE,
-                                 "no memory for more events on device %d: the process reached "
-                                 "its limit of allocations or of device memory, or the device "
-                                 "is full (errno %d)",
-                                 session_->user_id(), -err);
+        if (err != 0) {
+            return Error::FromErrno(err, kEventMemoryCodes,
+                                    "cannot allocate event memory on device %d (events live in "
+                                    "device memory: no memory for more events when the process "
+                                    "reached its limit of allocations or of device memory, or "
+                                    "the device is full)",
+                                    session_->user_id());
         }
-        if (err != 0)
-            return Error::FromHal(err, "cannot allocate event memory on device %d",
-                                  session_->user_id());
         // Epoch 0 everywhere: a never-recorded slot satisfies no wait.
         err = halMemset(session_->hal(), reinterpret_cast<void *>(a.va), 0, bytes, NPU_DIR_H2D);
         if (err != 0) {
@@ -250,13 +244,7 @@ Error Event::Synchronize(uint64_t timeout_ns) {
     StreamRef rec;
     if (!AcquireStream(snap.stream, &rec).ok())
         return Error::Ok();  // the stream is gone, and destroying it waited
-    Error e = rec->WaitSeq(snap.seq, timeout_ns);
-    if (e.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
-        return Error::Format(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
-                             "the event's record did not execute within %llu ms",
-                             static_cast<unsigned long long>(timeout_ns / 1000000));
-    }
-    return e;
+    return rec->WaitSeq(snap.seq, timeout_ns, kEventWaitCodes);
 }
 
 Error Event::Query(bool *complete) {
@@ -363,7 +351,7 @@ Error Event::Timestamp(uint64_t *ns) {
     }
     NPU_RETURN_IF_ERROR(slab->ReadWord(snap.va + sizeof(uint64_t), ns));
     // The record queued the timestamp just before its epoch write (Record).
-    if (hal::trace::On() && rec)
+    if (base::trace::On() && rec)
         hal::trace::EngineTimestamp(rec->queue(), snap.seq - 1, *ns);
     return Error::Ok();
 }

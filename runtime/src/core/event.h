@@ -58,8 +58,7 @@ class EventSlab {
 
   private:
     const std::shared_ptr<DeviceSession> session_;
-    std::mutex mu_;
-    // Protected by mu_: chunk base VAs, per-slot last epochs, free slots.
+    std::mutex mu_;  // Protects: chunk base VAs, per-slot last epochs, free slots
     std::vector<uint64_t> chunks_;
     std::vector<uint64_t> epochs_;
     std::vector<uint32_t> free_;
@@ -131,8 +130,8 @@ class Event {
     const bool complete_unrecorded_;
     const uint32_t id_;
     bool opened_ = false;  // set before the event has a handle
-    std::mutex mu_;
-    // Protected by mu_: the slot binding and what the last record captured.
+    std::mutex mu_;        // Protects: every member below
+    // The slot binding and what the last record captured.
     std::weak_ptr<EventSlab> slab_;
     Context *slab_ctx_ = nullptr;
     uint32_t slot_ = 0;

@@ -3,12 +3,15 @@
 
 #include <algorithm>
 
+#include "base/singleton.h"
+
 namespace npu::rt {
 
 ExceptionCallbacks &ExceptionCallbacks::Get() {
     // Never destroyed: streams may be synchronised from static destructors.
-    static auto *callbacks = new ExceptionCallbacks;
-    return *callbacks;
+    // None in a forked child: they are the parent's set-up of its devices,
+    // which the child makes afresh.
+    return base::Singleton<ExceptionCallbacks>::Get();
 }
 
 void ExceptionCallbacks::SetModuleCallback(aclrtExceptionInfoCallback callback) {

@@ -3,13 +3,6 @@
 
 #include <pthread.h>
 
-#include "core/device_manager.h"
-#include "core/host_pool.h"
-#include "core/host_tasks.h"
-#include "core/library.h"
-#include "core/notify.h"
-#include "core/runtime_config.h"
-#include "core/share_registry.h"
 #include "core/thread_state.h"
 #include "npu/hal.h"
 
@@ -24,19 +17,12 @@ void ForkParent() {
     halForkParent();
 }
 
-// Runs in the child, which has only the thread that called fork().
+// Runs in the child, which has only the thread that called fork(). The
+// process-wide objects are replaced by base's handler (base/singleton.h),
+// which touches none of the parent's files: the order of the two does not
+// matter.
 void ForkChild() {
     halForkChild();
-    Library::ForkChild();
-    DeviceManager::ForkChild();
-    HostPool::ForkChild();
-    ShareRegistry::ForkChild();
-    PeerAccessForkChild();
-    StreamsForkChild();
-    EventsForkChild();
-    ReportSubscriptions::ForkChild();
-    NotifiesForkChild();
-    RuntimeConfig::ForkChild();
     // The forking thread's current context is the parent's: forget it
     // without releasing it (the parent's objects are never destroyed here).
     ThreadState::ForgetCurrentContextInChild();

@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "core/fork.h"
+#include "base/singleton.h"
 #include "acl/acl_base.h"
 #include "error_codes/rt_error_codes.h"
 
@@ -41,19 +41,9 @@ HostPool::Segment::~Segment() {
     }
 }
 
-HostPool *&HostPool::Slot() {
-    // Never destroyed: the segments stay mapped until the process exits.
-    static HostPool *pool = new HostPool();
-    return pool;
-}
-
 HostPool &HostPool::Get() {
-    return *Slot();
-}
-
-void HostPool::ForkChild() {
-    KeepParentCopy(Slot());
-    Slot() = new HostPool();
+    // Never destroyed: the segments stay mapped until the process exits.
+    return base::Singleton<HostPool>::Get();
 }
 
 Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {

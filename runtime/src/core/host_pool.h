@@ -26,6 +26,7 @@
 #include <set>
 #include <vector>
 
+#include "base/singleton.h"
 #include "core/error.h"
 #include "core/host_memory.h"
 #include <sys/types.h>
@@ -36,11 +37,10 @@ namespace npu::rt {
 
 class HostPool {
   public:
+    // The instance (base::Singleton). In a forked child: an empty pool.
+    // The parent's segments are not mapped in the child (MADV_DONTFORK)
+    // and their memfds are closed by halForkChild().
     static HostPool &Get();
-    // In a forked child: an empty pool (core/fork.cpp). The parent's
-    // segments are not mapped in the child (MADV_DONTFORK) and their
-    // memfds are closed by halForkChild().
-    static void ForkChild();
 
     // A pool allocation of size bytes (> 0): 64-byte aligned, page aligned
     // from 4 KiB up. staging: invisible to Lookup (runtime-internal).
@@ -74,8 +74,8 @@ class HostPool {
     Stats GetStats();
 
   private:
+    friend class base::Singleton<HostPool>;
     HostPool() = default;
-    static HostPool *&Slot();  // the instance; a forked child replaces it
 
     struct Segment {
         int fd = -1;
@@ -107,8 +107,7 @@ class HostPool {
     void ReleaseLocked(Segment *seg, size_t off, size_t size);
     bool PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_id);
 
-    std::mutex mu_;
-    // Protected by mu_: everything below.
+    std::mutex mu_;  // Protects: everything below
     std::vector<std::unique_ptr<Segment>> segments_;
     size_t segment_bytes_ = 0;
     std::map<uintptr_t, PoolAlloc> allocs_;      // by base

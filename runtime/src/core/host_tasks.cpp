@@ -10,7 +10,7 @@
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/event.h"
-#include "core/fork.h"
+#include "base/singleton.h"
 #include "core/stream.h"
 #include "hal/hal_trace.h"
 
@@ -250,19 +250,9 @@ Error HostFuncThread::Queue(HostTaskQueue **out) {
     return Error::Ok();
 }
 
-ReportSubscriptions *&ReportSubscriptions::Slot() {
-    // Never destroyed: subscriptions may be used from static destructors.
-    static ReportSubscriptions *subs = new ReportSubscriptions();
-    return subs;
-}
-
 ReportSubscriptions &ReportSubscriptions::Get() {
-    return *Slot();
-}
-
-void ReportSubscriptions::ForkChild() {
-    KeepParentCopy(Slot());
-    Slot() = new ReportSubscriptions();
+    // Never destroyed: subscriptions may be used from static destructors.
+    return base::Singleton<ReportSubscriptions>::Get();
 }
 
 Error ReportSubscriptions::Subscribe(uint64_t thread_id, Stream &s) {

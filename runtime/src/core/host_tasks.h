@@ -32,6 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/singleton.h"
 #include "core/error.h"
 #include "npu/hal.h"
 
@@ -105,9 +106,8 @@ class HostTaskQueue {
 
     const std::shared_ptr<DeviceSession> session_;
     halQueue *ring_ = nullptr;  // owned; only the consumer uses it
-    std::mutex mu_;
+    std::mutex mu_;             // Protects: tasks_ (in launch order), woken_ (the wake-up flag)
     std::condition_variable cv_;
-    // Protected by mu_: the tasks in launch order, the wake-up flag.
     std::deque<HostTask> tasks_;
     bool woken_ = false;
 };
@@ -128,7 +128,7 @@ class HostFuncThread {
 
   private:
     const std::shared_ptr<DeviceSession> session_;
-    std::mutex mu_;  // protects queue_ and thread_, set once by Queue()
+    std::mutex mu_;                         // Protects: queue_ and thread_, set once by Queue()
     std::unique_ptr<HostTaskQueue> queue_;  // protected by mu_ until started
     std::thread thread_;
     std::atomic<bool> stop_{false};
@@ -141,8 +141,8 @@ Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, Hos
 // streams, process-wide.
 class ReportSubscriptions {
   public:
+    // The instance (base::Singleton); a forked child has no subscription.
     static ReportSubscriptions &Get();
-    static void ForkChild();
 
     static constexpr size_t kMaxThreads = 1024;
 
@@ -162,17 +162,17 @@ class ReportSubscriptions {
     void Forget(const void *stream_handle);
 
   private:
+    friend class base::Singleton<ReportSubscriptions>;
     ReportSubscriptions() = default;
-    static ReportSubscriptions *&Slot();
 
     struct Subscriber {
         int32_t device = -1;
         std::vector<const void *> streams;
         std::shared_ptr<HostTaskQueue> queue;
     };
-    std::mutex mu_;
-    // Protected by mu_: subscribers by thread id, and the thread of each
-    // subscribed stream handle.
+    std::mutex mu_;  // Protects: threads_, streams_
+    // Subscribers by thread id, and the thread of each subscribed stream
+    // handle.
     std::unordered_map<uint64_t, Subscriber> threads_;
     std::unordered_map<const void *, uint64_t> streams_;
 };

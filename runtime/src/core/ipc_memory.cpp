@@ -26,16 +26,16 @@ Error ExportKey(void *dev_ptr, size_t size, bool no_whitelist, char *key) {
     int err = halIpcExport(s->hal(), reinterpret_cast<uintptr_t>(dev_ptr), size,
                            no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
     if (err == -ENOSPC) {
-        return ShareError(err, false,
-                          "the process reached its limit of IPC keys on device %d (npu-smi "
-                          "shows use and limits)",
-                          s->user_id());
+        return Error::FromErrno(err, kShareCodes,
+                                "the process reached its limit of IPC keys on device %d (npu-smi "
+                                "shows use and limits)",
+                                s->user_id());
     }
     if (err != 0) {
-        return ShareError(err, false,
-                          "devPtr %p (%zu bytes) on device %d cannot be exported: it must be "
-                          "the base of an aclrtMalloc allocation of at least size bytes",
-                          dev_ptr, size, s->user_id());
+        return Error::FromErrno(err, kShareCodes,
+                                "devPtr %p (%zu bytes) on device %d cannot be exported: it must be "
+                                "the base of an aclrtMalloc allocation of at least size bytes",
+                                dev_ptr, size, s->user_id());
     }
     std::memcpy(key, raw, kKeyLength);
     key[kKeyLength] = '\0';
@@ -49,18 +49,19 @@ Error SetImportPid(Context &ctx, const std::string &key, int32_t *pid, size_t co
         s = ctx.session_ptr();
     int err = halIpcSetPid(s->hal(), key.data(), pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
-        return ShareError(err, false,
-                          "cannot whitelist %zu pid(s) for key %.8s...: a pid names no running "
-                          "process (pass TGIDs from aclrtDeviceGetBareTgid of live processes); "
-                          "none was added",
-                          count, key.c_str());
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot whitelist %zu pid(s) for key %.8s...: a pid names no running "
+            "process (pass TGIDs from aclrtDeviceGetBareTgid of live processes); "
+            "none was added",
+            count, key.c_str());
     }
     if (err != 0) {
-        return ShareError(err, false,
-                          "cannot whitelist %zu pid(s) for key %.8s...: unknown key, not "
-                          "exported by this process, exported without a whitelist, or more "
-                          "than %d pids",
-                          count, key.c_str(), NPU_SHARE_MAX_PIDS);
+        return Error::FromErrno(err, kShareCodes,
+                                "cannot whitelist %zu pid(s) for key %.8s...: unknown key, not "
+                                "exported by this process, exported without a whitelist, or more "
+                                "than %d pids",
+                                count, key.c_str(), NPU_SHARE_MAX_PIDS);
     }
     return Error::Ok();
 }
@@ -73,20 +74,20 @@ Error ImportKey(Context &ctx, const std::string &key, void **dev_ptr) {
     struct npu_ipc_import imp = {};
     int err = halIpcImport(s.hal(), key.data(), &imp);
     if (err == -EPERM) {
-        return ShareError(err, false,
-                          "this process (tgid as the driver sees it) is not on the whitelist "
-                          "of key %.8s...",
-                          key.c_str());
+        return Error::FromErrno(err, kShareCodes,
+                                "this process (tgid as the driver sees it) is not on the whitelist "
+                                "of key %.8s...",
+                                key.c_str());
     }
     if (err == -ENOSPC) {
-        return ShareError(err, false,
-                          "key %.8s... cannot be imported: the process reached its limit of "
-                          "allocations on device %d",
-                          key.c_str(), s.user_id());
+        return Error::FromErrno(err, kShareCodes,
+                                "key %.8s... cannot be imported: the process reached its limit of "
+                                "allocations on device %d",
+                                key.c_str(), s.user_id());
     }
     if (err != 0) {
-        return ShareError(err, false, "key %.8s... cannot be imported on device %d%s",
-                          key.c_str(), s.user_id(), ImportNotFoundHint(err));
+        return Error::FromErrno(err, kShareCodes, "key %.8s... cannot be imported on device %d%s",
+                                key.c_str(), s.user_id(), ImportNotFoundHint(err));
     }
     s.allocations().Insert(Allocation::Of(MemoryKind::kIpcImport, s.user_id(), imp.va, imp.size,
                                           imp.size, imp.size, imp.page_size));
@@ -107,7 +108,8 @@ Error CloseKey(Context &ctx, const std::string &key) {
         s->allocations().Remove(imp->va);
         int err = halIpcUnimport(s->hal(), imp->va);
         if (err != 0)
-            return ShareError(err, false, "unmapping the import of key %.8s...", key.c_str());
+            return Error::FromErrno(err, kShareCodes, "unmapping the import of key %.8s...",
+                                    key.c_str());
         return Error::Ok();
     }
     if (reg.ForgetAttr(key))
@@ -117,9 +119,9 @@ Error CloseKey(Context &ctx, const std::string &key) {
         s = ctx.session_ptr();
     int err = halIpcDestroy(s->hal(), key.data());
     if (err != 0) {
-        return ShareError(err, false,
-                          "key %.8s... is neither imported nor exported by this process",
-                          key.c_str());
+        return Error::FromErrno(err, kShareCodes,
+                                "key %.8s... is neither imported nor exported by this process",
+                                key.c_str());
     }
     reg.ForgetExportedKey(key);
     return Error::Ok();

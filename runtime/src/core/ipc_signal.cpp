@@ -5,19 +5,31 @@
 #include <mutex>
 #include <vector>
 
+#include "base/singleton.h"
+#include "base/thread_annotations.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/share_registry.h"
 
 namespace npu::rt {
 
+namespace {
+
+// The signals IpcSignal::KeepForever keeps. Never destroyed; empty in a
+// forked child, which never touches the parent's.
+struct KeptSignals {
+    std::mutex mu;
+    std::vector<std::unique_ptr<IpcSignal>> kept GUARDED_BY(mu);
+};
+
+}  // namespace
+
 void IpcSignal::KeepForever(std::unique_ptr<IpcSignal> signal) {
-    static std::mutex mu;  // Protects: kept
-    static auto *kept = new std::vector<std::unique_ptr<IpcSignal>>;  // never destroyed
     if (!signal)
         return;
-    std::lock_guard<std::mutex> lock(mu);
-    kept->push_back(std::move(signal));
+    KeptSignals &k = base::Singleton<KeptSignals>::Get();
+    std::lock_guard<std::mutex> lock(k.mu);
+    k.kept.push_back(std::move(signal));
 }
 
 Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSignal> *out) {
@@ -37,8 +49,9 @@ Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSign
     err = halIpcExport(s.hal(), a.va, kBytes, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
     if (err != 0) {
         halMemFree(s.hal(), a.va);
-        return ShareError(err, false, "cannot export the shared words on device %d%s", s.user_id(),
-                          err == -ENOSPC ? ": the process reached its limit of IPC keys" : "");
+        return Error::FromErrno(
+            err, kShareCodes, "cannot export the shared words on device %d%s", s.user_id(),
+            err == -ENOSPC ? ": the process reached its limit of IPC keys" : "");
     }
     sig->key_.assign(raw, kKeyLength);
     *out = std::move(sig);
@@ -53,14 +66,15 @@ Error IpcSignal::Import(Context &ctx, const std::string &key, std::unique_ptr<Ip
     struct npu_ipc_import imp = {};
     int err = halIpcImport(s.hal(), raw, &imp);
     if (err == -EPERM) {
-        return ShareError(err, false,
-                          "this process (tgid as the driver sees it) is not on the whitelist of "
-                          "key %.8s...",
-                          key.c_str());
+        return Error::FromErrno(
+            err, kShareCodes,
+            "this process (tgid as the driver sees it) is not on the whitelist of "
+            "key %.8s...",
+            key.c_str());
     }
     if (err != 0) {
-        return ShareError(err, false, "key %.8s... cannot be opened on device %d%s", key.c_str(),
-                          s.user_id(), ImportNotFoundHint(err));
+        return Error::FromErrno(err, kShareCodes, "key %.8s... cannot be opened on device %d%s",
+                                key.c_str(), s.user_id(), ImportNotFoundHint(err));
     }
     if (imp.size < kBytes) {
         halIpcUnimport(s.hal(), imp.va);
@@ -102,15 +116,16 @@ Error IpcSignal::Write(uint64_t offset, uint64_t value) const {
 Error IpcSignal::SetImportPid(const int32_t *pid, size_t count) const {
     int err = halIpcSetPid(session_->hal(), key_.data(), pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
-        return ShareError(err, false,
-                          "a pid names no running process (pass TGIDs from "
-                          "aclrtDeviceGetBareTgid of live processes); none was added");
+        return Error::FromErrno(err, kShareCodes,
+                                "a pid names no running process (pass TGIDs from "
+                                "aclrtDeviceGetBareTgid of live processes); none was added");
     }
     if (err != 0) {
-        return ShareError(err, false,
-                          "cannot whitelist %zu pid(s): exported without a whitelist, or more "
-                          "than %d pids",
-                          count, NPU_SHARE_MAX_PIDS);
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot whitelist %zu pid(s): exported without a whitelist, or more "
+            "than %d pids",
+            count, NPU_SHARE_MAX_PIDS);
     }
     return Error::Ok();
 }

@@ -5,10 +5,11 @@
 #include <string_view>
 #include <utility>
 
+#include "base/singleton.h"
+#include "base/trace.h"
 #include "core/config_file.h"
 #include "core/device_manager.h"
 #include "core/fork.h"
-#include "hal/hal_trace.h"
 
 namespace npu::rt {
 namespace {
@@ -35,30 +36,26 @@ Error ReentryError() {
 
 }  // namespace
 
-Library *&Library::Slot() {
-    static Library *library =
-        (RegisterForkHandlers(), new Library());  // never destroyed, see DeviceManager::Get
-    return library;
+Library::Library() {
+    RegisterForkHandlers();
 }
 
 Library &Library::Get() {
-    return *Slot();
+    return base::Singleton<Library>::Get();  // never destroyed, see DeviceManager::Get
 }
 
 // The parent's state is left as it is (leaked): the child never touches it.
 // The hooks are functions of the child too: it keeps them.
-void Library::ForkChild() {
-    Library *parent = Slot();
-    KeepParentCopy(parent);
-    Library *child = new Library();
-    child->init_hooks_ = parent->init_hooks_;
-    child->finalize_hooks_ = parent->finalize_hooks_;
-    Slot() = child;
+Library *Library::ForkChildCopy(const Library &parent) {
+    auto *child = new Library();
+    child->init_hooks_ = parent.init_hooks_;
+    child->finalize_hooks_ = parent.finalize_hooks_;
+    return child;
 }
 
 Error Library::Init(const char *config_path) {
     // Tracing starts here at the latest, so that the first calls are in it.
-    hal::trace::Start();
+    base::trace::Start();
     if (t_in_hook)
         return ReentryError();
     std::lock_guard<std::mutex> lock(mu_);
@@ -128,7 +125,7 @@ Error Library::TearDownLocked() {
     DeviceManager::Get().ResetAll();
     // The streams are gone, their completions observed: a good moment to
     // write the trace (again at exit, with whatever came after).
-    hal::trace::Flush();
+    base::trace::Flush();
     return first;
 }
 

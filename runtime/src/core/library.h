@@ -9,15 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "base/singleton.h"
 #include "core/error.h"
 
 namespace npu::rt {
 
 class Library {
   public:
+    // The instance (base::Singleton). A forked child gets a fresh,
+    // uninitialised library that keeps the parent's init and finalize
+    // hooks (ForkChildCopy).
     static Library &Get();
-    // In a forked child: a fresh, uninitialised library (core/fork.cpp).
-    static void ForkChild();
 
     // aclInit. While initialised: one more reference and
     // ACL_ERROR_REPEAT_INITIALIZE, the file is not looked at. Otherwise the
@@ -49,8 +51,9 @@ class Library {
     void RemoveFinalizeHook(int32_t type, FinalizeHook fn);
 
   private:
-    Library() = default;
-    static Library *&Slot();  // the instance; a forked child replaces it
+    friend class base::Singleton<Library>;
+    Library();
+    static Library *ForkChildCopy(const Library &parent);
     Error TearDownLocked();
     Error RunInitHooks(const std::string &config);
 
@@ -65,12 +68,11 @@ class Library {
     template <typename Fn>
     static void RemoveHook(std::vector<Hook<Fn>> *hooks, int32_t type, Fn fn);
 
-    std::mutex mu_;
-    // Protected by mu_.
+    std::mutex mu_;  // Protects: refcount_, first_config_hash_
     uint64_t refcount_ = 0;
     std::optional<uint64_t> first_config_hash_;  // content hash of the first aclInit
 
-    std::mutex hooks_mu_;  // protects init_hooks_, finalize_hooks_ (taken after mu_)
+    std::mutex hooks_mu_;  // Protects: init_hooks_, finalize_hooks_ (taken after mu_)
     std::vector<Hook<InitHook>> init_hooks_;
     std::vector<Hook<FinalizeHook>> finalize_hooks_;
 };

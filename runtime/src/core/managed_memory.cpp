@@ -3,14 +3,15 @@
 
 #include <cinttypes>
 
+#include "base/singleton.h"
 #include "core/host_pool.h"
 
 namespace npu::rt {
 
 ManagedMemory &ManagedMemory::Get() {
-    // Never destroyed, like the pool whose memory it describes.
-    static ManagedMemory *managed = new ManagedMemory();
-    return *managed;
+    // Never destroyed, like the pool whose memory it describes; empty in a
+    // forked child, like the pool.
+    return base::Singleton<ManagedMemory>::Get();
 }
 
 Error ManagedMemory::Allocate(int32_t user_device, uint64_t size, void **out) {

@@ -18,6 +18,7 @@
 #include <mutex>
 #include <utility>
 
+#include "base/singleton.h"
 #include "core/error.h"
 #include "core/managed_advice.h"
 
@@ -58,6 +59,7 @@ class ManagedMemory {
     uint64_t bytes() const;
 
   private:
+    friend class base::Singleton<ManagedMemory>;
     ManagedMemory() = default;
 
     struct Allocation {
@@ -71,8 +73,8 @@ class ManagedMemory {
     }
     static Error NotManaged(const void *ptr, size_t len);
 
-    // Protects: by_base_ (the allocations and their advice), bytes_.
-    mutable std::mutex mu_;
+    // by_base_: the allocations and their advice.
+    mutable std::mutex mu_;  // Protects: by_base_, bytes_
     std::map<uintptr_t, Allocation> by_base_;
     uint64_t bytes_ = 0;
 };

@@ -7,7 +7,7 @@
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/event.h"
-#include "core/fork.h"
+#include "base/singleton.h"
 #include "core/ipc_signal.h"
 #include "core/stream.h"
 
@@ -19,22 +19,12 @@ uint32_t NextId() {
     return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-HandleTable<Notify> *&NotifyTableSlot() {
-    // Never destroyed: handles may be used from static destructors.
-    static auto *table = new HandleTable<Notify>(0x4e54);  // "NT"
-    return table;
-}
-
 HandleTable<Notify> &NotifyTable() {
-    return *NotifyTableSlot();
+    // Never destroyed: handles may be used from static destructors.
+    return base::Singleton<TaggedHandleTable<Notify, 0x4e54>>::Get();  // "NT"
 }
 
 }  // namespace
-
-void NotifiesForkChild() {
-    KeepParentCopy(NotifyTableSlot());
-    NotifyTableSlot() = new HandleTable<Notify>(0x4e54);
-}
 
 Notify::Notify(std::shared_ptr<EventSlab> slab, uint32_t slot, uint64_t va, uint64_t epoch)
     : id_(NextId()), slab_(std::move(slab)), slot_(slot), epoch_(epoch), va_(va) {}

@@ -73,8 +73,8 @@ class Notify {
     void ReleaseSlotLocked();
 
     const uint32_t id_;
-    std::mutex mu_;
-    // Protected by mu_: the word (a slab slot, or shared words once
+    std::mutex mu_;  // Protects: the members below
+    // The word (a slab slot, or shared words once
     // exported or when imported), per stream handle the last operation
     // queued on it.
     std::shared_ptr<EventSlab> slab_;  // null once the slot is given back
@@ -84,9 +84,6 @@ class Notify {
     uint64_t va_ = 0;
     std::vector<std::pair<void *, uint64_t>> queued_;
 };
-
-// core/fork.h: a forked child starts with no notify.
-void NotifiesForkChild();
 
 }  // namespace npu::rt
 

@@ -8,7 +8,7 @@
 #include <set>
 #include <utility>
 
-#include "core/fork.h"
+#include "base/singleton.h"
 #include "core/device_manager.h"
 #include "npu/hal.h"
 
@@ -25,20 +25,16 @@ struct Link {
 };
 
 struct PeerState {
-    std::mutex mu;
-    // Protected by mu: what aclrtDeviceEnablePeerAccess enabled, and the
-    // driver links made for it.
+    std::mutex mu;  // Protects: enabled, links
+    // What aclrtDeviceEnablePeerAccess enabled, and the driver links made
+    // for it.
     std::set<Pair> enabled;
     std::map<Pair, Link> links;
 };
 
-PeerState *&StateSlot() {
-    static PeerState *state = new PeerState();  // never destroyed, like DeviceManager
-    return state;
-}
-
+// Never destroyed, like DeviceManager; empty in a forked child.
 PeerState &State() {
-    return *StateSlot();
+    return base::Singleton<PeerState>::Get();
 }
 
 bool LinkLive(const Link &l, const std::shared_ptr<DeviceSession> &dev,
@@ -69,12 +65,6 @@ Error CheckVisible(int32_t user_dev) {
 }
 
 }  // namespace
-
-// core/fork.h: the parent's table is leaked, its handles unknown here.
-void PeerAccessForkChild() {
-    KeepParentCopy(StateSlot());
-    StateSlot() = new PeerState();
-}
 
 bool PeerAccessEnabled(int32_t user_dev, int32_t peer_user_dev) {
     PeerState &st = State();

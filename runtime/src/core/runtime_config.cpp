@@ -3,7 +3,7 @@
 
 #include "core/device_info.h"
 #include "core/device_manager.h"
-#include "core/fork.h"
+#include "base/singleton.h"
 
 namespace npu::rt {
 namespace {
@@ -13,29 +13,21 @@ thread_local void *t_bound_stream = nullptr;
 
 }  // namespace
 
-RuntimeConfig *&RuntimeConfig::Slot() {
-    static RuntimeConfig *config =
-        (RegisterForkHandlers(), new RuntimeConfig());  // never destroyed, see Library::Slot
-    return config;
-}
-
 RuntimeConfig &RuntimeConfig::Get() {
-    return *Slot();
+    return base::Singleton<RuntimeConfig>::Get();  // never destroyed, see Library::Get
 }
 
 // The child has only the forking thread: the parent's values are read
 // without its lock, which another parent thread may have held at fork().
-void RuntimeConfig::ForkChild() {
-    RuntimeConfig *parent = Slot();
-    KeepParentCopy(parent);
-    RuntimeConfig *child = new RuntimeConfig();
-    child->sys_params_ = parent->sys_params_;
-    child->dev_limits_ = parent->dev_limits_;
-    child->op_timeout_us_ = parent->op_timeout_us_;
-    child->op_wait_timeout_s_ = parent->op_wait_timeout_s_;
-    child->ts_id_ = parent->ts_id_;
-    Slot() = child;
-    t_bound_stream = nullptr;
+RuntimeConfig *RuntimeConfig::ForkChildCopy(const RuntimeConfig &parent) {
+    auto *child = new RuntimeConfig();
+    child->sys_params_ = parent.sys_params_;
+    child->dev_limits_ = parent.dev_limits_;
+    child->op_timeout_us_ = parent.op_timeout_us_;
+    child->op_wait_timeout_s_ = parent.op_wait_timeout_s_;
+    child->ts_id_ = parent.ts_id_;
+    t_bound_stream = nullptr;  // the forking thread's, the only one left
+    return child;
 }
 
 void RuntimeConfig::SetSysParam(int opt, int64_t value) {

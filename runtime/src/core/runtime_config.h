@@ -16,6 +16,7 @@
 #include <mutex>
 #include <vector>
 
+#include "base/singleton.h"
 #include "core/error.h"
 
 namespace npu::rt {
@@ -24,11 +25,11 @@ class DeviceSession;
 
 class RuntimeConfig {
   public:
+    // The instance (base::Singleton). In a forked child the settings of
+    // the process (system parameters, timeouts) are kept, those of the
+    // parent's device opens and the calling thread's bound stream are not
+    // (ForkChildCopy).
     static RuntimeConfig &Get();
-    // In a forked child: the settings of the process (system parameters,
-    // timeouts) are kept, those of the parent's device opens and the
-    // calling thread's bound stream are not.
-    static void ForkChild();
 
     // System parameters (aclSysParamOpt 0..3): 0 until set.
     static constexpr int kSysParams = 4;
@@ -78,16 +79,16 @@ class RuntimeConfig {
     void SetTsId(int32_t ts);
 
   private:
+    friend class base::Singleton<RuntimeConfig>;
     RuntimeConfig() = default;
-    static RuntimeConfig *&Slot();  // the instance; a forked child replaces it
+    static RuntimeConfig *ForkChildCopy(const RuntimeConfig &parent);
 
     struct DeviceLimits {
         std::weak_ptr<DeviceSession> session;  // the open they belong to
         std::array<uint32_t, kResTypes> cores{};
     };
 
-    std::mutex mu_;
-    // Protected by mu_: every setting below.
+    std::mutex mu_;  // Protects: every setting below
     std::array<int64_t, kSysParams> sys_params_{};
     std::array<size_t, kDeviceLimits> dev_limits_{};
     std::vector<DeviceLimits> device_limits_;  // by user id, grown on demand

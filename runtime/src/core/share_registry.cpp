@@ -6,25 +6,13 @@
 #include <cstdio>
 #include <cstring>
 
-#include "core/fork.h"
+#include "base/singleton.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
 
-namespace {
-ShareRegistry *&Slot() {
-    static ShareRegistry *registry = new ShareRegistry();  // never destroyed: used at exit
-    return registry;
-}
-}  // namespace
-
 ShareRegistry &ShareRegistry::Get() {
-    return *Slot();
-}
-
-void ShareRegistry::ForkChild() {
-    KeepParentCopy(Slot());
-    Slot() = new ShareRegistry();
+    return base::Singleton<ShareRegistry>::Get();  // never destroyed: used at exit
 }
 
 void ShareRegistry::AddExportedKey(const std::string &key,
@@ -111,30 +99,6 @@ const char *ImportNotFoundHint(int err) {
     return " (this process runs on a private in-process device, which no other process can "
            "reach: load npu.ko, or start npud --fuse DIR and set NPU_DEVICE=DIR/npu0 in "
            "both processes)";
-}
-
-Error ShareError(int err, bool enoent_is_handle, const char *fmt, ...) {
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(buf, sizeof(buf), fmt, ap);
-    va_end(ap);
-    aclError code;
-    switch (err) {
-        case -EINVAL:
-        case -EEXIST:
-        case -EBUSY:
-        case -EFAULT:
-            code = ACL_ERROR_RT_PARAM_INVALID;
-            break;
-        case -ENOENT:
-            code = enoent_is_handle ? ACL_ERROR_RT_INVALID_HANDLE : ACL_ERROR_RT_PARAM_INVALID;
-            break;
-        default:
-            code = halErrorToAcl(err);
-            break;
-    }
-    return Error(code, std::string(buf) + ": " + std::strerror(err < 0 ? -err : err));
 }
 
 }  // namespace npu::rt

@@ -8,6 +8,7 @@
 #ifndef NPU_RT_CORE_SHARE_REGISTRY_H
 #define NPU_RT_CORE_SHARE_REGISTRY_H
 
+#include <cerrno>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -17,7 +18,9 @@
 #include <string>
 
 #include "core/device_session.h"
+#include "base/errno_codes.h"
 #include "core/error.h"
+#include "error_codes/rt_error_codes.h"
 
 namespace npu::rt {
 
@@ -29,9 +32,8 @@ struct IpcImport {
 // Thread safe.
 class ShareRegistry {
   public:
+    // The instance (base::Singleton); empty in a forked child.
     static ShareRegistry &Get();
-    // In a forked child: empty (core/fork.cpp).
-    static void ForkChild();
 
     void AddExportedKey(const std::string &key, const std::shared_ptr<DeviceSession> &s);
     std::shared_ptr<DeviceSession> ExporterOfKey(const std::string &key);
@@ -49,8 +51,7 @@ class ShareRegistry {
     std::shared_ptr<DeviceSession> ExporterOfHandle(uint64_t share);
 
   private:
-    std::mutex mu_;
-    // Protected by mu_.
+    std::mutex mu_;  // Protects: the four maps below
     std::map<std::string, std::weak_ptr<DeviceSession>> exported_keys_;
     std::map<std::string, std::deque<IpcImport>> imports_;
     std::map<std::string, uint64_t> attrs_;
@@ -62,11 +63,21 @@ class ShareRegistry {
 void *EncodePhysHandle(int32_t user_device, uint32_t id);
 bool DecodePhysHandle(const void *handle, int32_t *user_device, uint32_t *id);
 
-// Like Error::FromHal, for the sharing calls: the driver's "invalid" answers
-// (EINVAL, EEXIST, EBUSY, EFAULT and, unless enoent_is_handle, ENOENT) are
+// The codes of the sharing calls (IPC keys, shareable handles, VMM), for
+// Error::FromErrno: the driver's "invalid" answers (EINVAL, EEXIST, EBUSY,
+// EFAULT and ENOENT, a key or address it does not know) are
 // ACL_ERROR_RT_PARAM_INVALID, as the spec's [DRV] rows give them.
-Error ShareError(int err, bool enoent_is_handle, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+inline constexpr base::ErrnoCode kShareCodes[] = {
+    {-EEXIST, ACL_ERROR_RT_PARAM_INVALID},
+    {-EBUSY, ACL_ERROR_RT_PARAM_INVALID},
+    {-ENOENT, ACL_ERROR_RT_PARAM_INVALID},
+};
+// The same where ENOENT means that a handle the caller passed is unknown
+// (ACL_ERROR_RT_INVALID_HANDLE, the default row).
+inline constexpr base::ErrnoCode kShareHandleCodes[] = {
+    {-EEXIST, ACL_ERROR_RT_PARAM_INVALID},
+    {-EBUSY, ACL_ERROR_RT_PARAM_INVALID},
+};
 
 // For a name (IPC key, shareable handle) the driver does not know: on the
 // in-process backend, the reason it most likely has (the exporter is

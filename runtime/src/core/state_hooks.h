@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "base/singleton.h"
 #include "core/error.h"
 
 namespace npu::rt {
@@ -98,8 +99,7 @@ class DeviceHooks : public StateHooks<aclrtDeviceStateCallback> {
     DeviceHooks() : StateHooks("device state") {}
     static DeviceHooks &Get() {
         // Never destroyed: devices may be reset from static destructors.
-        static auto *hooks = new DeviceHooks;
-        return *hooks;
+        return base::Singleton<DeviceHooks>::Get();
     }
 };
 
@@ -108,18 +108,14 @@ class StreamHooks : public StateHooks<aclrtStreamStateCallback> {
     StreamHooks() : StateHooks("stream state") {}
     static StreamHooks &Get() {
         // Never destroyed: streams may be destroyed from static destructors.
-        static auto *hooks = new StreamHooks;
-        return *hooks;
+        return base::Singleton<StreamHooks>::Get();
     }
 };
 
 class TaskAbortHooks : public StateHooks<aclrtDeviceTaskAbortCallback> {
   public:
     TaskAbortHooks() : StateHooks("device task abort") {}
-    static TaskAbortHooks &Get() {
-        static auto *hooks = new TaskAbortHooks;
-        return *hooks;
-    }
+    static TaskAbortHooks &Get() { return base::Singleton<TaskAbortHooks>::Get(); }
 };
 
 }  // namespace npu::rt

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "acl/acl_rt.h"
+#include "base/singleton.h"
 
-#include "core/fork.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/event.h"
@@ -24,14 +24,18 @@
 namespace npu::rt {
 namespace {
 
-HandleTable<Stream> *&StreamTableSlot() {
-    // Never destroyed: handles may be used from static destructors.
-    static auto *table = new HandleTable<Stream>(0x5354);  // "ST"
-    return table;
-}
+// A ring the driver or the system cannot make is a stream resource that
+// ran out.
+constexpr base::ErrnoCode kRingCreateCodes[] = {
+    {-ENOSPC, ACL_ERROR_RT_NO_STREAM_RESOURCE},
+    {-ENOMEM, ACL_ERROR_RT_NO_STREAM_RESOURCE},
+    {-EMFILE, ACL_ERROR_RT_NO_STREAM_RESOURCE},
+    {-ENFILE, ACL_ERROR_RT_NO_STREAM_RESOURCE},
+};
 
 HandleTable<Stream> &StreamTable() {
-    return *StreamTableSlot();
+    // Never destroyed: handles may be used from static destructors.
+    return base::Singleton<TaggedHandleTable<Stream, 0x5354>>::Get();  // "ST"
 }
 
 // aclrtGetThreadLastTaskId (Stream::NoteThreadTask), written on every
@@ -43,12 +47,6 @@ constexpr uint32_t kDeviceOnlyFlags =
     ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_CPU_SCHEDULE;
 
 }  // namespace
-
-// core/fork.h: the parent's table is leaked, its handles unknown here.
-void StreamsForkChild() {
-    KeepParentCopy(StreamTableSlot());
-    StreamTableSlot() = new HandleTable<Stream>(0x5354);
-}
 
 Stream::~Stream() {
     if (queue_ != nullptr) {
@@ -132,7 +130,7 @@ Error Stream::TakeTaskError() {
     info.device_id = static_cast<uint32_t>(session_->user_id());
     for (uint32_t i = 0; i < std::min<uint32_t>(n, HAL_QUEUE_MAX_ERRORS); i++) {
         info.task_id = static_cast<uint32_t>(failed[i].seq);
-        info.error_code = static_cast<uint32_t>(halErrorToAcl(failed[i].res));
+        info.error_code = static_cast<uint32_t>(base::ErrnoToCode(failed[i].res));
         ExceptionCallbacks::Get().Report(info);
     }
     if (n == 1) {
@@ -147,7 +145,7 @@ Error Stream::TakeTaskError() {
                           session_->user_id(), n);
 }
 
-Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
+Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns, base::ErrnoOverrides codes) {
     if (seq == 0)
         return Error::Ok();
     const uint64_t gen = abort_gen_.load(std::memory_order_acquire);
@@ -156,11 +154,11 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
         return AbortedError();
     if (err == -ETIME) {
         return Error::Format(
-            ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream %p (device %d) did not finish within %llu ms",
+            base::ErrnoToCode(err, codes), "stream %p (device %d) did not finish within %llu ms",
             handle_, session_->user_id(), static_cast<unsigned long long>(timeout_ns / 1000000));
     }
     if (err != 0)
-        return Error::FromHal(err, "waiting for stream %p failed", handle_);
+        return Error::FromErrno(err, codes, "waiting for stream %p failed", handle_);
     AcquireHostTaskEffects();
     return Error::Ok();
 }
@@ -282,19 +280,12 @@ Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t p
     std::unique_ptr<Stream> s(new Stream(ctx_, session_, kind, flags, priority));
     int err = halQueueCreate(session_->hal(), 0, &s->queue_);
     if (err != 0) {
-        if (err == -ENOSPC) {
-            return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
-                                 "the process reached its limit of streams (rings) on device %d "
-                                 "(npu-smi shows use and limits)",
-                                 session_->user_id());
-        }
-        if (err == -ENOMEM || err == -EMFILE || err == -ENFILE) {
-            return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
-                                 "cannot create the ring of a new stream on device %d (errno %d)",
-                                 session_->user_id(), -err);
-        }
-        return Error::FromHal(err, "cannot create the ring of a new stream on device %d",
-                              session_->user_id());
+        return Error::FromErrno(err, kRingCreateCodes,
+                                "cannot create the ring of a new stream on device %d%s",
+                                session_->user_id(),
+                                err == -ENOSPC ? " (the process reached its limit of streams, "
+                                                 "rings: npu-smi shows use and limits)"
+                                               : "");
     }
     Stream *raw = s.get();
     handles_.reserve(handles_.size() + 1);
@@ -304,7 +295,7 @@ Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t p
                              "the process has no stream handle left");
     }
     raw->handle_ = h;
-    if (hal::trace::On()) {
+    if (base::trace::On()) {
         static constexpr const char *kKinds[] = {"stream", "default stream", "internal stream"};
         char name[96];
         std::snprintf(name, sizeof(name), "%s %p (device %d)", kKinds[static_cast<int>(kind)], h,

@@ -12,15 +12,21 @@
 #define NPU_RT_CORE_STREAM_H
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
 
+#include "base/errno_codes.h"
 #include "core/error.h"
+#include "error_codes/rt_error_codes.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
+
+// A stream wait that timed out.
+inline constexpr base::ErrnoCode kStreamWaitCodes[] = {{-ETIME, ACL_ERROR_RT_STREAM_SYNC_TIMEOUT}};
 
 // Host work (core/host_tasks.h) reports its completion through device
 // words, so through npud or the kernel: a path that neither the C++ memory
@@ -103,8 +109,11 @@ class Stream {
     Error Synchronize(uint64_t timeout_ns = 0);
     // Waits for descriptor seq, without taking task errors.
     // ACL_ERROR_RT_STREAM_ABORT when aclrtStreamAbort ran during the wait
-    // (so for every wait above, and for an event's).
-    Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0);
+    // (so for every wait above, and for an event's). codes: the caller's
+    // codes for the wait's errnos (an event's wait times out with
+    // ACL_ERROR_RT_EVENT_SYNC_TIMEOUT).
+    Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0,
+                  base::ErrnoOverrides codes = kStreamWaitCodes);
     // Whether descriptor seq has completed (never blocks).
     bool Done(uint64_t seq) {
         if (halQueueCompleted(queue_) < seq)
@@ -177,21 +186,21 @@ class Stream {
     std::atomic<uint64_t> failure_mode_{0};
     std::atomic<bool> used_host_func_{false};
 
-    std::mutex abort_mu_;  // Protects: nothing but the order of aborts (one at a time)
+    std::mutex abort_mu_;  // Protects: the order of aborts (one at a time), no data
     // Set while an abort runs (work is dropped); aborts so far, which a
     // wait compares before and after.
     std::atomic<bool> aborting_{false};
     std::atomic<uint64_t> abort_gen_{0};
 
-    std::mutex host_mu_;
-    // Protected by host_mu_: the words of the host hand-over
+    std::mutex host_mu_;  // Protects: host_gate_ and its launch count
+    // host_gate_: the words of the host hand-over
     // (core/host_tasks.h), made on the first host task (again after an
     // abort, which abandons the old ones).
     std::shared_ptr<HostGate> host_gate_;
 
     std::atomic<bool> has_deferred_{false};
-    std::mutex deferred_mu_;
-    // Protected by deferred_mu_: (last sequence number using it, staging).
+    std::mutex deferred_mu_;  // Protects: deferred_
+    // deferred_: (last sequence number using it, staging).
     std::vector<std::pair<uint64_t, void *>> deferred_;
 };
 
@@ -274,8 +283,8 @@ class ContextStreams {
     const std::shared_ptr<DeviceSession> session_;
     std::atomic<Stream *> default_{nullptr};
     std::atomic<Stream *> internal_{nullptr};
-    std::mutex mu_;
-    // Protected by mu_: every live stream handle of the context, the slab.
+    std::mutex mu_;  // Protects: handles_, slab_, creating default_ and internal_
+    // handles_: every live stream handle of the context; slab_: the slab.
     // The count against kMaxStreams is the session's (all contexts of the
     // device), DeviceSession::live_streams().
     std::vector<void *> handles_;

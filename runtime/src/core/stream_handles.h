@@ -167,12 +167,21 @@ class HandleTable {
 
     const uint16_t tag_;
     std::atomic<Slot *> chunks_[kMaxSlots / kChunk] = {};  // chunks never move or go away
-    std::mutex mu_;
-    // Protected by mu_: the free slot indices, the next never-used index
-    // and the chunk pointers as allocated.
+    // free_: the free slot indices; next_: the next never-used index;
+    // chunk_cache_: the chunk pointers as allocated.
+    std::mutex mu_;  // Protects: free_, next_, chunk_cache_
     std::vector<uint32_t> free_;
     uint32_t next_ = 0;
     Slot *chunk_cache_[kMaxSlots / kChunk] = {};
+};
+
+// The process-wide table of one handle kind, for base::Singleton (which
+// makes its instances with `new T()`): a forked child gets an empty one,
+// and the parent's handles are unknown there.
+template <typename T, uint16_t kTag>
+class TaggedHandleTable : public HandleTable<T> {
+  public:
+    TaggedHandleTable() : HandleTable<T>(kTag) {}
 };
 
 // A pin on one live handle of a table, for the duration of a call.

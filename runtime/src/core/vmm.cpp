@@ -141,30 +141,31 @@ Error AllocPhysical(int32_t dev, bool host, size_t size, const MemClass &mc, uin
     uint32_t id = 0;
     int err = halPhysAlloc(s->hal(), size, mc.page_class, npu_flags, &id);
     if (err == -ENOSPC) {
-        return ShareError(err, false,
-                          "the process reached its limit of physical handles on device %d "
-                          "(npu-smi shows use and limits)",
-                          dev);
+        return Error::FromErrno(err, kShareCodes,
+                                "the process reached its limit of physical handles on device %d "
+                                "(npu-smi shows use and limits)",
+                                dev);
     }
     if (err == -ENOMEM && !host) {
-        return ShareError(err, false,
-                          "device %d cannot provide %zu bytes of physical memory: the device "
-                          "is full or the process reached its device memory limit",
-                          dev, size);
+        return Error::FromErrno(err, kShareCodes,
+                                "device %d cannot provide %zu bytes of physical memory: the device "
+                                "is full or the process reached its device memory limit",
+                                dev, size);
     }
     if (err == -ENOMEM) {
-        return ShareError(err, false,
-                          "cannot provide %zu bytes of physical host memory through device %d: "
-                          "the process or the device reached its pinned host memory limit "
-                          "(limit_pin_mb, host_pin_mb)",
-                          size, dev);
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot provide %zu bytes of physical host memory through device %d: "
+            "the process or the device reached its pinned host memory limit "
+            "(limit_pin_mb, host_pin_mb)",
+            size, dev);
     }
     if (err != 0) {
-        return ShareError(err, false,
-                          "cannot allocate %zu bytes of physical %s memory on device %d (size "
-                          "must be a multiple of the granularity, %llu bytes)",
-                          size, host ? "host" : "device", dev,
-                          static_cast<unsigned long long>(mc.granularity()));
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot allocate %zu bytes of physical %s memory on device %d (size "
+            "must be a multiple of the granularity, %llu bytes)",
+            size, host ? "host" : "device", dev, static_cast<unsigned long long>(mc.granularity()));
     }
     s->SetPhysReserve(id, reserve);
     *out = EncodePhysHandle(dev, id);
@@ -175,7 +176,8 @@ Error FreePhysical(const PhysRef &ref, aclrtDrvMemHandle handle) {
     DeviceSession &s = *ref.session;
     int err = halPhysFree(s.hal(), ref.id);
     if (err != 0)
-        return ShareError(err, true, "handle %p is unknown or already freed", handle);
+        return Error::FromErrno(err, kShareHandleCodes, "handle %p is unknown or already freed",
+                                handle);
     struct npu_phys_info pi = {};
     if (s.PhysReserve(ref.id) != 0 && halPhysInfo(s.hal(), ref.id, &pi) == -ENOENT)
         s.ForgetPhysReserve(ref.id);  // that was the last reference
@@ -187,7 +189,8 @@ Error Properties(const PhysRef &ref, aclrtDrvMemHandle handle, aclrtPhysicalMemP
     struct npu_phys_info pi = {};
     int err = halPhysInfo(s.hal(), ref.id, &pi);
     if (err != 0)
-        return ShareError(err, true, "handle %p is unknown or already freed", handle);
+        return Error::FromErrno(err, kShareHandleCodes, "handle %p is unknown or already freed",
+                                handle);
     *prop = aclrtPhysicalMemProp{};
     prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
     prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
@@ -213,7 +216,7 @@ Error Retain(void *va, aclrtDrvMemHandle *out) {
     uint32_t id = 0;
     int err = halPhysRetain(s->hal(), reinterpret_cast<uintptr_t>(va), &id);
     if (err != 0)
-        return ShareError(err, false, "virPtr %p is not in a VMM mapping", va);
+        return Error::FromErrno(err, kShareCodes, "virPtr %p is not in a VMM mapping", va);
     *out = EncodePhysHandle(s->user_id(), id);
     return Error::Ok();
 }
@@ -227,11 +230,12 @@ Error Reserve(size_t size, size_t alignment, void *expect, bool huge_va, void **
     int err = halVmmReserve(s->hal(), size, reinterpret_cast<uintptr_t>(expect),
                             huge_va ? NPU_RESERVE_HUGE : 0, &va);
     if (err != 0) {
-        return ShareError(err, false,
-                          "cannot reserve %zu bytes at %p on device %d (expectPtr must be free, "
-                          "in the device window and aligned to the next power of two >= size, "
-                          "at most 1 GiB)",
-                          size, expect, s->user_id());
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot reserve %zu bytes at %p on device %d (expectPtr must be free, "
+            "in the device window and aligned to the next power of two >= size, "
+            "at most 1 GiB)",
+            size, expect, s->user_id());
     }
     const uint64_t granularity = MemClass().granularity();
     const uint64_t rounded = (size + granularity - 1) & ~(granularity - 1);
@@ -246,10 +250,11 @@ Error Release(void *va) {
     NPU_RETURN_IF_ERROR(SessionOfAddress(va, "virPtr", &s));
     int err = halVmmRelease(s->hal(), reinterpret_cast<uintptr_t>(va));
     if (err != 0) {
-        return ShareError(err, false,
-                          "virPtr %p is not the start of a reservation, or something is still "
-                          "mapped in it",
-                          va);
+        return Error::FromErrno(
+            err, kShareCodes,
+            "virPtr %p is not the start of a reservation, or something is still "
+            "mapped in it",
+            va);
     }
     s->allocations().Remove(reinterpret_cast<uintptr_t>(va));
     return Error::Ok();
@@ -268,11 +273,12 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
     if (vs != ref.session) {
         int err = halPhysPeer(vs->hal(), ref.session->hal(), ref.id, &map_id);
         if (err != 0) {
-            return ShareError(err, true,
-                              "cannot map handle %p of device %d into a reservation of device "
-                              "%d: an imported handle maps only on the device it was imported "
-                              "to",
-                              handle, ref.session->user_id(), vs->user_id());
+            return Error::FromErrno(
+                err, kShareHandleCodes,
+                "cannot map handle %p of device %d into a reservation of device "
+                "%d: an imported handle maps only on the device it was imported "
+                "to",
+                handle, ref.session->user_id(), vs->user_id());
         }
     }
     int err = halVmmMap(vs->hal(), reinterpret_cast<uintptr_t>(va), size, map_id,
@@ -281,12 +287,13 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
     if (map_id != ref.id)
         halPhysFree(vs->hal(), map_id);
     if (err != 0) {
-        return ShareError(err, true,
-                          "cannot map handle %p (%zu bytes) at %p: size must be the handle's, "
-                          "virPtr aligned to its granularity, inside one reservation, not "
-                          "mapped yet, and the reservation must not mix local and imported "
-                          "handles or two devices' memory",
-                          handle, size, va);
+        return Error::FromErrno(
+            err, kShareHandleCodes,
+            "cannot map handle %p (%zu bytes) at %p: size must be the handle's, "
+            "virPtr aligned to its granularity, inside one reservation, not "
+            "mapped yet, and the reservation must not mix local and imported "
+            "handles or two devices' memory",
+            handle, size, va);
     }
     return Error::Ok();
 }
@@ -296,7 +303,7 @@ Error Unmap(void *va) {
     NPU_RETURN_IF_ERROR(SessionOfAddress(va, "virPtr", &s));
     int err = halVmmUnmap(s->hal(), reinterpret_cast<uintptr_t>(va));
     if (err != 0)
-        return ShareError(err, false, "virPtr %p is not the start of a mapping", va);
+        return Error::FromErrno(err, kShareCodes, "virPtr %p is not the start of a mapping", va);
     return Error::Ok();
 }
 
@@ -304,7 +311,8 @@ Error SetAccess(DeviceSession &s, void *va, size_t size, int32_t loc_type, uint3
     int err = halVmmSetAccess(s.hal(), reinterpret_cast<uintptr_t>(va), size,
                               static_cast<uint32_t>(loc_type), loc_id, NPU_ACCESS_RW);
     if (err != 0)
-        return ShareError(err, false, "virPtr %p + %zu bytes is not exactly one mapping", va, size);
+        return Error::FromErrno(err, kShareCodes,
+                                "virPtr %p + %zu bytes is not exactly one mapping", va, size);
     return Error::Ok();
 }
 
@@ -313,7 +321,8 @@ Error GetAccess(DeviceSession &s, void *va, int32_t loc_type, uint32_t loc_id, u
     int err = halVmmGetAccess(s.hal(), reinterpret_cast<uintptr_t>(va),
                               static_cast<uint32_t>(loc_type), loc_id, &access);
     if (err != 0)
-        return ShareError(err, false, "virPtr %p is not in a mapping (or bad location)", va);
+        return Error::FromErrno(err, kShareCodes, "virPtr %p is not in a mapping (or bad location)",
+                                va);
     *flag = access;
     return Error::Ok();
 }
@@ -324,16 +333,16 @@ Error ExportHandle(aclrtDrvMemHandle handle, bool no_whitelist, uint64_t *share)
     int err = halShareExport(ref.session->hal(), ref.id, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0,
                              share);
     if (err == -ENOSPC) {
-        return ShareError(err, true,
-                          "handle %p cannot be exported: the process reached its limit of "
-                          "shareable handles on device %d (npu-smi shows use and limits)",
-                          handle, ref.session->user_id());
+        return Error::FromErrno(err, kShareHandleCodes,
+                                "handle %p cannot be exported: the process reached its limit of "
+                                "shareable handles on device %d (npu-smi shows use and limits)",
+                                handle, ref.session->user_id());
     }
     if (err != 0) {
-        return ShareError(err, true,
-                          "handle %p cannot be exported: already exported, or imported from "
-                          "another process",
-                          handle);
+        return Error::FromErrno(err, kShareHandleCodes,
+                                "handle %p cannot be exported: already exported, or imported from "
+                                "another process",
+                                handle);
     }
     ShareRegistry::Get().AddExportedHandle(*share, ref.session);
     return Error::Ok();
@@ -349,17 +358,18 @@ Error SetPidHandle(uint64_t share, int32_t *pid, size_t count) {
         NPU_RETURN_IF_ERROR(SessionForNewObject(&s));
     int err = halShareSetPid(s->hal(), share, pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
-        return ShareError(err, false,
-                          "cannot whitelist %zu pid(s) for shareable handle 0x%llx: a pid names "
-                          "no running process (pass TGIDs from aclrtDeviceGetBareTgid of live "
-                          "processes); none was added",
-                          count, static_cast<unsigned long long>(share));
+        return Error::FromErrno(
+            err, kShareCodes,
+            "cannot whitelist %zu pid(s) for shareable handle 0x%llx: a pid names "
+            "no running process (pass TGIDs from aclrtDeviceGetBareTgid of live "
+            "processes); none was added",
+            count, static_cast<unsigned long long>(share));
     }
     if (err != 0) {
-        return ShareError(err, false,
-                          "cannot whitelist %zu pid(s) for shareable handle 0x%llx: unknown, "
-                          "not exported by this process, or exported without a whitelist",
-                          count, static_cast<unsigned long long>(share));
+        return Error::FromErrno(err, kShareCodes,
+                                "cannot whitelist %zu pid(s) for shareable handle 0x%llx: unknown, "
+                                "not exported by this process, or exported without a whitelist",
+                                count, static_cast<unsigned long long>(share));
     }
     return Error::Ok();
 }
@@ -369,22 +379,23 @@ Error ImportHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s,
     struct npu_share_import si = {};
     int err = halShareImport(s->hal(), share, &si);
     if (err == -EPERM) {
-        return ShareError(err, false,
-                          "this process is not on the whitelist of shareable handle 0x%llx",
-                          static_cast<unsigned long long>(share));
+        return Error::FromErrno(err, kShareCodes,
+                                "this process is not on the whitelist of shareable handle 0x%llx",
+                                static_cast<unsigned long long>(share));
     }
     if (err == -ENOSPC) {
-        return ShareError(err, false,
-                          "shareable handle 0x%llx cannot be imported: the process reached its "
-                          "limit of physical handles on device %d",
-                          static_cast<unsigned long long>(share), s->user_id());
+        return Error::FromErrno(
+            err, kShareCodes,
+            "shareable handle 0x%llx cannot be imported: the process reached its "
+            "limit of physical handles on device %d",
+            static_cast<unsigned long long>(share), s->user_id());
     }
     if (err != 0) {
-        return ShareError(err, false,
-                          "shareable handle 0x%llx cannot be imported on device %d: unknown, "
-                          "freed by its exporter, or exported by this very process%s",
-                          static_cast<unsigned long long>(share), s->user_id(),
-                          ImportNotFoundHint(err));
+        return Error::FromErrno(err, kShareCodes,
+                                "shareable handle 0x%llx cannot be imported on device %d: unknown, "
+                                "freed by its exporter, or exported by this very process%s",
+                                static_cast<unsigned long long>(share), s->user_id(),
+                                ImportNotFoundHint(err));
     }
     *out = EncodePhysHandle(s->user_id(), si.handle);
     return Error::Ok();

@@ -145,7 +145,7 @@ struct halDevice {
 	// The queue of synchronous calls (halMemcpy, halMemset): one ring
 	// client for everything, see hal_queue.cpp.
 	halQueue *sync_queue = nullptr;
-	std::mutex sync_lock; /* Serialises: calls on sync_queue */
+	std::mutex sync_lock; /* Protects: sync_queue (serialises the calls on it) */
 
 	~halDevice()
 	{

@@ -92,7 +92,6 @@ void halForkChild(void)
 		::close(fd);
 	s.fds.clear();
 	s.mu.unlock();
-	npu::hal::ForkResetQueues();
 }
 
 int halForkInprocUnusable(void)

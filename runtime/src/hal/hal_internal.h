@@ -13,6 +13,8 @@
 #include <string>
 #include <thread>
 
+#include "base/log.h"
+#include "base/parse_size.h"
 #include "npu/npu_uapi.h"
 
 struct halDevice;
@@ -45,13 +47,10 @@ public:
 // else: io_uring when possible, else the ioctl. Returns 0 or -errno.
 int UseUringDoorbell(std::unique_ptr<DeviceFile> *file, uint64_t features);
 
-// Logging to stderr, "npu: LEVEL: message". The level comes from NPU_LOG
-// (debug, info, warning, error, none, or 0..4), else from CANN's
-// ASCEND_GLOBAL_LOG_LEVEL (0 debug .. 3 error, 4 none); by default only
-// errors are printed.
-enum class LogLevel { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3, kNone = 4 };
-bool LogEnabled(LogLevel level);
-void Log(LogLevel level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+// The log is base's; the HAL's files log through these names.
+using base::Log;
+using base::LogEnabled;
+using base::LogLevel;
 
 // The backend this process uses, decided once from NPU_DEVICE.
 class Backend {
@@ -85,8 +84,6 @@ uint32_t ForkGeneration();
 // hal_backend.cpp: true once this process (or the parent it was forked
 // from) loaded the in-process device.
 bool InprocLoaded();
-// hal_queue.cpp: a forked child forgets the parent's queues.
-void ForkResetQueues();
 // hal_queue.cpp: a queue that halQueueStatsTotal does not count (the
 // device's synchronous queue), and its one call: submit sqe, wait for it
 // in the same driver entry (the driver may run it in this thread) and
@@ -94,8 +91,7 @@ void ForkResetQueues();
 int QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out);
 int QueueRunOne(halQueue *q, const struct npu_sqe &sqe);
 
-// Parse "123", "4K", "16M", "2G" (bytes; K/M/G are binary). False on junk.
-bool ParseSize(const char *text, uint64_t *bytes);
+using base::ParseSize;
 
 // A completion wait that returned -EAGAIN: npud declined to wait because
 // this process already has its share of the daemon's workers waiting (the

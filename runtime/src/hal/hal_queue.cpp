@@ -38,6 +38,7 @@
 
 #include "hal_device.h"
 #include "hal_internal.h"
+#include "base/singleton.h"
 #include "hal_trace.h"
 
 namespace {
@@ -198,7 +199,7 @@ void halQueue::Reap(bool try_only)
 	uint64_t done = completed.load(std::memory_order_relaxed);
 	const uint64_t limit = submitted.load(std::memory_order_acquire);
 	// The CQE has no time: what the trace gets is when we saw it.
-	const uint64_t seen = trace_lane != 0 ? npu::hal::trace::NowNs() : 0;
+	const uint64_t seen = trace_lane != 0 ? npu::base::trace::NowNs() : 0;
 	for (; head != tail; head++) {
 		const struct npu_cqe &c = cqes[head & (entries - 1)];
 		const uint64_t seq = c.user_data;
@@ -210,7 +211,7 @@ void halQueue::Reap(bool try_only)
 		// A failure keeps its result in the trace; the rest are
 		// recorded together below, under one lock.
 		if (seen != 0 && c.res != 0)
-			npu::hal::trace::Completed(trace_lane, seq, c.res, seen);
+			npu::base::trace::Completed(trace_lane, seq, c.res, seen);
 		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
 		if (c.res != 0 && c.res != -ECANCELED) {
 			if (nerrors < HAL_QUEUE_MAX_ERRORS)
@@ -222,7 +223,7 @@ void halQueue::Reap(bool try_only)
 	__atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
 	completed.store(done, std::memory_order_release);
 	if (seen != 0)
-		npu::hal::trace::Completed(trace_lane, done, 0, seen);
+		npu::base::trace::Completed(trace_lane, done, 0, seen);
 }
 
 int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns)
@@ -235,10 +236,10 @@ int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_
 	re.timeout_ns = timeout_ns;
 	if (trace_lane == 0)
 		return file->RingEnter(&re);
-	const uint64_t t0 = npu::hal::trace::NowNs();
+	const uint64_t t0 = npu::base::trace::NowNs();
 	const int ret = file->RingEnter(&re);
-	npu::hal::trace::ThreadSlice(min_complete ? "driver wait" : "doorbell", t0,
-				     npu::hal::trace::NowNs(), trace_lane, 0, ret);
+	npu::base::trace::ThreadSlice(min_complete ? "driver wait" : "doorbell", t0,
+				     npu::base::trace::NowNs(), trace_lane, 0, ret);
 	return ret;
 }
 
@@ -248,9 +249,9 @@ int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
 		return 0;
 	if (trace_lane == 0)
 		return WaitSeqUntraced(seq, timeout_ns);
-	const uint64_t t0 = npu::hal::trace::NowNs();
+	const uint64_t t0 = npu::base::trace::NowNs();
 	const int ret = WaitSeqUntraced(seq, timeout_ns);
-	npu::hal::trace::ThreadSlice("wait", t0, npu::hal::trace::NowNs(), trace_lane, seq, ret);
+	npu::base::trace::ThreadSlice("wait", t0, npu::base::trace::NowNs(), trace_lane, seq, ret);
 	return ret;
 }
 
@@ -328,7 +329,7 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 	// Recorded before the tail is published: the queueing time is exact
 	// and the completion cannot be reaped before the record exists.
 	if (trace_lane != 0)
-		npu::hal::trace::Queued(trace_lane, next_seq + 1, in, n, npu::hal::trace::NowNs());
+		npu::base::trace::Queued(trace_lane, next_seq + 1, in, n, npu::base::trace::NowNs());
 	next_seq += n;
 	submitted.store(next_seq, std::memory_order_release);
 	if (last_seq != nullptr)
@@ -398,15 +399,11 @@ struct QueueRegistry {
 	std::vector<halQueue *> queues;
 };
 
-QueueRegistry *&RegistrySlot()
-{
-	static auto *r = new QueueRegistry; // never destroyed: queues may outlive statics
-	return r;
-}
-
+// Never destroyed (queues may outlive statics); a forked child starts with
+// no queue (base/singleton.h), the parent's are leaked.
 QueueRegistry &Registry()
 {
-	return *RegistrySlot();
+	return npu::base::Singleton<QueueRegistry>::Get();
 }
 
 void RegisterQueue(halQueue *q)
@@ -427,25 +424,16 @@ void UnregisterQueue(halQueue *q)
 
 } // namespace
 
-// A forked child starts with no queue; the parent's copies are leaked.
-void npu::hal::ForkResetQueues()
-{
-	static auto *kept = new std::vector<QueueRegistry *>(); // reachable, never used
-	kept->push_back(RegistrySlot());
-	RegistrySlot() = new QueueRegistry;
-	npu::hal::trace::ForkReset();
-}
-
 void npu::hal::trace::NameQueue(halQueue *q, const std::string &name)
 {
 	if (q != nullptr)
-		SetLaneName(q->trace_lane, name);
+		npu::base::trace::SetLaneName(q->trace_lane, name);
 }
 
 void npu::hal::trace::EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns)
 {
 	if (q != nullptr)
-		EngineTime(q->trace_lane, seq, ns);
+		npu::base::trace::EngineTime(q->trace_lane, seq, ns);
 }
 
 // A queue that halQueueStatsTotal does not count (the HAL's own
@@ -458,7 +446,7 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
 		entries = kDefaultEntries;
 	if (entries > NPU_RING_MAX_ENTRIES || (entries & (entries - 1)) != 0)
 		return -EINVAL;
-	npu::hal::trace::Start();
+	npu::base::trace::Start();
 	std::unique_ptr<halQueue> q(new (std::nothrow) halQueue);
 	if (!q)
 		return -ENOMEM;
@@ -467,7 +455,7 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
 	int ret = q->Create(entries);
 	if (ret < 0)
 		return ret;
-	q->trace_lane = npu::hal::trace::LaneOpen(npu::hal::DeviceIndex(dev), q->ring_id);
+	q->trace_lane = npu::base::trace::LaneOpen(npu::hal::DeviceIndex(dev), q->ring_id);
 	*out = q.release();
 	return 0;
 }
@@ -499,7 +487,7 @@ void halQueueDestroy(halQueue *q)
 	UnregisterQueue(q);
 	if (q->entries != 0) {
 		q->WaitSeq(q->submitted.load(std::memory_order_acquire), 0);
-		npu::hal::trace::LaneClose(q->trace_lane);
+		npu::base::trace::LaneClose(q->trace_lane);
 		struct npu_ring_destroy rd = {};
 		rd.ring_id = q->ring_id;
 		q->file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NPU_TRACE=FILE: a Chrome/Perfetto trace (JSON trace-event format) of the
+ * work this process gives the device, written when the process finalises
+ * (aclFinalize) and again at exit, so the file always holds everything so
+ * far as one valid JSON document.
+ *
+ * What is recorded, all on the host's CLOCK_MONOTONIC (the engine's clock
+ * too, so NPU_OP_TIMESTAMP values line up):
+ *   - every descriptor published on a ring, with the time it was queued
+ *     (exact: read before the tail is published) and the time the runtime
+ *     reaped its completion (observed: an upper bound of when it finished;
+ *     the CQE carries no time). One lane per ring, named after its stream.
+ *     Where the program read an NPU_OP_TIMESTAMP's value back (an event's
+ *     time), that exact engine time places the descriptor and bounds its
+ *     neighbours on the ring.
+ *   - every acl* call (RunApi) as a slice on the calling thread's lane, and
+ *     inside it the HAL's completion waits and doorbells.
+ * The driver does not say which engine ran a descriptor, so there are no
+ * engine lanes.
+ *
+ * The trace is base's, under every layer: the API layer times its calls
+ * with it, the HAL records its rings, the core names the rings' lanes
+ * (hal/hal_trace.h finds a halQueue's lane). What it reads of a descriptor
+ * is the driver's ABI (struct npu_sqe of uapi/npu/npu_uapi.h), which base
+ * includes as it would any system header.
+ *
+ * Off, the cost is On(): one relaxed load and a predictable branch per
+ * submission, reap and API call. On, every record takes one mutex; the
+ * number of records is capped (NPU_TRACE_MAX_EVENTS, default 1000000) and
+ * what did not fit is counted in the file's otherData.
+ */
+#ifndef NPU_RT_BASE_TRACE_H
+#define NPU_RT_BASE_TRACE_H
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+struct npu_sqe;
+
+namespace npu::base::trace {
+
+// Set once by Start() when NPU_TRACE names a file; cleared in a forked child.
+inline std::atomic<bool> g_on{false};
+
+inline bool On() {
+    return __builtin_expect(g_on.load(std::memory_order_relaxed), 0);
+}
+
+// Reads NPU_TRACE once per process (later calls do nothing) and, when it is
+// set, turns tracing on and arranges the write at exit.
+void Start();
+
+// CLOCK_MONOTONIC in ns.
+uint64_t NowNs();
+
+// A lane for one ring of device `device`; 0 when tracing is off. Every
+// lane gets a name (SetLaneName) or "ring N".
+uint32_t LaneOpen(uint32_t device, uint32_t ring_id);
+void SetLaneName(uint32_t lane, const std::string &name);
+// The ring is gone: completions not observed by now never will be.
+void LaneClose(uint32_t lane);
+
+// n descriptors with sequence numbers first_seq.. were queued at t_ns.
+void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint32_t n,
+            uint64_t t_ns);
+// The runtime reaped the CQE of descriptor seq (result res) at t_ns, and so
+// every one before it on the ring (the ring completes in order).
+void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns);
+// The engine's own time of descriptor seq on lane, an NPU_OP_TIMESTAMP
+// whose value the runtime read back (hal::trace::EngineTimestamp).
+void EngineTime(uint32_t lane, uint64_t seq, uint64_t ns);
+
+// A slice on the calling thread's lane; name must be a string literal (or
+// live as long as the process). lane and seq (0 if none) go to args.
+void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane, uint64_t seq,
+                 int64_t result);
+
+// Writes the file now (aclFinalize). Does nothing when tracing is off or in
+// a forked child.
+void Flush();
+
+}  // namespace npu::base::trace
+
+#endif /* NPU_RT_BASE_TRACE_H */
