@@ -272,37 +272,6 @@ loff_t noop_llseek(struct file *file, loff_t offset, int whence)
 	return file->f_pos;
 }
 
-loff_t no_llseek(struct file *file, loff_t offset, int whence)
-{
-	(void)file;
-	(void)offset;
-	(void)whence;
-	return -ESPIPE;
-}
-
-int nonseekable_open(struct inode *inode, struct file *filp)
-{
-	(void)inode;
-	filp->f_mode &= ~(FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE);
-	return 0;
-}
-
-int stream_open(struct inode *inode, struct file *filp)
-{
-	(void)inode;
-	filp->f_mode &= ~(FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE |
-			  FMODE_ATOMIC_POS);
-	filp->f_mode |= FMODE_STREAM;
-	return 0;
-}
-
-int simple_open(struct inode *inode, struct file *file)
-{
-	if (inode->i_private)
-		file->private_data = inode->i_private;
-	return 0;
-}
-
 ssize_t simple_read_from_buffer(void __user *to, size_t count, loff_t *ppos,
 				const void *from, size_t available)
 {
