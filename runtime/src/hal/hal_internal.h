@@ -94,9 +94,6 @@ void ForkResetQueues();
 int QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out);
 int QueueRunOne(halQueue *q, const struct npu_sqe &sqe);
 
-// Parse "123", "4K", "16M", "2G" (bytes; K/M/G are binary). False on junk.
-bool ParseSize(const char *text, uint64_t *bytes);
-
 // A completion wait that returned -EAGAIN: npud declined to wait because
 // this process already has its share of the daemon's workers waiting (the
 // doorbell was rung). Sleep before waiting again, 100 us doubling up to
