@@ -156,7 +156,7 @@ copy_fn mock_copy_nt(void)
 
 copy_fn mock_copy_nt(void)
 {
-	return movsb;
+	return NULL;
 }
 
 #endif
@@ -174,7 +174,13 @@ void *mock_memcpy_nt(void *dst, const void *src, size_t n)
 	MOCK_ASAN_CHECK(dst, n, true);
 	return __builtin_memcpy(dst, src, n);
 #else
-	mock_copy_nt()(dst, src, n);
+	copy_fn fn = mock_copy_nt();
+
+	if (!fn) {
+		movsb(dst, src, n);
+		return dst;
+	}
+	fn(dst, src, n);
 	copy_nt_fence();
 	return dst;
 #endif

@@ -202,7 +202,8 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	struct fault_guard g;
 	volatile size_t done = 0;
 	const volatile size_t len = n;	/* n, read again after a fault */
-	copy_fn fn = n >= MOCK_MEMCPY_NT_THRESHOLD ? mock_copy_nt() : movsb;
+	copy_fn nt = n >= MOCK_MEMCPY_NT_THRESHOLD ? mock_copy_nt() : NULL;
+	copy_fn fn = nt ? nt : movsb;
 
 	/* The kernel side is whichever of dst and src is not [ulo, uhi). */
 	if ((unsigned long)dst == ulo)
@@ -221,7 +222,7 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	g.ulo = ulo;
 	g.uhi = uhi;
 	if (sigsetjmp(g.env, GUARD_SAVE_SIGMASK)) {
-		if (fn != movsb)
+		if (nt)
 			copy_nt_fence();
 		return len - done;
 	}
@@ -232,14 +233,14 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 				     PAGE_SIZE - (uaddr & ~PAGE_MASK));
 
 		/* Big copies: whole runs of pages at a time. */
-		if (fn != movsb)
+		if (nt)
 			chunk = min_t(size_t, len - done,
 				      chunk + (64UL << PAGE_SHIFT));
 		fn((char *)dst + done, (const char *)src + done, chunk);
 		done += chunk;
 	}
 	fault_guard = NULL;
-	if (fn != movsb)
+	if (nt)
 		copy_nt_fence();
 	return 0;
 }

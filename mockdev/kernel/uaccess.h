@@ -53,7 +53,7 @@ void mock_asan_check(const void *p, size_t n, bool write, void *caller);
 
 typedef void (*copy_fn)(void *dst, const void *src, size_t n);
 
-/* The streaming copy of this CPU: SSE2/AVX2, STNP, or a plain copy. */
+/* The streaming copy of this CPU (SSE2/AVX2, STNP), or NULL where it has none. */
 copy_fn mock_copy_nt(void);
 
 #ifdef MOCK_COPY_X86
