@@ -32,28 +32,34 @@ awk -v h="$section" '$0 == h { on = 1; next } on && /^## / { on = 0 } on' "$doc"
 mapfile -t mock_objs <"$mock_list"
 mapfile -t user_objs <"$user_list"
 echo "reading ${#mock_objs[@]} mock objects and ${#user_objs[@]} objects of the driver, npud and the runtime"
+# One nm run per list; -A puts "object:" before each symbol.
 # name and defining object, for every external function of the mock
-for o in "${mock_objs[@]}"; do
-	nm --defined-only "$o" | awk -v o="$o" '$2 == "T" || $2 == "W" { print $3, o }'
-done | sort >"$tmp/defined"
+nm -A --defined-only "${mock_objs[@]}" |
+	awk '$2 == "T" || $2 == "W" { sub(/:[^:]*$/, "", $1); print $3, $1 }' | sort >"$tmp/defined"
 # name and referencing object, for every undefined symbol of the mock
-for o in "${mock_objs[@]}"; do
-	nm --undefined-only "$o" | awk -v o="$o" '{ print $NF, o }'
-done | sort >"$tmp/mock_refs"
-for o in "${user_objs[@]}"; do
-	nm --undefined-only "$o" | awk '{ print $NF }'
-done | sort -u >"$tmp/user_refs"
+nm -A --undefined-only "${mock_objs[@]}" |
+	awk '{ sub(/:[^:]*$/, "", $1); print $NF, $1 }' | sort >"$tmp/mock_refs"
+nm --undefined-only "${user_objs[@]}" | awk 'NF >= 2 { print $NF }' | sort -u >"$tmp/user_refs"
 
 status=0
-unused=()
-while read -r name obj; do
-	grep -qxF "$name" "$tmp/user_refs" && continue
-	# another file of the mock calls it
-	awk -v n="$name" -v o="$obj" '$1 == n && $2 != o { found = 1 } END { exit !found }' \
-		"$tmp/mock_refs" && continue
-	grep -qxF "$name" "$tmp/listed" && continue
-	unused+=("$name ($(basename "$obj" .o))")
-done <"$tmp/defined"
+# Used: referenced by the driver, npud or the runtime, or by a mock file
+# other than the one defining it; else it must be listed.
+mapfile -t unused < <(awk '
+	FILENAME == ARGV[1] { user[$1] = 1; next }
+	FILENAME == ARGV[2] { listed[$1] = 1; next }
+	FILENAME == ARGV[3] { refs[$1] = refs[$1] " " $2; next }
+	{
+		name = $1; obj = $2
+		if (name in user || name in listed)
+			next
+		n = split(refs[name], r, " ")
+		for (i = 1; i <= n; i++)
+			if (r[i] != obj)
+				next
+		sub(/.*\//, "", obj)
+		sub(/\.o$/, "", obj)
+		print name " (" obj ")"
+	}' "$tmp/user_refs" "$tmp/listed" "$tmp/mock_refs" "$tmp/defined")
 if ((${#unused[@]})); then
 	echo "the mock kernel defines functions that neither the driver, npud, the runtime nor" >&2
 	echo "another mock file calls, and that $doc does not list under \"$section\":" >&2
