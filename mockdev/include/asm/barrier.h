@@ -12,6 +12,7 @@
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_mb__after_atomic()	smp_mb()
 
 /*
  * ThreadSanitizer builds only. What a store-release publishes in memory a
