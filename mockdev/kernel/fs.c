@@ -342,26 +342,11 @@ void mock_param_register(const char *name, void *var,
 	case MOCK_PARAM_ulong:
 		p->dflt.u = *(unsigned long *)var;
 		break;
-	case MOCK_PARAM_long:
-		p->dflt.s = *(long *)var;
-		break;
-	case MOCK_PARAM_ullong:
-		p->dflt.u = *(unsigned long long *)var;
-		break;
 	case MOCK_PARAM_bool:
 		p->dflt.b = *(bool *)var;
 		break;
 	case MOCK_PARAM_charp:
 		p->dflt.p = *(char **)var;
-		break;
-	case MOCK_PARAM_ushort:
-		p->dflt.u = *(unsigned short *)var;
-		break;
-	case MOCK_PARAM_short:
-		p->dflt.s = *(short *)var;
-		break;
-	case MOCK_PARAM_byte:
-		p->dflt.u = *(unsigned char *)var;
 		break;
 	}
 }
@@ -378,12 +363,6 @@ static void param_restore(struct mock_param *p)
 	case MOCK_PARAM_ulong:
 		*(unsigned long *)p->var = p->dflt.u;
 		break;
-	case MOCK_PARAM_long:
-		*(long *)p->var = p->dflt.s;
-		break;
-	case MOCK_PARAM_ullong:
-		*(unsigned long long *)p->var = p->dflt.u;
-		break;
 	case MOCK_PARAM_bool:
 		*(bool *)p->var = p->dflt.b;
 		break;
@@ -391,15 +370,6 @@ static void param_restore(struct mock_param *p)
 		*(char **)p->var = p->dflt.p;
 		free(p->owned);
 		p->owned = NULL;
-		break;
-	case MOCK_PARAM_ushort:
-		*(unsigned short *)p->var = p->dflt.u;
-		break;
-	case MOCK_PARAM_short:
-		*(short *)p->var = p->dflt.s;
-		break;
-	case MOCK_PARAM_byte:
-		*(unsigned char *)p->var = p->dflt.u;
 		break;
 	}
 }
@@ -439,45 +409,18 @@ static int param_set(struct mock_param *p, const char *val)
 		if (!r)
 			*(unsigned int *)p->var = u;
 		return r;
-	case MOCK_PARAM_ushort:
-		r = kstrtoull(val, 0, &u);
-		if (!r && u > USHRT_MAX)
-			r = -ERANGE;
-		if (!r)
-			*(unsigned short *)p->var = u;
-		return r;
-	case MOCK_PARAM_byte:
-		r = kstrtoull(val, 0, &u);
-		if (!r && u > UCHAR_MAX)
-			r = -ERANGE;
-		if (!r)
-			*(unsigned char *)p->var = u;
-		return r;
 	case MOCK_PARAM_ulong:
-	case MOCK_PARAM_ullong:
 		r = kstrtoull(val, 0, &u);
-		if (!r && p->type == MOCK_PARAM_ulong)
+		if (!r)
 			*(unsigned long *)p->var = u;
-		else if (!r)
-			*(unsigned long long *)p->var = u;
 		return r;
 	case MOCK_PARAM_int:
-	case MOCK_PARAM_short:
-	case MOCK_PARAM_long:
 		r = kstrtoll(val, 0, &s);
 		if (r)
 			return r;
-		if (p->type == MOCK_PARAM_int) {
-			if (s < INT_MIN || s > INT_MAX)
-				return -ERANGE;
-			*(int *)p->var = s;
-		} else if (p->type == MOCK_PARAM_short) {
-			if (s < SHRT_MIN || s > SHRT_MAX)
-				return -ERANGE;
-			*(short *)p->var = s;
-		} else {
-			*(long *)p->var = s;
-		}
+		if (s < INT_MIN || s > INT_MAX)
+			return -ERANGE;
+		*(int *)p->var = s;
 		return 0;
 	case MOCK_PARAM_bool:
 		r = *val ? kstrtobool(val, &b) : (b = true, 0);

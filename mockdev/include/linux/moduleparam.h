@@ -15,13 +15,8 @@ enum mock_param_type {
 	MOCK_PARAM_uint,
 	MOCK_PARAM_int,
 	MOCK_PARAM_ulong,
-	MOCK_PARAM_long,
-	MOCK_PARAM_ullong,
 	MOCK_PARAM_bool,
 	MOCK_PARAM_charp,
-	MOCK_PARAM_ushort,
-	MOCK_PARAM_short,
-	MOCK_PARAM_byte,
 };
 
 void mock_param_register(const char *name, void *var,
