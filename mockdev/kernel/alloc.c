@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
-#include <linux/bitmap.h>
 #include <linux/bug.h>
 #include <linux/mm.h>
 #include <linux/rbtree.h>
@@ -225,13 +224,6 @@ void kfree(const void *p)
 	free(hdr->raw);
 }
 
-void kfree_sensitive(const void *p)
-{
-	if (!ZERO_OR_NULL_PTR(p))
-		memzero_explicit((void *)p, kmalloc_hdr(p)->size);
-	kfree(p);
-}
-
 size_t ksize(const void *p)
 {
 	if (ZERO_OR_NULL_PTR(p))
@@ -394,7 +386,7 @@ static void *vmalloc_aligned(unsigned long size, size_t align)
 }
 
 /* mmap memory is zeroed anyway: __GFP_ZERO needs nothing. */
-void *__vmalloc(unsigned long size, gfp_t gfp_mask)
+static void *__vmalloc(unsigned long size, gfp_t gfp_mask)
 {
 	(void)gfp_mask;
 	return vmalloc_aligned(size, PAGE_SIZE);
@@ -412,11 +404,6 @@ void *vmalloc(unsigned long size)
 }
 
 void *vzalloc(unsigned long size)
-{
-	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO);
-}
-
-void *vmalloc_user(unsigned long size)
 {
 	return __vmalloc(size, GFP_KERNEL | __GFP_ZERO);
 }
@@ -448,13 +435,6 @@ void vfree(const void *addr)
 	area_remove(a);
 	mock_live_add(&mock_live.vmalloc, -1);
 	munmap(hdr->map_start, hdr->map_len);
-}
-
-struct page *vmalloc_to_page(const void *addr)
-{
-	WARN_ONCE(1, "vmalloc_to_page is not supported by the mock\n");
-	(void)addr;
-	return NULL;
 }
 
 /* kvmalloc: kmalloc for what SLUB would serve, vmalloc for the rest. */
@@ -494,21 +474,6 @@ void kvfree(const void *p)
 		kfree(p);
 }
 
-void *kvrealloc(const void *p, size_t oldsize, size_t newsize, gfp_t flags)
-{
-	void *n;
-
-	if (oldsize >= newsize)
-		return (void *)p;
-	n = kvmalloc(newsize, flags);
-	if (!n)
-		return NULL;
-	if (p)
-		__builtin_memcpy(n, p, oldsize);
-	kvfree(p);
-	return n;
-}
-
 /* Pages */
 
 static struct mock_page_owner *page_block_alloc(unsigned int order)
@@ -533,7 +498,6 @@ static struct mock_page_owner *page_block_alloc(unsigned int order)
 		o->pages[i].virtual = (char *)mem + i * PAGE_SIZE;
 		o->pages[i].mock_owner = o;
 	}
-	atomic_set(&o->pages[0]._refcount, 1);
 	area = (struct mock_area *)&o->pages[nr];
 	area->start = (unsigned long)mem;
 	area->len = nr * PAGE_SIZE;
@@ -579,18 +543,6 @@ void __free_pages(struct page *page, unsigned int order)
 	free(o);
 }
 
-unsigned long __get_free_pages(gfp_t gfp, unsigned int order)
-{
-	struct page *page = alloc_pages(gfp, order);
-
-	return page ? (unsigned long)page_address(page) : 0;
-}
-
-unsigned long get_zeroed_page(gfp_t gfp)
-{
-	return __get_free_pages(gfp | __GFP_ZERO, 0);
-}
-
 struct page *virt_to_page(const void *addr)
 {
 	struct mock_area *a = area_find((unsigned long)addr);
@@ -600,140 +552,4 @@ struct page *virt_to_page(const void *addr)
 		return NULL;
 	}
 	return &a->pages->pages[((unsigned long)addr - a->start) >> PAGE_SHIFT];
-}
-
-void free_pages(unsigned long addr, unsigned int order)
-{
-	if (addr)
-		__free_pages(virt_to_page((void *)addr), order);
-}
-
-void get_page(struct page *page)
-{
-	struct mock_page_owner *o = page->mock_owner;
-
-	if (o && o->kind == MOCK_PAGES_ALLOC)
-		atomic_inc(&o->pages[0]._refcount);
-}
-
-void put_page(struct page *page)
-{
-	struct mock_page_owner *o = page->mock_owner;
-
-	if (!o || o->kind != MOCK_PAGES_ALLOC) {
-		WARN(1, "put_page of a pinned page: use unpin_user_page\n");
-		return;
-	}
-	if (atomic_dec_and_test(&o->pages[0]._refcount))
-		__free_pages(&o->pages[0], o->order);
-}
-
-unsigned long totalram_pages(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES);
-
-	return pages > 0 ? (unsigned long)pages : 0;
-}
-
-/* Slab caches */
-
-struct kmem_cache {
-	const char *name;
-	unsigned int size;
-	void (*ctor)(void *);
-};
-
-struct kmem_cache *kmem_cache_create(const char *name, unsigned int size,
-				     unsigned int align, unsigned int flags,
-				     void (*ctor)(void *))
-{
-	struct kmem_cache *s;
-
-	(void)align;
-	(void)flags;
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
-	if (!s)
-		return NULL;
-	s->name = name;
-	s->size = size;
-	s->ctor = ctor;
-	return s;
-}
-
-void kmem_cache_destroy(struct kmem_cache *s)
-{
-	kfree(s);
-}
-
-void *kmem_cache_alloc(struct kmem_cache *s, gfp_t flags)
-{
-	void *p = kmalloc(s->size, flags);
-
-	if (p && s->ctor)
-		s->ctor(p);
-	return p;
-}
-
-void kmem_cache_free(struct kmem_cache *s, void *objp)
-{
-	(void)s;
-	kfree(objp);
-}
-
-/* Strings and bitmaps that allocate */
-
-char *kstrdup(const char *s, gfp_t gfp)
-{
-	return s ? kmemdup(s, strlen(s) + 1, gfp) : NULL;
-}
-
-char *kstrndup(const char *s, size_t max, gfp_t gfp)
-{
-	size_t len;
-	char *p;
-
-	if (!s)
-		return NULL;
-	len = strnlen(s, max);
-	p = kmalloc(len + 1, gfp);
-	if (p) {
-		__builtin_memcpy(p, s, len);
-		p[len] = '\0';
-	}
-	return p;
-}
-
-const char *kstrdup_const(const char *s, gfp_t gfp)
-{
-	return kstrdup(s, gfp);
-}
-
-void kfree_const(const void *x)
-{
-	kfree(x);
-}
-
-void *kmemdup(const void *src, size_t len, gfp_t gfp)
-{
-	void *p = kmalloc(len, gfp);
-
-	if (p && len)
-		__builtin_memcpy(p, src, len);
-	return p;
-}
-
-unsigned long *bitmap_alloc(unsigned int nbits, gfp_t flags)
-{
-	return kmalloc_array(BITS_TO_LONGS(nbits), sizeof(unsigned long),
-			     flags);
-}
-
-unsigned long *bitmap_zalloc(unsigned int nbits, gfp_t flags)
-{
-	return bitmap_alloc(nbits, flags | __GFP_ZERO);
-}
-
-void bitmap_free(const unsigned long *bitmap)
-{
-	kfree(bitmap);
 }

@@ -119,20 +119,6 @@ void debugfs_create_u32(const char *name, umode_t mode, struct dentry *parent,
 	create_value(name, parent, DENTRY_U32, value);
 }
 
-void debugfs_create_u64(const char *name, umode_t mode, struct dentry *parent,
-			u64 *value)
-{
-	(void)mode;
-	create_value(name, parent, DENTRY_U64, value);
-}
-
-void debugfs_create_bool(const char *name, umode_t mode,
-			 struct dentry *parent, bool *value)
-{
-	(void)mode;
-	create_value(name, parent, DENTRY_BOOL, value);
-}
-
 static void dentry_free_tree(struct dentry *d)
 {
 	struct dentry *c, *n;
@@ -152,26 +138,6 @@ void debugfs_remove_recursive(struct dentry *dentry)
 	pthread_mutex_unlock(&debugfs_lock);
 }
 
-void debugfs_remove(struct dentry *dentry)
-{
-	debugfs_remove_recursive(dentry);
-}
-
-struct dentry *debugfs_lookup(const char *name, struct dentry *parent)
-{
-	struct dentry *d;
-
-	pthread_mutex_lock(&debugfs_lock);
-	d = child_find(parent ? parent : &debugfs_root, name, strlen(name));
-	pthread_mutex_unlock(&debugfs_lock);
-	return d;
-}
-
-void dput(struct dentry *dentry)
-{
-	(void)dentry;
-}
-
 /* seq_file */
 
 static void seq_grow(struct seq_file *m, size_t need)
@@ -189,14 +155,6 @@ static void seq_grow(struct seq_file *m, size_t need)
 	m->size = size;
 }
 
-void seq_write(struct seq_file *m, const void *data, size_t len)
-{
-	seq_grow(m, len);
-	__builtin_memcpy(m->buf + m->count, data, len);
-	m->count += len;
-	m->buf[m->count] = '\0';
-}
-
 void seq_printf(struct seq_file *m, const char *fmt, ...)
 {
 	va_list args, copy;
@@ -212,16 +170,6 @@ void seq_printf(struct seq_file *m, const char *fmt, ...)
 		m->count += len;
 	}
 	va_end(args);
-}
-
-void seq_puts(struct seq_file *m, const char *s)
-{
-	seq_write(m, s, strlen(s));
-}
-
-void seq_putc(struct seq_file *m, char c)
-{
-	seq_write(m, &c, 1);
 }
 
 int single_open(struct file *file, int (*show)(struct seq_file *, void *),

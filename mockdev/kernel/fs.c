@@ -272,37 +272,6 @@ loff_t noop_llseek(struct file *file, loff_t offset, int whence)
 	return file->f_pos;
 }
 
-loff_t no_llseek(struct file *file, loff_t offset, int whence)
-{
-	(void)file;
-	(void)offset;
-	(void)whence;
-	return -ESPIPE;
-}
-
-int nonseekable_open(struct inode *inode, struct file *filp)
-{
-	(void)inode;
-	filp->f_mode &= ~(FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE);
-	return 0;
-}
-
-int stream_open(struct inode *inode, struct file *filp)
-{
-	(void)inode;
-	filp->f_mode &= ~(FMODE_LSEEK | FMODE_PREAD | FMODE_PWRITE |
-			  FMODE_ATOMIC_POS);
-	filp->f_mode |= FMODE_STREAM;
-	return 0;
-}
-
-int simple_open(struct inode *inode, struct file *file)
-{
-	if (inode->i_private)
-		file->private_data = inode->i_private;
-	return 0;
-}
-
 ssize_t simple_read_from_buffer(void __user *to, size_t count, loff_t *ppos,
 				const void *from, size_t available)
 {
@@ -373,26 +342,11 @@ void mock_param_register(const char *name, void *var,
 	case MOCK_PARAM_ulong:
 		p->dflt.u = *(unsigned long *)var;
 		break;
-	case MOCK_PARAM_long:
-		p->dflt.s = *(long *)var;
-		break;
-	case MOCK_PARAM_ullong:
-		p->dflt.u = *(unsigned long long *)var;
-		break;
 	case MOCK_PARAM_bool:
 		p->dflt.b = *(bool *)var;
 		break;
 	case MOCK_PARAM_charp:
 		p->dflt.p = *(char **)var;
-		break;
-	case MOCK_PARAM_ushort:
-		p->dflt.u = *(unsigned short *)var;
-		break;
-	case MOCK_PARAM_short:
-		p->dflt.s = *(short *)var;
-		break;
-	case MOCK_PARAM_byte:
-		p->dflt.u = *(unsigned char *)var;
 		break;
 	}
 }
@@ -409,12 +363,6 @@ static void param_restore(struct mock_param *p)
 	case MOCK_PARAM_ulong:
 		*(unsigned long *)p->var = p->dflt.u;
 		break;
-	case MOCK_PARAM_long:
-		*(long *)p->var = p->dflt.s;
-		break;
-	case MOCK_PARAM_ullong:
-		*(unsigned long long *)p->var = p->dflt.u;
-		break;
 	case MOCK_PARAM_bool:
 		*(bool *)p->var = p->dflt.b;
 		break;
@@ -422,15 +370,6 @@ static void param_restore(struct mock_param *p)
 		*(char **)p->var = p->dflt.p;
 		free(p->owned);
 		p->owned = NULL;
-		break;
-	case MOCK_PARAM_ushort:
-		*(unsigned short *)p->var = p->dflt.u;
-		break;
-	case MOCK_PARAM_short:
-		*(short *)p->var = p->dflt.s;
-		break;
-	case MOCK_PARAM_byte:
-		*(unsigned char *)p->var = p->dflt.u;
 		break;
 	}
 }
@@ -470,45 +409,18 @@ static int param_set(struct mock_param *p, const char *val)
 		if (!r)
 			*(unsigned int *)p->var = u;
 		return r;
-	case MOCK_PARAM_ushort:
-		r = kstrtoull(val, 0, &u);
-		if (!r && u > USHRT_MAX)
-			r = -ERANGE;
-		if (!r)
-			*(unsigned short *)p->var = u;
-		return r;
-	case MOCK_PARAM_byte:
-		r = kstrtoull(val, 0, &u);
-		if (!r && u > UCHAR_MAX)
-			r = -ERANGE;
-		if (!r)
-			*(unsigned char *)p->var = u;
-		return r;
 	case MOCK_PARAM_ulong:
-	case MOCK_PARAM_ullong:
 		r = kstrtoull(val, 0, &u);
-		if (!r && p->type == MOCK_PARAM_ulong)
+		if (!r)
 			*(unsigned long *)p->var = u;
-		else if (!r)
-			*(unsigned long long *)p->var = u;
 		return r;
 	case MOCK_PARAM_int:
-	case MOCK_PARAM_short:
-	case MOCK_PARAM_long:
 		r = kstrtoll(val, 0, &s);
 		if (r)
 			return r;
-		if (p->type == MOCK_PARAM_int) {
-			if (s < INT_MIN || s > INT_MAX)
-				return -ERANGE;
-			*(int *)p->var = s;
-		} else if (p->type == MOCK_PARAM_short) {
-			if (s < SHRT_MIN || s > SHRT_MAX)
-				return -ERANGE;
-			*(short *)p->var = s;
-		} else {
-			*(long *)p->var = s;
-		}
+		if (s < INT_MIN || s > INT_MAX)
+			return -ERANGE;
+		*(int *)p->var = s;
 		return 0;
 	case MOCK_PARAM_bool:
 		r = *val ? kstrtobool(val, &b) : (b = true, 0);

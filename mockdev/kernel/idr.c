@@ -229,21 +229,6 @@ int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end,
 	return ret;
 }
 
-int idr_alloc_u32(struct idr *idr, void *ptr, u32 *nextid, unsigned long max,
-		  gfp_t gfp)
-{
-	int ret;
-
-	(void)gfp;
-	idr_lock(idr);
-	ret = idr_alloc_range(idr, ptr, *nextid, min(max, IDR_MAX));
-	idr_unlock(idr);
-	if (ret < 0)
-		return ret;
-	*nextid = ret;
-	return 0;
-}
-
 /* The leaf holding id, or NULL. */
 static struct mock_idr_node *idr_leaf(const struct idr *idr, unsigned long id)
 {
@@ -336,7 +321,7 @@ not_found:
 	return NULL;
 }
 
-void *idr_get_next_ul(struct idr *idr, unsigned long *nextid)
+static void *idr_get_next_ul(struct idr *idr, unsigned long *nextid)
 {
 	void *ptr = NULL;
 	long id;
@@ -360,22 +345,6 @@ void *idr_get_next(struct idr *idr, int *nextid)
 	if (ptr)
 		*nextid = id;
 	return ptr;
-}
-
-int idr_for_each(const struct idr *idr,
-		 int (*fn)(int id, void *p, void *data), void *data)
-{
-	unsigned long id = 0;
-	void *ptr;
-	int ret;
-
-	while ((ptr = idr_get_next_ul((struct idr *)idr, &id))) {
-		ret = fn(id, ptr, data);
-		if (ret)
-			return ret;
-		id++;
-	}
-	return 0;
 }
 
 bool idr_is_empty(const struct idr *idr)

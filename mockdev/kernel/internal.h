@@ -71,8 +71,6 @@ struct mm_struct {
 	bool mock_exited;			/* the reaper saw the process exit */
 };
 
-struct pid *mock_pid_alloc(pid_t nr);
-
 /* A mapping of a remote mm, as /proc/PID/maps shows it (mm_remote.c). */
 struct mock_remote_vma {
 	unsigned long start, end, offset;
@@ -131,9 +129,6 @@ static inline struct mock_task *to_mock_task(struct task_struct *t)
 	return t->mock;
 }
 
-void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind);
-/* Wake a task sleeping in schedule() or in a mock wait queue. */
-void mock_task_wake(struct mock_task *mt);
 /*
  * For a task of another process (REMOTE or THREAD): if the host says that
  * process has exited or that thread is being killed, mark a fatal signal
@@ -201,8 +196,5 @@ static inline bool mock_sigwatch_unchanged(unsigned long snapshot)
 	return snapshot != MOCK_SIGWATCH_BLIND &&
 	       __atomic_load_n(&mock_sigwatch_seq, __ATOMIC_ACQUIRE) == snapshot;
 }
-
-/* Debug log of the mock itself (not counted as driver warnings). */
-void mock_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* MOCKDEV_KERNEL_INTERNAL_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Mock kernel: library routines (bitmaps, strings, number parsing,
- * random numbers, CPU count).
+ * Mock kernel: library routines (strings, number parsing, random
+ * numbers).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,81 +11,14 @@
 #include <unistd.h>
 
 #include <linux/kernel.h>
-#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/bug.h>
-#include <linux/cpumask.h>
 #include <linux/errno.h>
 #include <linux/overflow.h>
 #include <linux/random.h>
 #include <linux/string.h>
 
 #include "internal.h"
-
-static unsigned long find_next(const unsigned long *addr, unsigned long size,
-			       unsigned long offset, unsigned long invert)
-{
-	unsigned long word;
-
-	if (offset >= size)
-		return size;
-	word = (addr[BIT_WORD(offset)] ^ invert) &
-	       (~0UL << (offset % BITS_PER_LONG));
-	offset = round_down(offset, BITS_PER_LONG);
-	while (!word) {
-		offset += BITS_PER_LONG;
-		if (offset >= size)
-			return size;
-		word = addr[BIT_WORD(offset)] ^ invert;
-	}
-	return min(offset + __ffs(word), size);
-}
-
-unsigned long find_next_bit(const unsigned long *addr, unsigned long size,
-			    unsigned long offset)
-{
-	return find_next(addr, size, offset, 0);
-}
-
-unsigned long find_next_zero_bit(const unsigned long *addr,
-				 unsigned long size, unsigned long offset)
-{
-	return find_next(addr, size, offset, ~0UL);
-}
-
-unsigned long find_last_bit(const unsigned long *addr, unsigned long size)
-{
-	unsigned long idx;
-
-	for (idx = size; idx-- > 0;) {
-		if (test_bit(idx, addr))
-			return idx;
-	}
-	return size;
-}
-
-void bitmap_set(unsigned long *map, unsigned int start, unsigned int nbits)
-{
-	while (nbits--)
-		__set_bit(start++, map);
-}
-
-void bitmap_clear(unsigned long *map, unsigned int start, unsigned int nbits)
-{
-	while (nbits--)
-		__clear_bit(start++, map);
-}
-
-unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
-{
-	unsigned int w = 0, i;
-
-	for (i = 0; i < nbits / BITS_PER_LONG; i++)
-		w += hweight_long(src[i]);
-	if (nbits % BITS_PER_LONG)
-		w += hweight_long(src[i] & (BIT_MASK(nbits) - 1));
-	return w;
-}
 
 void *memchr_inv(const void *start, int c, size_t bytes)
 {
@@ -113,16 +46,6 @@ ssize_t strscpy(char *dst, const char *src, size_t count)
 	}
 	__builtin_memcpy(dst, src, len + 1);
 	return len;
-}
-
-ssize_t strscpy_pad(char *dst, const char *src, size_t count)
-{
-	ssize_t written = strscpy(dst, src, count);
-
-	if (written < 0 || (size_t)written == count - 1)
-		return written;
-	memset(dst + written + 1, 0, count - written - 1);
-	return written;
 }
 
 /*
@@ -203,62 +126,6 @@ int kstrtoll(const char *s, unsigned int base, long long *res)
 	return 0;
 }
 
-int kstrtoul(const char *s, unsigned int base, unsigned long *res)
-{
-	unsigned long long v;
-	int r = kstrtoull(s, base, &v);
-
-	if (!r)
-		*res = v;
-	return r;
-}
-
-int kstrtol(const char *s, unsigned int base, long *res)
-{
-	long long v;
-	int r = kstrtoll(s, base, &v);
-
-	if (!r)
-		*res = v;
-	return r;
-}
-
-int kstrtouint(const char *s, unsigned int base, unsigned int *res)
-{
-	unsigned long long v;
-	int r = kstrtoull(s, base, &v);
-
-	if (r)
-		return r;
-	if (v > UINT_MAX)
-		return -ERANGE;
-	*res = v;
-	return 0;
-}
-
-int kstrtoint(const char *s, unsigned int base, int *res)
-{
-	long long v;
-	int r = kstrtoll(s, base, &v);
-
-	if (r)
-		return r;
-	if (v < INT_MIN || v > INT_MAX)
-		return -ERANGE;
-	*res = v;
-	return 0;
-}
-
-int kstrtou64(const char *s, unsigned int base, u64 *res)
-{
-	return kstrtoull(s, base, (unsigned long long *)res);
-}
-
-int kstrtou32(const char *s, unsigned int base, u32 *res)
-{
-	return kstrtouint(s, base, res);
-}
-
 int kstrtobool(const char *s, bool *res)
 {
 	if (!s)
@@ -302,44 +169,10 @@ void get_random_bytes(void *buf, size_t len)
 	}
 }
 
-u32 get_random_u32(void)
-{
-	u32 v;
-
-	get_random_bytes(&v, sizeof(v));
-	return v;
-}
-
 u64 get_random_u64(void)
 {
 	u64 v;
 
 	get_random_bytes(&v, sizeof(v));
 	return v;
-}
-
-u32 get_random_u32_below(u32 ceil)
-{
-	/* Rejection sampling: no modulo bias. */
-	u32 limit = -ceil % ceil;
-	u32 v;
-
-	do {
-		v = get_random_u32();
-	} while (v < limit);
-	return v % ceil;
-}
-
-unsigned int num_online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned int)n : 1;
-}
-
-unsigned int num_possible_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	return n > 0 ? (unsigned int)n : 1;
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * Mock kernel: the kernel log. Lines go to stderr (pr_warn and worse by
- * default, everything with mock_log_verbose(true)); WARN and pr_warn or
- * worse are counted so tests can assert that a path was quiet.
+ * Mock kernel: the kernel log. Lines of warning level and worse go to
+ * stderr, and are counted with every WARN so tests can assert that a path
+ * was quiet.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,7 +19,6 @@
 #include "internal.h"
 
 static unsigned long log_warnings;	/* atomic */
-static bool log_verbose;		/* atomic */
 static unsigned long warn_count;	/* atomic: WARN()s only, never cleared */
 
 /* The level of a KERN_* prefixed line, and the text after the prefix. */
@@ -37,7 +36,7 @@ static int printk_level(const char **fmt)
 	return level;
 }
 
-int vprintk(const char *fmt, va_list args)
+static int vprintk(const char *fmt, va_list args)
 {
 	int level = printk_level(&fmt);
 	char line[1024];
@@ -46,8 +45,7 @@ int vprintk(const char *fmt, va_list args)
 	if (level <= LOGLEVEL_WARNING)
 		__atomic_fetch_add(&log_warnings, 1, __ATOMIC_RELAXED);
 	len = vsnprintf(line, sizeof(line), fmt, args);
-	if (level <= LOGLEVEL_WARNING ||
-	    __atomic_load_n(&log_verbose, __ATOMIC_RELAXED))
+	if (level <= LOGLEVEL_WARNING)
 		fprintf(stderr, "[npu-mock] <%d> %s", level, line);
 	return len;
 }
@@ -84,18 +82,6 @@ void mock_bug(const char *file, int line, const char *what)
 	abort();
 }
 
-void mock_debug(const char *fmt, ...)
-{
-	va_list args;
-
-	if (!__atomic_load_n(&log_verbose, __ATOMIC_RELAXED))
-		return;
-	fputs("[npu-mock] ", stderr);
-	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
-	va_end(args);
-}
-
 MOCK_EXPORT unsigned long mock_log_warnings(void)
 {
 	return __atomic_load_n(&log_warnings, __ATOMIC_RELAXED);
@@ -109,49 +95,4 @@ MOCK_EXPORT unsigned long mock_warn_count(void)
 MOCK_EXPORT void mock_log_clear(void)
 {
 	__atomic_store_n(&log_warnings, 0, __ATOMIC_RELAXED);
-}
-
-MOCK_EXPORT void mock_log_verbose(bool on)
-{
-	__atomic_store_n(&log_verbose, on, __ATOMIC_RELAXED);
-}
-
-int vscnprintf(char *buf, size_t size, const char *fmt, va_list args)
-{
-	int i;
-
-	if (!size)
-		return 0;
-	i = vsnprintf(buf, size, fmt, args);
-	if (i < 0)
-		return 0;
-	return (size_t)i < size ? i : (int)(size - 1);
-}
-
-int scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list args;
-	int i;
-
-	va_start(args, fmt);
-	i = vscnprintf(buf, size, fmt, args);
-	va_end(args);
-	return i;
-}
-
-char *kasprintf(gfp_t gfp, const char *fmt, ...)
-{
-	va_list args, copy;
-	char *p;
-	int len;
-
-	va_start(args, fmt);
-	va_copy(copy, args);
-	len = vsnprintf(NULL, 0, fmt, copy);
-	va_end(copy);
-	p = kmalloc(len + 1, gfp);
-	if (p)
-		vsnprintf(p, len + 1, fmt, args);
-	va_end(args);
-	return p;
 }

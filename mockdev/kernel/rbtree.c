@@ -247,19 +247,6 @@ void rb_erase(struct rb_node *node, struct rb_root *root)
 		rb_erase_fixup(child, parent, root);
 }
 
-void rb_replace_node(struct rb_node *victim, struct rb_node *new,
-		     struct rb_root *root)
-{
-	struct rb_node *parent = rb_parent(victim);
-
-	*new = *victim;
-	if (victim->rb_left)
-		rb_set_parent(victim->rb_left, new);
-	if (victim->rb_right)
-		rb_set_parent(victim->rb_right, new);
-	rb_change_child(victim, new, parent, root);
-}
-
 struct rb_node *rb_first(const struct rb_root *root)
 {
 	struct rb_node *n = root->rb_node;

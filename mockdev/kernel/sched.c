@@ -44,7 +44,9 @@
 __thread struct task_struct *mock_current_task
 	__attribute__((tls_model("initial-exec")));
 
-void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind)
+static void mock_task_wake(struct mock_task *mt);
+
+static void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind)
 {
 	mt->kind = kind;
 	mt->task.mock = mt;
@@ -56,7 +58,7 @@ void mock_task_init_common(struct mock_task *mt, enum mock_task_kind kind)
 
 /* struct pid */
 
-struct pid *mock_pid_alloc(pid_t nr)
+static struct pid *mock_pid_alloc(pid_t nr)
 {
 	struct pid *pid = mock_xzalloc(sizeof(*pid));
 
@@ -79,11 +81,6 @@ void put_pid(struct pid *pid)
 {
 	if (pid && atomic_dec_and_test(&pid->count))
 		free(pid);
-}
-
-pid_t pid_nr(struct pid *pid)
-{
-	return pid ? pid->nr : 0;
 }
 
 /* The process itself */
@@ -200,11 +197,6 @@ void mmdrop(struct mm_struct *mm)
 	}
 }
 
-void mmget(struct mm_struct *mm)
-{
-	atomic_inc(&mm->mm_users);
-}
-
 bool mmget_not_zero(struct mm_struct *mm)
 {
 	return atomic_inc_not_zero(&mm->mm_users);
@@ -294,8 +286,6 @@ static struct mock_task *remote_task_create(pid_t tgid)
 		free(mm);
 		return ERR_PTR(err);
 	}
-	if (err)
-		mock_debug("task %d: no address space to bind (%d)\n", (int)tgid, err);
 	atomic_set(&mm->mm_users, 1);
 	atomic_set(&mm->mm_count, 1);
 	INIT_LIST_HEAD(&mm->mock_notifiers);
@@ -539,11 +529,6 @@ MOCK_EXPORT void mockdev_task_signal(struct task_struct *task, bool fatal)
 	mock_task_wake(to_mock_task(task));
 }
 
-MOCK_EXPORT void mockdev_task_clear_signals(struct task_struct *task)
-{
-	__atomic_store_n(&task->mock_signals, 0, __ATOMIC_RELEASE);
-}
-
 struct task_struct *get_task_struct(struct task_struct *t)
 {
 	struct mock_task *mt = to_mock_task(t);
@@ -580,7 +565,8 @@ void put_task_struct(struct task_struct *t)
 
 /* Sleeping and waking */
 
-void mock_task_wake(struct mock_task *mt)
+/* Wake a task sleeping in schedule() or in a mock wait queue. */
+static void mock_task_wake(struct mock_task *mt)
 {
 	struct wait_queue_head *wq;
 
@@ -662,7 +648,7 @@ void schedule(void)
 	schedule_sleep(MAX_SCHEDULE_TIMEOUT);
 }
 
-long schedule_timeout(long timeout)
+static long schedule_timeout(long timeout)
 {
 	if (timeout < 0) {
 		WARN(1, "schedule_timeout: wrong timeout value %lx\n", timeout);
@@ -686,17 +672,6 @@ long schedule_timeout_uninterruptible(long timeout)
 {
 	__set_current_state(TASK_UNINTERRUPTIBLE);
 	return schedule_timeout(timeout);
-}
-
-long schedule_timeout_killable(long timeout)
-{
-	__set_current_state(TASK_KILLABLE);
-	return schedule_timeout(timeout);
-}
-
-void yield(void)
-{
-	sched_yield();
 }
 
 /* kthreads */
@@ -811,12 +786,6 @@ bool kthread_should_stop(void)
 	stop = mt->stop;
 	pthread_mutex_unlock(&mt->lock);
 	return stop;
-}
-
-void kthread_bind(struct task_struct *k, unsigned int cpu)
-{
-	(void)k;
-	(void)cpu;
 }
 
 void kthread_use_mm(struct mm_struct *mm)

@@ -62,26 +62,6 @@ void mutex_lock(struct mutex *lock)
 	mock_lock_owner_set(&lock->mock_owner);
 }
 
-int mutex_lock_interruptible(struct mutex *lock)
-{
-	mutex_lock(lock);
-	return 0;
-}
-
-int mutex_lock_killable(struct mutex *lock)
-{
-	mutex_lock(lock);
-	return 0;
-}
-
-int mutex_trylock(struct mutex *lock)
-{
-	if (pthread_mutex_trylock(&lock->lock))
-		return 0;
-	mock_lock_owner_set(&lock->mock_owner);
-	return 1;
-}
-
 void mutex_unlock(struct mutex *lock)
 {
 	if (unlikely(!mock_lock_owner_is_me(&lock->mock_owner)))
@@ -107,14 +87,6 @@ void spin_lock(spinlock_t *lock)
 	mock_lock_owner_set(&lock->mock_owner);
 }
 
-int spin_trylock(spinlock_t *lock)
-{
-	if (pthread_mutex_trylock(&lock->lock))
-		return 0;
-	mock_lock_owner_set(&lock->mock_owner);
-	return 1;
-}
-
 void spin_unlock(spinlock_t *lock)
 {
 	if (unlikely(!mock_lock_owner_is_me(&lock->mock_owner)))
@@ -137,11 +109,6 @@ void down_read(struct rw_semaphore *sem)
 	lock_or_die(pthread_rwlock_rdlock(&sem->lock), "down_read");
 }
 
-int down_read_trylock(struct rw_semaphore *sem)
-{
-	return pthread_rwlock_tryrdlock(&sem->lock) == 0;
-}
-
 void up_read(struct rw_semaphore *sem)
 {
 	lock_or_die(pthread_rwlock_unlock(&sem->lock), "up_read");
@@ -153,29 +120,10 @@ void down_write(struct rw_semaphore *sem)
 	mock_lock_owner_set(&sem->mock_owner);
 }
 
-int down_write_trylock(struct rw_semaphore *sem)
-{
-	if (pthread_rwlock_trywrlock(&sem->lock))
-		return 0;
-	mock_lock_owner_set(&sem->mock_owner);
-	return 1;
-}
-
 void up_write(struct rw_semaphore *sem)
 {
 	mock_lock_owner_clear(&sem->mock_owner);
 	lock_or_die(pthread_rwlock_unlock(&sem->lock), "up_write");
-}
-
-void downgrade_write(struct rw_semaphore *sem)
-{
-	/*
-	 * pthreads cannot downgrade atomically; a writer may slip in
-	 * between, which downgrade_write's callers must tolerate anyway
-	 * only in the mock. The driver does not use it.
-	 */
-	up_write(sem);
-	down_read(sem);
 }
 
 /* Wait queues */
@@ -186,13 +134,6 @@ void init_waitqueue_head(struct wait_queue_head *wq)
 	lock_or_die(pthread_cond_init(&wq->cond, NULL), "init_waitqueue_head");
 	wq->seq = 0;
 	wq->waiters = 0;
-}
-
-void mock_wait_queue_destroy(struct wait_queue_head *wq)
-{
-	WARN_ON(waitqueue_active(wq));
-	pthread_cond_destroy(&wq->cond);
-	pthread_mutex_destroy(&wq->lock);
 }
 
 void __wake_up(struct wait_queue_head *wq)
@@ -364,26 +305,4 @@ void rcu_read_lock(void)
 void rcu_read_unlock(void)
 {
 	lock_or_die(pthread_rwlock_unlock(&rcu_lock), "rcu_read_unlock");
-}
-
-void synchronize_rcu(void)
-{
-	lock_or_die(pthread_rwlock_wrlock(&rcu_lock), "synchronize_rcu");
-	pthread_rwlock_unlock(&rcu_lock);
-}
-
-void call_rcu(struct rcu_head *head, void (*func)(struct rcu_head *head))
-{
-	synchronize_rcu();
-	func(head);
-}
-
-void rcu_barrier(void)
-{
-}
-
-void mock_kfree_rcu(const void *ptr)
-{
-	synchronize_rcu();
-	kvfree(ptr);
 }

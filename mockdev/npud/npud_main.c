@@ -26,6 +26,7 @@
 #include <sys/resource.h>
 
 #include "mockdev/host.h"
+#include "npu_size.h"
 
 #include "npud.h"
 
@@ -123,42 +124,14 @@ static const struct npud_limit_opt npud_limit_opts[] = {
 #define NPUD_LIMIT_OPT_BASE	0x100	/* getopt value of npud_limit_opts[0] */
 #define NPUD_NR_LIMIT_OPTS	(sizeof(npud_limit_opts) / sizeof(npud_limit_opts[0]))
 
-/* SIZE in bytes with an optional K/M/G suffix, converted to MiB. */
+/* SIZE in bytes with an optional K/M/G suffix, a multiple of 1 MiB, in MiB. */
 static int npud_parse_size_mb(const char *text, unsigned long long *mb)
 {
-	unsigned long long v;
-	unsigned int shift = 0;
-	char *end;
+	uint64_t v;
 
-	if (*text < '0' || *text > '9')
+	if (npu_parse_size_mb(text, &v))
 		return -EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno)
-		return -EINVAL;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		shift = 10;
-		break;
-	case 'm': case 'M':
-		shift = 20;
-		break;
-	case 'g': case 'G':
-		shift = 30;
-		break;
-	default:
-		return -EINVAL;
-	}
-	if (*end && end[1])
-		return -EINVAL;
-	if (shift && v > (~0ULL >> shift))
-		return -EINVAL;
-	v <<= shift;
-	if (!v || v & ((1ULL << 20) - 1))
-		return -EINVAL;
-	*mb = v >> 20;
+	*mb = v;
 	return 0;
 }
 

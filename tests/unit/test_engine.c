@@ -503,6 +503,118 @@ static struct npu_sqe copy_indirect(uint64_t rec, uint64_t ud)
 }
 
 /*
+ * What the "reads ... when it runs" tests share: a context with a ring r
+ * to hold and a ring io for the host's reads and writes, and two
+ * allocations of big bytes: d filled from src, d2 all 0xBB.
+ */
+struct run_late {
+	struct file *f;
+	struct t_ring r, io;
+	uint64_t d, d2;
+	size_t big;
+	uint8_t *src, *back;
+};
+
+static void run_late_init(struct run_late *t, size_t big, unsigned int seed)
+{
+	struct npu_sqe s;
+
+	t->big = big;
+	t->src = malloc(big);
+	t->back = malloc(big);
+	assert_non_null(t->src);
+	assert_non_null(t->back);
+	t->f = open_ctx();
+	assert_int_equal(t_ring_create(t->f, &t->r, 8, 8), 0);
+	assert_int_equal(t_ring_create(t->f, &t->io, 8, 8), 0);
+	t->d = alloc(t->f, big);
+	t->d2 = alloc(t->f, big);
+	fill(t->src, big, seed);
+	s = t_copy(NPU_DIR_H2D, t->d, (uintptr_t)t->src, big);
+	assert_int_equal(t_ring_run(t->f, &t->io, &s), 0);
+	s = t_memset(NPU_DIR_H2D, t->d2, 0xBB, big);
+	assert_int_equal(t_ring_run(t->f, &t->io, &s), 0);
+}
+
+static void run_late_fini(struct run_late *t)
+{
+	t_close(t->f);
+	t_ring_unmap(&t->r);
+	t_ring_unmap(&t->io);
+	free(t->src);
+	free(t->back);
+}
+
+/* Queues s on r behind a VALUE_WAIT for 1 at flag (user_data 1), and lets r park on it. */
+static void run_late_hold(struct run_late *t, uint64_t flag, const struct npu_sqe *s)
+{
+	struct npu_sqe hold = value_wait(flag, 1, NPU_WAIT_EQ, 1);
+
+	t_ring_push(&t->r, &hold);
+	t_ring_push(&t->r, s);
+	submit(t->f, &t->r, 2);
+	usleep(10000);
+}
+
+/* Writes 1 at flag: the held ring runs both; each completes with 0. */
+static void run_late_release(struct run_late *t, uint64_t flag)
+{
+	struct npu_cqe c;
+
+	host_write_u64(t->f, &t->io, flag, 1);
+	assert_int_equal(wait_cqes(t->f, &t->r, 2, 10000), 0);
+	for (int i = 0; i < 2; i++) {
+		assert_true(t_ring_pop(&t->r, &c));
+		assert_int_equal(c.res, 0);
+	}
+}
+
+/*
+ * d2 now holds src[soff, soff + n) at off, and 0xBB before it and in the
+ * 64 bytes after it.
+ */
+static void run_late_check_window(struct run_late *t, size_t off, size_t soff, size_t n)
+{
+	struct npu_sqe s = t_copy(NPU_DIR_D2H, (uintptr_t)t->back, t->d2, t->big);
+
+	assert_int_equal(t_ring_run(t->f, &t->io, &s), 0);
+	for (size_t i = 0; i < off; i++)
+		assert_int_equal(t->back[i], 0xBB);
+	assert_memory_equal(t->back + off, t->src + soff, n);
+	for (size_t i = off + n; i < off + n + 64; i++)
+		assert_int_equal(t->back[i], 0xBB);
+}
+
+/* Runs s (a copy of all big bytes from d to d2: the split path) and checks d2. */
+static void run_late_check_whole(struct run_late *t, const struct npu_sqe *s)
+{
+	struct npu_sqe back;
+
+	assert_int_equal(t_ring_run(t->f, &t->r, s), 0);
+	back = t_copy(NPU_DIR_D2H, (uintptr_t)t->back, t->d2, t->big);
+	assert_int_equal(t_ring_run(t->f, &t->io, &back), 0);
+	assert_memory_equal(t->back, t->src, t->big);
+}
+
+/* One malformed descriptor, alone on the ring, and the result it must complete with. */
+struct sqe_row {
+	const char *what;
+	struct npu_sqe s;
+	int32_t res;
+};
+
+static void run_sqe_rows(struct file *f, struct t_ring *r, const struct sqe_row *rows,
+			 unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		int32_t res = t_ring_run(f, r, &rows[i].s);
+
+		if (res != rows[i].res)
+			fail_msg("%s: res %d, expected %d", rows[i].what, res, rows[i].res);
+	}
+}
+
+/*
  * COPY_INDIRECT reads its record when it runs, not when it is queued: a
  * record rewritten while the ring is held decides the copy. Large copies
  * take the split path like any COPY.
@@ -510,60 +622,26 @@ static struct npu_sqe copy_indirect(uint64_t rec, uint64_t ud)
 static void test_copy_indirect_reads_its_record_when_it_runs(void **state)
 {
 	enum { N = 3 * 4096 + 100, BIG = 12 << 20 };
-	uint8_t *src = malloc(BIG), *back = malloc(BIG);
-	struct t_ring r, io;
-	struct npu_sqe hold, s;
-	struct npu_cqe c;
-	struct file *f;
-	uint64_t d, d2, rec;
+	struct run_late t;
+	struct npu_sqe s;
+	uint64_t rec;
 
 	(void)state;
-	f = open_ctx();
-	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
-	assert_int_equal(t_ring_create(f, &io, 8, 8), 0);
-	d = alloc(f, BIG);
-	d2 = alloc(f, BIG);
-	rec = alloc(f, 4096);
-	fill(src, BIG, 21);
-	s = t_copy(NPU_DIR_H2D, d, (uintptr_t)src, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	s = t_memset(NPU_DIR_H2D, d2, 0xBB, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	host_write_u64(f, &io, rec + 64, 0);
-	write_record(f, &io, rec, d, d2, N, 0);
-	hold = value_wait(rec + 64, 1, NPU_WAIT_EQ, 1);
+	run_late_init(&t, BIG, 21);
+	rec = alloc(t.f, 4096);
+	host_write_u64(t.f, &t.io, rec + 64, 0);
+	write_record(t.f, &t.io, rec, t.d, t.d2, N, 0);
 	s = copy_indirect(rec, 2);
-	t_ring_push(&r, &hold);
-	t_ring_push(&r, &s);
-	submit(f, &r, 2);
-	usleep(10000);
+	run_late_hold(&t, rec + 64, &s);
 	/* Queued already; the record changes before it runs. */
-	write_record(f, &io, rec, d + 64, d2 + 128, N, 0);
-	host_write_u64(f, &io, rec + 64, 1);
-	assert_int_equal(wait_cqes(f, &r, 2, 10000), 0);
-	for (int i = 0; i < 2; i++) {
-		assert_true(t_ring_pop(&r, &c));
-		assert_int_equal(c.res, 0);
-	}
-	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	for (int i = 0; i < 128; i++)
-		assert_int_equal(back[i], 0xBB);
-	assert_memory_equal(back + 128, src + 64, N);
-	for (int i = 128 + N; i < 128 + N + 64; i++)
-		assert_int_equal(back[i], 0xBB);
+	write_record(t.f, &t.io, rec, t.d + 64, t.d2 + 128, N, 0);
+	run_late_release(&t, rec + 64);
+	run_late_check_window(&t, 128, 64, N);
 	/* A record of BIG bytes: the split path. */
-	write_record(f, &io, rec, d, d2, BIG, 0);
+	write_record(t.f, &t.io, rec, t.d, t.d2, BIG, 0);
 	s = copy_indirect(rec, 3);
-	assert_int_equal(t_ring_run(f, &r, &s), 0);
-	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	assert_memory_equal(back, src, BIG);
-	t_close(f);
-	t_ring_unmap(&r);
-	t_ring_unmap(&io);
-	free(src);
-	free(back);
+	run_late_check_whole(&t, &s);
+	run_late_fini(&t);
 }
 
 /*
@@ -612,11 +690,7 @@ static void test_copy_indirect_rejects_hostile_records(void **state)
 			fail_msg("record %s: res %d, expected %d", records[i].what, res,
 				 records[i].res);
 	}
-	const struct {
-		const char *what;
-		struct npu_sqe s;
-		int32_t res;
-	} sqes[] = {
+	const struct sqe_row sqes[] = {
 		{ "record unaligned", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D,
 					.src = rec + 8 }, -EINVAL },
 		{ "record unmapped", { .opcode = NPU_OP_COPY_INDIRECT, .dir = NPU_DIR_D2D,
@@ -635,12 +709,7 @@ static void test_copy_indirect_rejects_hostile_records(void **state)
 				   .dpitch = 64 }, -EINVAL },
 	};
 	write_record(f, &r, rec, d, d2, 64, 0);
-	for (unsigned int i = 0; i < sizeof(sqes) / sizeof(sqes[0]); i++) {
-		int32_t res = t_ring_run(f, &r, &sqes[i].s);
-
-		if (res != sqes[i].res)
-			fail_msg("%s: res %d, expected %d", sqes[i].what, res, sqes[i].res);
-	}
+	run_sqe_rows(f, &r, sqes, sizeof(sqes) / sizeof(sqes[0]));
 	for (size_t i = 0; i < sizeof(host); i++)
 		assert_int_equal(host[i], 0x5C);
 	t_close(f);
@@ -664,63 +733,29 @@ static struct npu_sqe copy_deref(uint64_t dslot, uint64_t doff, uint64_t sslot, 
 static void test_copy_deref_reads_its_slots_when_it_runs(void **state)
 {
 	enum { N = 3 * 4096 + 100, BIG = 12 << 20 };
-	uint8_t *src = malloc(BIG), *back = malloc(BIG);
-	struct t_ring r, io;
-	struct npu_sqe hold, s;
-	struct npu_cqe c;
-	struct file *f;
-	uint64_t d, d2, slots;
+	struct run_late t;
+	struct npu_sqe s;
+	uint64_t slots;
 
 	(void)state;
-	f = open_ctx();
-	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
-	assert_int_equal(t_ring_create(f, &io, 8, 8), 0);
-	d = alloc(f, BIG);
-	d2 = alloc(f, BIG);
-	slots = alloc(f, 4096);
-	fill(src, BIG, 31);
-	s = t_copy(NPU_DIR_H2D, d, (uintptr_t)src, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	s = t_memset(NPU_DIR_H2D, d2, 0xBB, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	host_write_u64(f, &io, slots + 64, 0);
-	host_write_u64(f, &io, slots, d2);
-	host_write_u64(f, &io, slots + 8, d);
-	hold = value_wait(slots + 64, 1, NPU_WAIT_EQ, 1);
+	run_late_init(&t, BIG, 31);
+	slots = alloc(t.f, 4096);
+	host_write_u64(t.f, &t.io, slots + 64, 0);
+	host_write_u64(t.f, &t.io, slots, t.d2);
+	host_write_u64(t.f, &t.io, slots + 8, t.d);
 	s = copy_deref(slots, 128, slots + 8, 64, N, 2);
-	t_ring_push(&r, &hold);
-	t_ring_push(&r, &s);
-	submit(f, &r, 2);
-	usleep(10000);
+	run_late_hold(&t, slots + 64, &s);
 	/* Queued already; the bases change before it runs. */
-	host_write_u64(f, &io, slots, d2 + 4096);
-	host_write_u64(f, &io, slots + 8, d + 8192);
-	host_write_u64(f, &io, slots + 64, 1);
-	assert_int_equal(wait_cqes(f, &r, 2, 10000), 0);
-	for (int i = 0; i < 2; i++) {
-		assert_true(t_ring_pop(&r, &c));
-		assert_int_equal(c.res, 0);
-	}
-	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	for (int i = 0; i < 4096 + 128; i++)
-		assert_int_equal(back[i], 0xBB);
-	assert_memory_equal(back + 4096 + 128, src + 8192 + 64, N);
-	for (int i = 4096 + 128 + N; i < 4096 + 128 + N + 64; i++)
-		assert_int_equal(back[i], 0xBB);
+	host_write_u64(t.f, &t.io, slots, t.d2 + 4096);
+	host_write_u64(t.f, &t.io, slots + 8, t.d + 8192);
+	run_late_release(&t, slots + 64);
+	run_late_check_window(&t, 4096 + 128, 8192 + 64, N);
 	/* BIG bytes: the split path. */
-	host_write_u64(f, &io, slots, d2);
-	host_write_u64(f, &io, slots + 8, d);
+	host_write_u64(t.f, &t.io, slots, t.d2);
+	host_write_u64(t.f, &t.io, slots + 8, t.d);
 	s = copy_deref(slots, 0, slots + 8, 0, BIG, 3);
-	assert_int_equal(t_ring_run(f, &r, &s), 0);
-	s = t_copy(NPU_DIR_D2H, (uintptr_t)back, d2, BIG);
-	assert_int_equal(t_ring_run(f, &io, &s), 0);
-	assert_memory_equal(back, src, BIG);
-	t_close(f);
-	t_ring_unmap(&r);
-	t_ring_unmap(&io);
-	free(src);
-	free(back);
+	run_late_check_whole(&t, &s);
+	run_late_fini(&t);
 }
 
 /*
@@ -775,11 +810,7 @@ static void test_copy_deref_rejects_hostile_slots(void **state)
 	}
 	host_write_u64(f, &r, slots, d2);
 	host_write_u64(f, &r, slots + 8, d);
-	const struct {
-		const char *what;
-		struct npu_sqe s;
-		int32_t res;
-	} sqes[] = {
+	const struct sqe_row sqes[] = {
 		{ "dst slot unaligned", copy_deref(slots + 4, 0, slots + 8, 0, 64, 1), -EINVAL },
 		{ "src slot unaligned", copy_deref(slots, 0, slots + 9, 0, 64, 1), -EINVAL },
 		{ "dst slot unmapped", copy_deref(slots + 64 * T_MIB, 0, slots + 8, 0, 64, 1),
@@ -791,12 +822,7 @@ static void test_copy_deref_rejects_hostile_slots(void **state)
 		{ "src slot in host memory", copy_deref(slots, 0, h & ~7ULL, 0, 64, 1), -EFAULT },
 		{ "len 0", copy_deref(slots, 0, slots + 8, 0, 0, 1), -EINVAL },
 	};
-	for (unsigned int i = 0; i < sizeof(sqes) / sizeof(sqes[0]); i++) {
-		int32_t res = t_ring_run(f, &r, &sqes[i].s);
-
-		if (res != sqes[i].res)
-			fail_msg("%s: res %d, expected %d", sqes[i].what, res, sqes[i].res);
-	}
+	run_sqe_rows(f, &r, sqes, sizeof(sqes) / sizeof(sqes[0]));
 	const struct {
 		const char *what;
 		struct npu_sqe s;

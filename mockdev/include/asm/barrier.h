@@ -8,16 +8,10 @@
 #define MOCK_ASM_BARRIER_H
 
 #define mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 
 #define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
-#define dma_rmb()	smp_rmb()
-#define dma_wmb()	smp_wmb()
-
-#define smp_mb__before_atomic()	smp_mb()
 #define smp_mb__after_atomic()	smp_mb()
 
 /*
@@ -39,7 +33,5 @@ extern unsigned long mock_tsan_order;
 #define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v)	\
 	do { mock_tsan_publish(); __atomic_store_n((p), (v), __ATOMIC_RELEASE); } while (0)
-#define smp_store_mb(var, value) \
-	do { __atomic_store_n(&(var), (value), __ATOMIC_SEQ_CST); } while (0)
 
 #endif /* MOCK_ASM_BARRIER_H */

@@ -42,7 +42,6 @@ __noreturn void mock_bug(const char *file, int line, const char *what);
 #define WARN_ON_ONCE(condition) \
 	WARN_ONCE(condition, "WARN_ON_ONCE(%s)", #condition)
 
-#define BUG()		mock_bug(__FILE__, __LINE__, "BUG()")
 #define BUG_ON(condition) do {					\
 	if (unlikely(condition))				\
 		mock_bug(__FILE__, __LINE__, "BUG_ON(" #condition ")"); \

@@ -5,13 +5,10 @@
 
 #include <linux/compiler.h>
 
-/* Zero, or a compile error when e is true; usable inside expressions. */
-#define BUILD_BUG_ON_ZERO(e)	((int)(sizeof(struct { int: (-!!(e)); })))
 #define BUILD_BUG_ON_MSG(cond, msg) \
 	do { _Static_assert(!(cond), msg); } while (0)
 #define BUILD_BUG_ON(cond) \
 	BUILD_BUG_ON_MSG(cond, "BUILD_BUG_ON failed: " #cond)
-#define BUILD_BUG()	BUILD_BUG_ON(1)
 
 /* The kernel's static_assert takes an optional message. */
 #undef static_assert

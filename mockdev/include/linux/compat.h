@@ -6,16 +6,10 @@
 #include <linux/fs.h>
 
 typedef u32 compat_uptr_t;
-typedef u32 compat_ulong_t;
 
 static inline void __user *compat_ptr(compat_uptr_t uptr)
 {
 	return (void __user *)(unsigned long)uptr;
-}
-
-static inline bool in_compat_syscall(void)
-{
-	return false;
 }
 
 /* unlocked_ioctl with arg converted from a 32-bit pointer. */

@@ -16,8 +16,6 @@
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
-#define barrier()	__asm__ __volatile__("" : : : "memory")
-
 #ifdef __SANITIZE_THREAD__
 /*
  * ThreadSanitizer does not model fences, so "WRITE_ONCE(data);
@@ -34,12 +32,8 @@
 	do { __atomic_store_n(&(x), (val), __ATOMIC_RELAXED); } while (0)
 #endif
 
-#define data_race(expr)	(expr)
-
 /* Used to silence "unused" warnings on values that must be evaluated. */
 #define __must_be_array(a) \
 	(sizeof(struct { int: (-!!__same_type((a), &(a)[0])); }) * 0)
-
-#define OPTIMIZER_HIDE_VAR(var) __asm__ ("" : "=r" (var) : "0" (var))
 
 #endif /* MOCK_LINUX_COMPILER_H */

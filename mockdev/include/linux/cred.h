@@ -30,16 +30,6 @@ static struct user_namespace init_user_ns __maybe_unused;
 #define KUIDT_INIT(value)	((kuid_t){ value })
 #define INVALID_UID		KUIDT_INIT((uid_t)-1)
 
-static inline uid_t __kuid_val(kuid_t uid)
-{
-	return uid.val;
-}
-
-static inline bool uid_eq(kuid_t left, kuid_t right)
-{
-	return left.val == right.val;
-}
-
 static inline uid_t from_kuid(struct user_namespace *ns, kuid_t kuid)
 {
 	(void)ns;

@@ -19,13 +19,6 @@ struct dentry *debugfs_create_file(const char *name, umode_t mode,
 				   const struct file_operations *fops);
 void debugfs_create_u32(const char *name, umode_t mode, struct dentry *parent,
 			u32 *value);
-void debugfs_create_u64(const char *name, umode_t mode, struct dentry *parent,
-			u64 *value);
-void debugfs_create_bool(const char *name, umode_t mode,
-			 struct dentry *parent, bool *value);
-void debugfs_remove(struct dentry *dentry);
 void debugfs_remove_recursive(struct dentry *dentry);
-struct dentry *debugfs_lookup(const char *name, struct dentry *parent);
-void dput(struct dentry *dentry);
 
 #endif /* MOCK_LINUX_DEBUGFS_H */

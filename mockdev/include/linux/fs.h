@@ -31,26 +31,16 @@ struct seq_file;
 #define FMODE_LSEEK		((fmode_t)0x4)
 #define FMODE_PREAD		((fmode_t)0x8)
 #define FMODE_PWRITE		((fmode_t)0x10)
-#define FMODE_EXEC		((fmode_t)0x20)
-#define FMODE_NDELAY		((fmode_t)0x40)
-#define FMODE_EXCL		((fmode_t)0x80)
-#define FMODE_NOCMTIME		((fmode_t)0x800)
-#define FMODE_ATOMIC_POS	((fmode_t)0x8000)
-#define FMODE_STREAM		((fmode_t)0x200000)
 
 #ifndef O_ACCMODE
 #define O_ACCMODE	00000003
 #define O_RDONLY	00000000
-#define O_WRONLY	00000001
 #define O_RDWR		00000002
 #define O_NONBLOCK	00004000
 #define O_CLOEXEC	02000000
 #endif
 
 #define MINORBITS	20
-#define MINORMASK	((1U << MINORBITS) - 1)
-#define MAJOR(dev)	((unsigned int)((dev) >> MINORBITS))
-#define MINOR(dev)	((unsigned int)((dev) & MINORMASK))
 #define MKDEV(ma, mi)	(((ma) << MINORBITS) | (mi))
 
 struct inode {
@@ -93,26 +83,7 @@ struct file_operations {
 				unsigned int poll_flags);
 };
 
-static inline struct inode *file_inode(const struct file *f)
-{
-	return f->f_inode;
-}
-
-static inline unsigned int iminor(const struct inode *inode)
-{
-	return MINOR(inode->i_rdev);
-}
-
-static inline unsigned int imajor(const struct inode *inode)
-{
-	return MAJOR(inode->i_rdev);
-}
-
 loff_t noop_llseek(struct file *file, loff_t offset, int whence);
-loff_t no_llseek(struct file *file, loff_t offset, int whence);
-int nonseekable_open(struct inode *inode, struct file *filp);
-int stream_open(struct inode *inode, struct file *filp);
-int simple_open(struct inode *inode, struct file *file);
 /* unlocked_ioctl with arg converted from a 32-bit pointer (linux/compat.h). */
 long compat_ptr_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 ssize_t simple_read_from_buffer(void __user *to, size_t count, loff_t *ppos,

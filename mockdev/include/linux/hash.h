@@ -25,9 +25,4 @@ static __always_inline u32 hash_64(u64 val, unsigned int bits)
 
 #define hash_long(val, bits)	hash_64(val, bits)
 
-static inline u32 hash_ptr(const void *ptr, unsigned int bits)
-{
-	return hash_long((unsigned long)ptr, bits);
-}
-
 #endif /* MOCK_LINUX_HASH_H */

@@ -7,9 +7,6 @@
 #include <linux/hash.h>
 #include <linux/log2.h>
 
-#define DEFINE_HASHTABLE(name, bits)					\
-	struct hlist_head name[1 << (bits)] =				\
-		{ [0 ... ((1 << (bits)) - 1)] = HLIST_HEAD_INIT }
 #define DECLARE_HASHTABLE(name, bits)	struct hlist_head name[1 << (bits)]
 
 #define HASH_SIZE(name)	(ARRAY_SIZE(name))
@@ -29,11 +26,6 @@ static inline void __hash_init(struct hlist_head *ht, unsigned int sz)
 #define hash_init(hashtable) __hash_init(hashtable, HASH_SIZE(hashtable))
 #define hash_add(hashtable, node, key) \
 	hlist_add_head(node, &hashtable[hash_min(key, HASH_BITS(hashtable))])
-
-static inline bool hash_hashed(struct hlist_node *node)
-{
-	return !hlist_unhashed(node);
-}
 
 static inline bool __hash_empty(struct hlist_head *ht, unsigned int sz)
 {
@@ -57,17 +49,8 @@ static inline void hash_del(struct hlist_node *node)
 	     (bkt)++)							\
 		hlist_for_each_entry(obj, &name[bkt], member)
 
-#define hash_for_each_safe(name, bkt, tmp, obj, member)			\
-	for ((bkt) = 0, obj = NULL; obj == NULL && (bkt) < HASH_SIZE(name); \
-	     (bkt)++)							\
-		hlist_for_each_entry_safe(obj, tmp, &name[bkt], member)
-
 #define hash_for_each_possible(name, obj, member, key)			\
 	hlist_for_each_entry(obj,					\
-		&name[hash_min(key, HASH_BITS(name))], member)
-
-#define hash_for_each_possible_safe(name, obj, tmp, member, key)	\
-	hlist_for_each_entry_safe(obj, tmp,				\
 		&name[hash_min(key, HASH_BITS(name))], member)
 
 #endif /* MOCK_LINUX_HASHTABLE_H */

@@ -46,9 +46,6 @@ int idr_alloc(struct idr *idr, void *ptr, int start, int end, gfp_t gfp);
 /* As idr_alloc, but the search starts after the last ID handed out. */
 int idr_alloc_cyclic(struct idr *idr, void *ptr, int start, int end,
 		     gfp_t gfp);
-/* *nextid in, the ID out; at most max. 0, -ENOSPC or -ENOMEM. */
-int idr_alloc_u32(struct idr *idr, void *ptr, u32 *nextid, unsigned long max,
-		  gfp_t gfp);
 void *idr_find(const struct idr *idr, unsigned long id);
 /* Unmap id; returns what it mapped to (NULL if it was not allocated). */
 void *idr_remove(struct idr *idr, unsigned long id);
@@ -56,30 +53,10 @@ void *idr_remove(struct idr *idr, unsigned long id);
 void *idr_replace(struct idr *idr, void *ptr, unsigned long id);
 /* The first non-NULL entry with ID >= *nextid, which is updated; or NULL. */
 void *idr_get_next(struct idr *idr, int *nextid);
-void *idr_get_next_ul(struct idr *idr, unsigned long *nextid);
-int idr_for_each(const struct idr *idr,
-		 int (*fn)(int id, void *p, void *data), void *data);
 bool idr_is_empty(const struct idr *idr);
 void idr_destroy(struct idr *idr);
 
-static inline void idr_preload(gfp_t gfp_mask)
-{
-	(void)gfp_mask;
-}
-
-static inline void idr_preload_end(void)
-{
-}
-
 #define idr_for_each_entry(idr, entry, id)				\
 	for (id = 0; ((entry) = idr_get_next(idr, &(id))) != NULL; id += 1U)
-#define idr_for_each_entry_ul(idr, entry, tmp, id)			\
-	for (tmp = 0, id = 0;						\
-	     ((entry) = tmp <= id ? idr_get_next_ul(idr, &(id)) : NULL) != NULL; \
-	     tmp = id, ++id)
-#define idr_for_each_entry_continue(idr, entry, id)			\
-	for ((entry) = idr_get_next((idr), &(id));			\
-	     entry;							\
-	     ++id, (entry) = idr_get_next((idr), &(id)))
 
 #endif /* MOCK_LINUX_IDR_H */

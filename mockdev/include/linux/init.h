@@ -7,10 +7,5 @@
 /* No init sections in userspace: the code stays. */
 #define __init		__cold
 #define __exit		__cold
-#define __initdata
-#define __exitdata
-#define __initconst
-#define __ro_after_init
-#define __exit_p(x)	x
 
 #endif /* MOCK_LINUX_INIT_H */

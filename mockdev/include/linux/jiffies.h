@@ -14,18 +14,11 @@
 
 #undef HZ
 #define HZ		250
-#define USER_HZ		100
 #define INITIAL_JIFFIES	((unsigned long)(unsigned int)(-300 * HZ))
 #define MAX_JIFFY_OFFSET ((LONG_MAX >> 1) - 1)
 
 unsigned long mock_jiffies(void);
 #define jiffies		mock_jiffies()
-#define jiffies_64	((u64)mock_jiffies())
-
-static inline u64 get_jiffies_64(void)
-{
-	return mock_jiffies();
-}
 
 #define time_after(a, b)						\
 	(typecheck(unsigned long, a) &&					\
@@ -36,11 +29,6 @@ static inline u64 get_jiffies_64(void)
 	(typecheck(unsigned long, a) &&					\
 	 typecheck(unsigned long, b) &&					\
 	 ((long)((a) - (b)) >= 0))
-#define time_before_eq(a, b)	time_after_eq(b, a)
-#define time_is_before_jiffies(a)	time_after(jiffies, a)
-#define time_is_after_jiffies(a)	time_before(jiffies, a)
-#define time_is_before_eq_jiffies(a)	time_after_eq(jiffies, a)
-#define time_is_after_eq_jiffies(a)	time_before_eq(jiffies, a)
 
 static inline unsigned long msecs_to_jiffies(const unsigned int m)
 {
@@ -49,31 +37,9 @@ static inline unsigned long msecs_to_jiffies(const unsigned int m)
 	return ((unsigned long)m * HZ + MSEC_PER_SEC - 1) / MSEC_PER_SEC;
 }
 
-static inline unsigned long usecs_to_jiffies(const unsigned int u)
-{
-	if (u > (unsigned int)(MAX_JIFFY_OFFSET / HZ) * 1000000U)
-		return MAX_JIFFY_OFFSET;
-	return ((unsigned long)u * HZ + USEC_PER_SEC - 1) / USEC_PER_SEC;
-}
-
 static inline unsigned long nsecs_to_jiffies(u64 n)
 {
 	return (unsigned long)((n + NSEC_PER_SEC / HZ - 1) / (NSEC_PER_SEC / HZ));
-}
-
-static inline u64 nsecs_to_jiffies64(u64 n)
-{
-	return nsecs_to_jiffies(n);
-}
-
-static inline unsigned int jiffies_to_msecs(const unsigned long j)
-{
-	return (unsigned int)(j * (MSEC_PER_SEC / HZ));
-}
-
-static inline unsigned int jiffies_to_usecs(const unsigned long j)
-{
-	return (unsigned int)(j * (USEC_PER_SEC / HZ));
 }
 
 static inline u64 jiffies_to_nsecs(const unsigned long j)

@@ -8,16 +8,9 @@ struct kref {
 	refcount_t refcount;
 };
 
-#define KREF_INIT(n)	{ .refcount = REFCOUNT_INIT(n), }
-
 static inline void kref_init(struct kref *kref)
 {
 	refcount_set(&kref->refcount, 1);
-}
-
-static inline unsigned int kref_read(const struct kref *kref)
-{
-	return refcount_read(&kref->refcount);
 }
 
 static inline void kref_get(struct kref *kref)
@@ -34,11 +27,6 @@ static inline int kref_put(struct kref *kref,
 		return 1;
 	}
 	return 0;
-}
-
-static inline int __must_check kref_get_unless_zero(struct kref *kref)
-{
-	return refcount_inc_not_zero(&kref->refcount);
 }
 
 #endif /* MOCK_LINUX_KREF_H */

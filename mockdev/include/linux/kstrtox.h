@@ -9,14 +9,6 @@
 int __must_check kstrtoull(const char *s, unsigned int base,
 			   unsigned long long *res);
 int __must_check kstrtoll(const char *s, unsigned int base, long long *res);
-int __must_check kstrtoul(const char *s, unsigned int base,
-			  unsigned long *res);
-int __must_check kstrtol(const char *s, unsigned int base, long *res);
-int __must_check kstrtouint(const char *s, unsigned int base,
-			    unsigned int *res);
-int __must_check kstrtoint(const char *s, unsigned int base, int *res);
-int __must_check kstrtou64(const char *s, unsigned int base, u64 *res);
-int __must_check kstrtou32(const char *s, unsigned int base, u32 *res);
 int __must_check kstrtobool(const char *s, bool *res);
 
 #endif /* MOCK_LINUX_KSTRTOX_H */

@@ -32,13 +32,7 @@ struct task_struct *kthread_create_on_node(int (*threadfn)(void *data),
 /* Ask k to stop, wake it, wait for it to exit; threadfn's return value. */
 int kthread_stop(struct task_struct *k);
 bool kthread_should_stop(void);
-void kthread_bind(struct task_struct *k, unsigned int cpu);
 void kthread_use_mm(struct mm_struct *mm);
 void kthread_unuse_mm(struct mm_struct *mm);
-
-static inline bool kthread_should_park(void)
-{
-	return false;
-}
 
 #endif /* MOCK_LINUX_KTHREAD_H */

@@ -10,10 +10,6 @@
 
 #include <linux/bug.h>
 
-struct lock_class_key {
-	char dummy;
-};
-
 /* Owner of a mock lock: the locking thread's id, 0 when unlocked. */
 struct mock_lock_owner {
 	unsigned long tid;
@@ -38,11 +34,5 @@ static inline bool mock_lock_owner_is_me(const struct mock_lock_owner *o)
 
 #define lockdep_assert_held(l)	\
 	WARN_ON(!mock_lock_owner_is_me(&(l)->mock_owner))
-#define lockdep_assert_not_held(l) \
-	WARN_ON(mock_lock_owner_is_me(&(l)->mock_owner))
-#define lockdep_assert_held_once(l) \
-	WARN_ON_ONCE(!mock_lock_owner_is_me(&(l)->mock_owner))
-#define lockdep_set_class(lock, key)	do { (void)(key); } while (0)
-#define lockdep_assert_irqs_enabled()	do { } while (0)
 
 #endif /* MOCK_LINUX_LOCKDEP_H */

@@ -19,9 +19,6 @@ static inline __attribute__((const)) bool is_power_of_2(unsigned long n)
 #define roundup_pow_of_two(n)						\
 	((unsigned long)((n) <= 1 ? 1UL : 1UL << fls_long((n) - 1)))
 
-#define rounddown_pow_of_two(n)						\
-	((unsigned long)(1UL << ilog2(n)))
-
 /* log2 of n rounded up; 0 for n <= 1. */
 #define order_base_2(n) ((n) > 1 ? ilog2((n) - 1) + 1 : 0)
 

@@ -25,17 +25,8 @@
 #define min(x, y)	__careful_cmp(x, y, <)
 #define max(x, y)	__careful_cmp(x, y, >)
 #define min3(x, y, z)	min((typeof(x))min(x, y), z)
-#define max3(x, y, z)	max((typeof(x))max(x, y), z)
-#define min_not_zero(x, y) ({			\
-	typeof(x) __x = (x);			\
-	typeof(y) __y = (y);			\
-	__x == 0 ? __y : ((__y == 0) ? __x : min(__x, __y)); })
 
 #define min_t(type, x, y)	__careful_cmp((type)(x), (type)(y), <)
 #define max_t(type, x, y)	__careful_cmp((type)(x), (type)(y), >)
-
-#define clamp(val, lo, hi)	min((typeof(val))max(val, lo), hi)
-#define clamp_t(type, val, lo, hi) min_t(type, max_t(type, val, lo), hi)
-#define clamp_val(val, lo, hi)	clamp_t(typeof(val), val, lo, hi)
 
 #endif /* MOCK_LINUX_MINMAX_H */

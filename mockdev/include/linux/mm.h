@@ -26,7 +26,6 @@ struct mock_page_owner;
 struct page {
 	void *virtual;			/* where the mock sees this page */
 	struct mock_page_owner *mock_owner; /* allocation or pin it is part of */
-	atomic_t _refcount;		/* get_page/put_page of allocated pages */
 	unsigned long flags;		/* PG_* bits; only PG_hwpoison is used */
 };
 
@@ -45,38 +44,18 @@ static inline int PageHWPoison(const struct page *page)
 }
 
 #define PAGE_ALIGN(addr)	ALIGN(addr, PAGE_SIZE)
-#define PAGE_ALIGN_DOWN(addr)	ALIGN_DOWN(addr, PAGE_SIZE)
 #define PAGE_ALIGNED(addr)	IS_ALIGNED((unsigned long)(addr), PAGE_SIZE)
-#define offset_in_page(p)	((unsigned long)(p) & ~PAGE_MASK)
-#define PFN_UP(x)		(((x) + PAGE_SIZE - 1) >> PAGE_SHIFT)
-#define PFN_DOWN(x)		((x) >> PAGE_SHIFT)
-#define PFN_PHYS(x)		((phys_addr_t)(x) << PAGE_SHIFT)
 
 static inline void *page_address(const struct page *page)
 {
 	return page->virtual;
 }
 
-#define lowmem_page_address(page)	page_address(page)
-#define page_to_virt(page)		page_address(page)
-
-/* The struct page of an address returned by alloc_pages/__get_free_pages. */
+/* The struct page of an address returned by alloc_pages. */
 struct page *virt_to_page(const void *addr);
-
-void get_page(struct page *page);
-void put_page(struct page *page);
-static inline int page_count(const struct page *page)
-{
-	return atomic_read(&page->_refcount);
-}
 
 /* gup_flags */
 #define FOLL_WRITE	0x01
-#define FOLL_TOUCH	0x02
-#define FOLL_GET	0x04
-#define FOLL_FORCE	0x10
-#define FOLL_NOWAIT	0x20
-#define FOLL_PIN	0x40000
 #define FOLL_LONGTERM	0x10000
 
 /*
@@ -91,13 +70,5 @@ void unpin_user_page(struct page *page);
 void unpin_user_pages(struct page **pages, unsigned long npages);
 void unpin_user_pages_dirty_lock(struct page **pages, unsigned long npages,
 				 bool make_dirty);
-
-static inline int set_page_dirty_lock(struct page *page)
-{
-	(void)page;
-	return 0;
-}
-
-unsigned long totalram_pages(void);
 
 #endif /* MOCK_LINUX_MM_H */

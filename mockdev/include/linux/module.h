@@ -13,11 +13,9 @@
 #include <linux/types.h>
 #include <linux/init.h>
 #include <linux/moduleparam.h>
-#include <linux/export.h>
 
 struct module;
 #define THIS_MODULE	((struct module *)0)
-#define KBUILD_MODNAME	"npu"
 
 int mock_module_init_hook(void);
 void mock_module_exit_hook(void);
@@ -39,21 +37,6 @@ void mock_module_exit_hook(void);
 #define MODULE_AUTHOR(x)	MOCK_MODINFO(author, x)
 #define MODULE_DESCRIPTION(x)	MOCK_MODINFO(description, x)
 #define MODULE_VERSION(x)	MOCK_MODINFO(version, x)
-#define MODULE_ALIAS(x)		MOCK_MODINFO(alias, x)
-#define MODULE_SOFTDEP(x)	MOCK_MODINFO(softdep, x)
-#define MODULE_IMPORT_NS(x)	MOCK_MODINFO(import_ns, x)
-#define MODULE_INFO(tag, x)	MOCK_MODINFO(tag, x)
-
-static inline bool try_module_get(struct module *module)
-{
-	(void)module;
-	return true;
-}
-
-static inline void module_put(struct module *module)
-{
-	(void)module;
-}
 
 #endif /* MOCK_LINUX_MODULE_H */
 #endif /* __KERNEL__ */

@@ -15,13 +15,8 @@ enum mock_param_type {
 	MOCK_PARAM_uint,
 	MOCK_PARAM_int,
 	MOCK_PARAM_ulong,
-	MOCK_PARAM_long,
-	MOCK_PARAM_ullong,
 	MOCK_PARAM_bool,
 	MOCK_PARAM_charp,
-	MOCK_PARAM_ushort,
-	MOCK_PARAM_short,
-	MOCK_PARAM_byte,
 };
 
 void mock_param_register(const char *name, void *var,
@@ -31,17 +26,12 @@ void mock_param_register(const char *name, void *var,
 static inline void *__mock_param_check_uint(unsigned int *p) { return p; }
 static inline void *__mock_param_check_int(int *p) { return p; }
 static inline void *__mock_param_check_ulong(unsigned long *p) { return p; }
-static inline void *__mock_param_check_long(long *p) { return p; }
-static inline void *__mock_param_check_ullong(unsigned long long *p) { return p; }
 static inline void *__mock_param_check_bool(bool *p) { return p; }
 static inline void *__mock_param_check_charp(char **p) { return p; }
-static inline void *__mock_param_check_ushort(unsigned short *p) { return p; }
-static inline void *__mock_param_check_short(short *p) { return p; }
-static inline void *__mock_param_check_byte(unsigned char *p) { return p; }
 
 /*
  * The type is pasted before it can be macro-expanded (stdbool's "bool"
- * is a macro), hence no module_param -> module_param_named layering.
+ * is a macro).
  */
 #define __mock_module_param(name, value, check, ptype, perm)		\
 	static void __attribute__((constructor))			\
@@ -50,10 +40,6 @@ static inline void *__mock_param_check_byte(unsigned char *p) { return p; }
 		(void)(perm);						\
 		mock_param_register(#name, check(&(value)), ptype);	\
 	}
-
-#define module_param_named(name, value, type, perm)			\
-	__mock_module_param(name, value, __mock_param_check_##type,	\
-			    MOCK_PARAM_##type, perm)
 
 #define module_param(name, type, perm)					\
 	__mock_module_param(name, name, __mock_param_check_##type,	\

@@ -19,18 +19,11 @@ struct mutex {
 void mutex_init(struct mutex *lock);
 void mutex_destroy(struct mutex *lock);
 void mutex_lock(struct mutex *lock);
-/* The mock's locks are never interrupted: always 0. */
-int __must_check mutex_lock_interruptible(struct mutex *lock);
-int __must_check mutex_lock_killable(struct mutex *lock);
-/* 1 if the mutex was taken, 0 if it is held by someone else. */
-int mutex_trylock(struct mutex *lock);
 void mutex_unlock(struct mutex *lock);
 
 static inline bool mutex_is_locked(struct mutex *lock)
 {
 	return __atomic_load_n(&lock->mock_owner.tid, __ATOMIC_RELAXED) != 0;
 }
-
-#define mutex_lock_nested(lock, subclass)	mutex_lock(lock)
 
 #endif /* MOCK_LINUX_MUTEX_H */

@@ -37,7 +37,6 @@ struct pid {
 /* A reference on task's struct pid of that type (the mock keeps TGID only). */
 struct pid *get_task_pid(struct task_struct *task, enum pid_type type);
 void put_pid(struct pid *pid);
-pid_t pid_nr(struct pid *pid);
 
 struct pid *find_pid_ns(int nr, struct pid_namespace *ns);
 /* Only PIDTYPE_TGID is supported: the thread-group leader of that pid. */

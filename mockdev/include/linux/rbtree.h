@@ -23,19 +23,11 @@ struct rb_root {
 	struct rb_node *rb_node;
 };
 
-/* A tree that also caches its leftmost node. */
-struct rb_root_cached {
-	struct rb_root rb_root;
-	struct rb_node *rb_leftmost;
-};
-
-#define RB_RED		0
 #define RB_BLACK	1
 
 #define rb_parent(r)	((struct rb_node *)((r)->__rb_parent_color & ~3UL))
 
 #define RB_ROOT		(struct rb_root) { NULL, }
-#define RB_ROOT_CACHED	(struct rb_root_cached) { { NULL, }, NULL }
 #define rb_entry(ptr, type, member) container_of(ptr, type, member)
 #define rb_entry_safe(ptr, type, member) ({				\
 	typeof(ptr) ____ptr = (ptr);					\
@@ -50,8 +42,6 @@ struct rb_root_cached {
 
 void rb_insert_color(struct rb_node *node, struct rb_root *root);
 void rb_erase(struct rb_node *node, struct rb_root *root);
-void rb_replace_node(struct rb_node *victim, struct rb_node *new,
-		     struct rb_root *root);
 
 struct rb_node *rb_next(const struct rb_node *node);
 struct rb_node *rb_prev(const struct rb_node *node);
@@ -76,28 +66,6 @@ static inline void rb_link_node(struct rb_node *node, struct rb_node *parent,
 			typeof(*pos), field); 1; });			\
 	     pos = n)
 
-static inline void rb_insert_color_cached(struct rb_node *node,
-					  struct rb_root_cached *root,
-					  bool leftmost)
-{
-	if (leftmost)
-		root->rb_leftmost = node;
-	rb_insert_color(node, &root->rb_root);
-}
-
-static inline struct rb_node *rb_erase_cached(struct rb_node *node,
-					      struct rb_root_cached *root)
-{
-	struct rb_node *leftmost = NULL;
-
-	if (root->rb_leftmost == node)
-		leftmost = root->rb_leftmost = rb_next(node);
-	rb_erase(node, &root->rb_root);
-	return leftmost;
-}
-
-#define rb_first_cached(root) (root)->rb_leftmost
-
 /* Insert node where less() says, leftmost first among equals. */
 static __always_inline void
 rb_add(struct rb_node *node, struct rb_root *tree,
@@ -118,52 +86,6 @@ rb_add(struct rb_node *node, struct rb_root *tree,
 }
 
 static __always_inline struct rb_node *
-rb_add_cached(struct rb_node *node, struct rb_root_cached *tree,
-	      bool (*less)(struct rb_node *, const struct rb_node *))
-{
-	struct rb_node **link = &tree->rb_root.rb_node;
-	struct rb_node *parent = NULL;
-	bool leftmost = true;
-
-	while (*link) {
-		parent = *link;
-		if (less(node, parent)) {
-			link = &parent->rb_left;
-		} else {
-			link = &parent->rb_right;
-			leftmost = false;
-		}
-	}
-	rb_link_node(node, parent, link);
-	rb_insert_color_cached(node, tree, leftmost);
-	return leftmost ? node : NULL;
-}
-
-/* Insert unless cmp() finds an equal node; returns that node or NULL. */
-static __always_inline struct rb_node *
-rb_find_add(struct rb_node *node, struct rb_root *tree,
-	    int (*cmp)(struct rb_node *, const struct rb_node *))
-{
-	struct rb_node **link = &tree->rb_node;
-	struct rb_node *parent = NULL;
-	int c;
-
-	while (*link) {
-		parent = *link;
-		c = cmp(node, parent);
-		if (c < 0)
-			link = &parent->rb_left;
-		else if (c > 0)
-			link = &parent->rb_right;
-		else
-			return parent;
-	}
-	rb_link_node(node, parent, link);
-	rb_insert_color(node, tree);
-	return NULL;
-}
-
-static __always_inline struct rb_node *
 rb_find(const void *key, const struct rb_root *tree,
 	int (*cmp)(const void *key, const struct rb_node *))
 {
@@ -180,28 +102,6 @@ rb_find(const void *key, const struct rb_root *tree,
 			return node;
 	}
 	return NULL;
-}
-
-/* The leftmost node equal to key, or NULL. */
-static __always_inline struct rb_node *
-rb_find_first(const void *key, const struct rb_root *tree,
-	      int (*cmp)(const void *key, const struct rb_node *))
-{
-	struct rb_node *node = tree->rb_node;
-	struct rb_node *match = NULL;
-
-	while (node) {
-		int c = cmp(key, node);
-
-		if (c <= 0) {
-			if (!c)
-				match = node;
-			node = node->rb_left;
-		} else {
-			node = node->rb_right;
-		}
-	}
-	return match;
 }
 
 #endif /* MOCK_LINUX_RBTREE_H */

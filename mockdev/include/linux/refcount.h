@@ -15,17 +15,11 @@ typedef struct refcount_struct {
 	atomic_t refs;
 } refcount_t;
 
-#define REFCOUNT_INIT(n)	{ .refs = ATOMIC_INIT(n), }
 #define REFCOUNT_SATURATED	(INT_MIN / 2)
 
 static inline void refcount_set(refcount_t *r, int n)
 {
 	atomic_set(&r->refs, n);
-}
-
-static inline unsigned int refcount_read(const refcount_t *r)
-{
-	return atomic_read(&r->refs);
 }
 
 static inline void __mock_refcount_check(int old, bool is_inc)
@@ -35,15 +29,6 @@ static inline void __mock_refcount_check(int old, bool is_inc)
 	else if (unlikely(old <= 0 || old + 1 < 0))
 		WARN(1, "refcount_t: %s; saturated.\n",
 		     is_inc ? "overflow" : "underflow");
-}
-
-static inline bool __must_check refcount_inc_not_zero(refcount_t *r)
-{
-	int old = atomic_fetch_add_unless(&r->refs, 1, 0);
-
-	if (unlikely(old < 0 || old + 1 < 0))
-		__mock_refcount_check(old, true);
-	return old != 0;
 }
 
 static inline void refcount_add(int i, refcount_t *r)
@@ -77,12 +62,6 @@ static inline bool __must_check refcount_sub_and_test(int i, refcount_t *r)
 static inline bool __must_check refcount_dec_and_test(refcount_t *r)
 {
 	return refcount_sub_and_test(1, r);
-}
-
-static inline void refcount_dec(refcount_t *r)
-{
-	if (unlikely(atomic_fetch_sub(1, &r->refs) <= 1))
-		WARN(1, "refcount_t: decrement hit 0; leaking memory.\n");
 }
 
 #endif /* MOCK_LINUX_REFCOUNT_H */

@@ -28,10 +28,6 @@ struct mock_task;
 #define TASK_INTERRUPTIBLE	0x0001
 #define TASK_UNINTERRUPTIBLE	0x0002
 #define TASK_WAKEKILL		0x0100
-#define TASK_NOLOAD		0x0400
-#define TASK_KILLABLE		(TASK_WAKEKILL | TASK_UNINTERRUPTIBLE)
-#define TASK_IDLE		(TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
-#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
 
 #define PF_KTHREAD		0x00200000
 
@@ -66,23 +62,10 @@ static __always_inline struct task_struct *mock_get_current(void)
 
 #define current mock_get_current()
 
-static inline pid_t task_pid_nr(const struct task_struct *tsk)
-{
-	return tsk->pid;
-}
-
 static inline pid_t task_tgid_nr(const struct task_struct *tsk)
 {
 	return tsk->tgid;
 }
-
-#define task_pid_vnr(tsk)	task_pid_nr(tsk)
-#define task_tgid_vnr(tsk)	task_tgid_nr(tsk)
-
-#define get_task_comm(buf, tsk) ({					\
-	BUILD_BUG_ON(sizeof(buf) != TASK_COMM_LEN);			\
-	snprintf((buf), TASK_COMM_LEN, "%s", (tsk)->comm);		\
-	(buf); })
 
 #define __set_current_state(state_value)				\
 	WRITE_ONCE(current->__state, (state_value))
@@ -97,27 +80,14 @@ static inline pid_t task_tgid_nr(const struct task_struct *tsk)
  * if the state is not TASK_RUNNING; return at once otherwise.
  */
 void schedule(void);
-long schedule_timeout(long timeout);
 long schedule_timeout_interruptible(long timeout);
 long schedule_timeout_uninterruptible(long timeout);
-long schedule_timeout_killable(long timeout);
-void yield(void);
 int wake_up_process(struct task_struct *tsk);
 
 static inline int cond_resched(void)
 {
 	return 0;
 }
-
-static inline bool need_resched(void)
-{
-	return false;
-}
-
-#define in_interrupt()		0
-#define in_atomic()		0
-#define in_task()		1
-#define set_user_nice(p, nice)	do { (void)(p); (void)(nice); } while (0)
 
 #endif /* MOCK_LINUX_SCHED_H */
 #endif /* __KERNEL__ */

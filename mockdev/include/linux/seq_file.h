@@ -21,9 +21,6 @@ struct seq_file {
 };
 
 __printf(2, 3) void seq_printf(struct seq_file *m, const char *fmt, ...);
-void seq_puts(struct seq_file *m, const char *s);
-void seq_putc(struct seq_file *m, char c);
-void seq_write(struct seq_file *m, const void *data, size_t len);
 
 int single_open(struct file *file, int (*show)(struct seq_file *, void *),
 		void *data);

@@ -24,32 +24,5 @@ typedef struct spinlock {
 void spin_lock_init(spinlock_t *lock);
 void spin_lock(spinlock_t *lock);
 void spin_unlock(spinlock_t *lock);
-int spin_trylock(spinlock_t *lock);
-
-#define spin_lock_irq(l)	spin_lock(l)
-#define spin_unlock_irq(l)	spin_unlock(l)
-#define spin_lock_bh(l)		spin_lock(l)
-#define spin_unlock_bh(l)	spin_unlock(l)
-#define spin_lock_nested(l, s)	spin_lock(l)
-#define spin_lock_irqsave(l, flags) \
-	do { (flags) = 0; spin_lock(l); } while (0)
-#define spin_unlock_irqrestore(l, flags) \
-	do { (void)(flags); spin_unlock(l); } while (0)
-#define spin_trylock_irqsave(l, flags) \
-	({ (flags) = 0; spin_trylock(l); })
-
-static inline int spin_is_locked(spinlock_t *lock)
-{
-	return __atomic_load_n(&lock->mock_owner.tid, __ATOMIC_RELAXED) != 0;
-}
-
-#define assert_spin_locked(l)	lockdep_assert_held(l)
-
-#define local_irq_save(flags)	do { (flags) = 0; } while (0)
-#define local_irq_restore(flags) do { (void)(flags); } while (0)
-#define local_irq_disable()	do { } while (0)
-#define local_irq_enable()	do { } while (0)
-#define preempt_disable()	do { } while (0)
-#define preempt_enable()	do { } while (0)
 
 #endif /* MOCK_LINUX_SPINLOCK_H */

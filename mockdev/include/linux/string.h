@@ -40,31 +40,6 @@ void *memchr_inv(const void *start, int c, size_t bytes);
  * Returns the length copied, or -E2BIG when src did not fit.
  */
 ssize_t strscpy(char *dst, const char *src, size_t count);
-ssize_t strscpy_pad(char *dst, const char *src, size_t count);
-
-char *kstrdup(const char *s, gfp_t gfp);
-char *kstrndup(const char *s, size_t max, gfp_t gfp);
-const char *kstrdup_const(const char *s, gfp_t gfp);
-void kfree_const(const void *x);
-void *kmemdup(const void *src, size_t len, gfp_t gfp);
-
-static inline void memzero_explicit(void *s, size_t count)
-{
-	memset(s, 0, count);
-	barrier();
-}
-
-static inline bool str_has_prefix_len(const char *str, const char *prefix)
-{
-	return strncmp(str, prefix, strlen(prefix)) == 0;
-}
-
-static inline size_t str_has_prefix(const char *str, const char *prefix)
-{
-	size_t len = strlen(prefix);
-
-	return strncmp(str, prefix, len) == 0 ? len : 0;
-}
 
 #endif /* MOCK_LINUX_STRING_H */
 #endif /* __KERNEL__ */

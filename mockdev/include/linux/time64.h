@@ -4,13 +4,9 @@
 
 #include <linux/types.h>
 
-typedef s64 time64_t;
-
 #define MSEC_PER_SEC	1000L
-#define USEC_PER_MSEC	1000L
 #define NSEC_PER_USEC	1000L
 #define NSEC_PER_MSEC	1000000L
-#define USEC_PER_SEC	1000000L
 #define NSEC_PER_SEC	1000000000L
 
 #endif /* MOCK_LINUX_TIME64_H */

@@ -18,9 +18,6 @@
 #include <linux/compiler_types.h>
 
 typedef __u8 u8;
-typedef __s8 s8;
-typedef __u16 u16;
-typedef __s16 s16;
 typedef __u32 u32;
 typedef __s32 s32;
 typedef __u64 u64;
@@ -30,9 +27,6 @@ typedef unsigned short umode_t;
 typedef unsigned int gfp_t;
 typedef unsigned int fmode_t;
 typedef unsigned int __poll_t;
-typedef u64 phys_addr_t;
-typedef u64 dma_addr_t;
-typedef u64 sector_t;
 typedef unsigned long ulong;
 typedef unsigned int uint;
 
@@ -48,11 +42,6 @@ struct hlist_node {
 	struct hlist_node *next, **pprev;
 };
 
-struct callback_head {
-	struct callback_head *next;
-	void (*func)(struct callback_head *head);
-};
-#define rcu_head callback_head
 #endif /* __KERNEL__ */
 
 #endif /* MOCK_LINUX_TYPES_H */

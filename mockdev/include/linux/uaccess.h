@@ -44,10 +44,6 @@ clear_user(void __user *to, unsigned long n)
 	return mock_clear_user(to, n);
 }
 
-#define __copy_from_user(to, from, n)	copy_from_user(to, from, n)
-#define __copy_to_user(to, from, n)	copy_to_user(to, from, n)
-#define __clear_user(to, n)		clear_user(to, n)
-
 static inline bool __access_ok(const void __user *ptr, unsigned long size)
 {
 	unsigned long addr = (unsigned long)ptr;
@@ -73,22 +69,5 @@ static inline bool __access_ok(const void __user *ptr, unsigned long size)
 	typeof(*(ptr)) __pu_v = (x);					\
 	mock_copy_to_user((ptr), &__pu_v, sizeof(*(ptr))) ? -EFAULT : 0; \
 })
-
-#define __get_user(x, ptr)	get_user(x, ptr)
-#define __put_user(x, ptr)	put_user(x, ptr)
-
-/*
- * Copy a NUL-terminated string of at most count bytes; the length (without
- * the NUL), count if it did not end within count bytes, or -EFAULT.
- */
-long strncpy_from_user(char *dst, const char __user *src, long count);
-
-/*
- * Copy a user struct of usize bytes into ksize bytes at dst, the kernel's
- * extensible-struct rule: a shorter user struct is zero-extended, a longer
- * one must be zero past ksize (-E2BIG otherwise).
- */
-int copy_struct_from_user(void *dst, size_t ksize, const void __user *src,
-			  size_t usize);
 
 #endif /* MOCK_LINUX_UACCESS_H */

@@ -16,45 +16,19 @@
 #include <linux/overflow.h>
 #include <asm/page.h>
 
-#define VM_IOREMAP	0x00000001
-#define VM_ALLOC	0x00000002
 #define VM_MAP		0x00000004
-#define VM_USERMAP	0x00000008
-#define VM_NO_GUARD	0x00000040
 
 typedef struct {
 	unsigned long pgprot;
 } pgprot_t;
 
 #define PAGE_KERNEL	((pgprot_t){ 0x3 })
-#define PAGE_KERNEL_RO	((pgprot_t){ 0x1 })
 
 void *vmalloc(unsigned long size) __attribute__((__malloc__));
 void *vzalloc(unsigned long size) __attribute__((__malloc__));
-void *vmalloc_user(unsigned long size) __attribute__((__malloc__));
-void *__vmalloc(unsigned long size, gfp_t gfp_mask);
 void *vmalloc_huge(unsigned long size, gfp_t gfp_mask) __attribute__((__malloc__));
 void vfree(const void *addr);
 bool is_vmalloc_addr(const void *addr);
-struct page *vmalloc_to_page(const void *addr);
-
-static inline void *vmalloc_array(size_t n, size_t size)
-{
-	size_t bytes;
-
-	if (check_mul_overflow(n, size, &bytes))
-		return NULL;
-	return vmalloc(bytes);
-}
-
-static inline void *vcalloc(size_t n, size_t size)
-{
-	size_t bytes;
-
-	if (check_mul_overflow(n, size, &bytes))
-		return NULL;
-	return vzalloc(bytes);
-}
 
 void *vmap(struct page **pages, unsigned int count, unsigned long flags,
 	   pgprot_t prot);

@@ -43,15 +43,10 @@ typedef struct wait_queue_head wait_queue_head_t;
 	struct wait_queue_head name = __WAIT_QUEUE_HEAD_INITIALIZER(name)
 
 void init_waitqueue_head(struct wait_queue_head *wq_head);
-void mock_wait_queue_destroy(struct wait_queue_head *wq_head);
 
 void __wake_up(struct wait_queue_head *wq_head);
 #define wake_up(x)			__wake_up(x)
 #define wake_up_all(x)			__wake_up(x)
-#define wake_up_nr(x, nr)		__wake_up(x)
-#define wake_up_interruptible(x)	__wake_up(x)
-#define wake_up_interruptible_all(x)	__wake_up(x)
-#define wake_up_interruptible_sync(x)	__wake_up(x)
 
 static inline int waitqueue_active(struct wait_queue_head *wq_head)
 {
@@ -116,8 +111,6 @@ void mock_wait_finish(struct mock_waiter *w);
 				 MAX_SCHEDULE_TIMEOUT);			\
 } while (0)
 
-#define wait_event_idle(wq_head, condition) wait_event(wq_head, condition)
-
 #define __mock_wait_event_sig(wq_head, condition, state) ({		\
 	long __r = 0;							\
 	if (!(condition))						\
@@ -129,8 +122,6 @@ void mock_wait_finish(struct mock_waiter *w);
 /* 0, or -ERESTARTSYS if a signal came first. */
 #define wait_event_interruptible(wq_head, condition) \
 	__mock_wait_event_sig(wq_head, condition, TASK_INTERRUPTIBLE)
-#define wait_event_killable(wq_head, condition) \
-	__mock_wait_event_sig(wq_head, condition, TASK_KILLABLE)
 
 /* 0 on timeout with the condition false, else the jiffies left (>= 1). */
 #define wait_event_timeout(wq_head, condition, timeout) ({		\
@@ -149,16 +140,6 @@ void mock_wait_finish(struct mock_waiter *w);
 	if (!(condition))						\
 		__t = ___mock_wait_event(wq_head, condition,		\
 					 TASK_INTERRUPTIBLE, __t);	\
-	else if (__t == 0)						\
-		__t = 1;						\
-	__t;								\
-})
-
-#define wait_event_killable_timeout(wq_head, condition, timeout) ({	\
-	long __t = (timeout);						\
-	if (!(condition))						\
-		__t = ___mock_wait_event(wq_head, condition,		\
-					 TASK_KILLABLE, __t);		\
 	else if (__t == 0)						\
 		__t = 1;						\
 	__t;								\

@@ -91,10 +91,9 @@ bool mockdev_task_killed(struct task_struct *task);
  * relayed request is interrupted: the driver's interruptible waits of that
  * task end with -ERESTARTSYS (seen by the host as -EINTR), its killable
  * waits only for a fatal one. A task sleeping in such a wait is woken at
- * once. The mark stays until mockdev_task_clear_signals().
+ * once. The mark stays for the task's life.
  */
 void mockdev_task_signal(struct task_struct *task, bool fatal);
-void mockdev_task_clear_signals(struct task_struct *task);
 
 /* open(): a new struct file on dev, opened by task. */
 int mockdev_file_open(struct miscdevice *dev, struct task_struct *task,

@@ -66,12 +66,10 @@ bool mock_sigwatch_blind(void);
 unsigned long mock_fault_handler_checks(void);
 
 /* Kernel log lines printed with printk/pr_* since the last clear. */
-unsigned long mock_log_warnings(void);	/* WARN_ON, pr_warn and worse */
+unsigned long mock_log_warnings(void);	/* WARN_ON and KERN_WARNING or worse */
 void mock_log_clear(void);
 /* WARN()s fired since the process started; mock_log_clear() leaves it alone. */
 unsigned long mock_warn_count(void);
-/* Echo printk output to stderr (default: only pr_warn and worse). */
-void mock_log_verbose(bool on);
 
 /*
  * Read a debugfs file the driver created, e.g. "npu/npu0/stats" (as cat

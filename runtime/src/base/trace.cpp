@@ -25,7 +25,7 @@
 #include "npu/npu_uapi.h"
 
 #include "base/log.h"
-#include "base/parse_size.h"
+#include "npu_size.h"
 #include "base/singleton.h"
 #include "base/trace.h"
 
@@ -400,7 +400,7 @@ void Start() {
                 t.path = std::string(cwd) + "/" + path;
         }
         t.pid = ::getpid();
-        if (max_env != nullptr && ParseSize(max_env, &max) && max != 0)
+        if (max_env != nullptr && npu_parse_size(max_env, &max) == 0 && max != 0)
             t.max_events = max;
         // Registered after the library's statics exist, so it runs before
         // they are destroyed; the tracer itself is never destroyed.

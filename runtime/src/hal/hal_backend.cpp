@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "mockdev/host.h"
+#include "npu_size.h"
 #include "mockdev/mock.h"
 
 #pragma GCC visibility push(default)
@@ -128,7 +129,7 @@ uint64_t InprocHbmMiB()
 {
 	uint64_t bytes = kDefaultHbmBytes;
 	const char *env = std::getenv("NPU_HBM_SIZE");
-	if (env != nullptr && *env != '\0' && (!ParseSize(env, &bytes) || bytes == 0)) {
+	if (env != nullptr && *env != '\0' && (npu_parse_size(env, &bytes) != 0 || bytes == 0)) {
 		std::fprintf(stderr, "npu: ignoring NPU_HBM_SIZE=%s\n", env);
 		bytes = kDefaultHbmBytes;
 	}
@@ -162,8 +163,7 @@ std::string InprocLimitParams()
 		uint64_t v = 0;
 		bool ok;
 		if (l.size) {
-			ok = ParseSize(env, &v) && v != 0 && (v & ((1ULL << 20) - 1)) == 0;
-			v >>= 20;
+			ok = npu_parse_size_mb(env, &v) == 0;
 		} else {
 			char *end = nullptr;
 			errno = 0;

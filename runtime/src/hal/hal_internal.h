@@ -14,7 +14,6 @@
 #include <thread>
 
 #include "base/log.h"
-#include "base/parse_size.h"
 #include "npu/npu_uapi.h"
 
 struct halDevice;
@@ -90,8 +89,6 @@ bool InprocLoaded();
 // return its result. Calls on one queue must be serialised by the caller.
 int QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out);
 int QueueRunOne(halQueue *q, const struct npu_sqe &sqe);
-
-using base::ParseSize;
 
 // A completion wait that returned -EAGAIN: npud declined to wait because
 // this process already has its share of the daemon's workers waiting (the

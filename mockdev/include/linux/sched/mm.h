@@ -10,7 +10,6 @@
 
 void mmgrab(struct mm_struct *mm);
 void mmdrop(struct mm_struct *mm);
-void mmget(struct mm_struct *mm);
 bool mmget_not_zero(struct mm_struct *mm);
 void mmput(struct mm_struct *mm);
 /* mmput(), with the address space's teardown (if last) left to a worker. */
