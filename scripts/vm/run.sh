@@ -306,18 +306,18 @@ guest_visible() {
 	esac
 }
 
-# uring_test.c: the driver's io_uring command without the runtime; part of the suite.
+# tests/vm/uring_test.c: the driver's io_uring command without the runtime; part of the suite.
 build_uring_test() {
 	local out=$VM_DIR/uring_test flags
 	flags=$(pkg-config --cflags --libs cmocka liburing) ||
 		{ echo "run.sh: uring_test needs cmocka and liburing (pkg-config)" >&2; return 1; }
 	# shellcheck disable=SC2086  # pkg-config output is a list of words
 	logged uring_test gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$SRC/uapi" \
-		"$SRC/scripts/vm/uring_test.c" -o "$out" $flags
+		"$SRC/tests/vm/uring_test.c" -o "$out" $flags
 	PROGRAMS+=("suite uring_test $out")
 }
 
-# kill_pinned_test.c: SIGKILL during copies into pinned host memory, against the
+# tests/vm/kill_pinned_test.c: SIGKILL during copies into pinned host memory, against the
 # build dir's libascendcl.so; part of the suite.
 build_kill_pinned_test() {
 	local out=$VM_DIR/kill_pinned_test lib flags
@@ -327,7 +327,7 @@ build_kill_pinned_test() {
 		{ echo "run.sh: kill_pinned_test needs cmocka (pkg-config)" >&2; return 1; }
 	# shellcheck disable=SC2086  # pkg-config output is a list of words
 	logged kill_pinned_test gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$SRC/uapi" \
-		-I"$SRC/runtime/include" "$SRC/scripts/vm/kill_pinned_test.c" -o "$out" \
+		-I"$SRC/runtime/include" "$SRC/tests/vm/kill_pinned_test.c" -o "$out" \
 		"$lib" -Wl,-rpath,"$(dirname "$lib")" $flags
 	PROGRAMS+=("suite kill_pinned_test $out")
 }
