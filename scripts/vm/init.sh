@@ -93,7 +93,10 @@ doorbells() {
 # each program's RING_ENTERs took; with NPU_URING=1 (io_uring required) a program
 # linking the runtime must not use the ioctl and the pass must use io_uring; with
 # NPU_URING=0 the reverse. Programs that drive the device themselves (raw ioctls,
-# uring_test's own io_uring) are exempt: the variable is the runtime's.
+# uring_test's own io_uring) are exempt: the variable is the runtime's. With only_prog
+# set, only the program of that name runs; with skip_prog set, all but that one.
+only_prog=
+skip_prog=
 run_programs() {
 	label=$1
 	shift
@@ -104,6 +107,8 @@ run_programs() {
 	pass_ioctl=0
 	pass_uring=0
 	while read -r set name path ldpath rt; do
+		[ -n "$only_prog" ] && [ "$name" != "$only_prog" ] && continue
+		[ "$name" = "$skip_prog" ] && continue
 		echo "VMTEST begin name=$name set=$set backend=$label"
 		[ "$ldpath" = - ] && ldpath=
 		set -- $(doorbells) "$@"
@@ -246,7 +251,8 @@ stage_kmod() {
 # test_budget's npud: a second npud --cuse beside the main one, with the small
 # per-process and per-user limits of tests/system/npud_budget.args (VM_BUDGET_NPUD_ARGS),
 # its own node name (/dev/npubudget0) and the node open to the test's flooders, who
-# run as nobody. Sets budget_pid, or leaves it empty and fails.
+# run as nobody. It runs only while test_budget does: other tests (test_tenancy,
+# test_npud_privs) watch "the only npud". Sets budget_pid, or leaves it empty and fails.
 start_budget_npud() {
 	budget_pid=
 	args="--cuse --name npubudget --mode 0666 $VM_BUDGET_NPUD_ARGS"
@@ -295,14 +301,19 @@ stage_cuse() {
 	if wait_nodes 50; then
 		echo "VMTEST cuse nodes after $(($(now_ms) - t0)) ms"
 		ls -l /dev/npu*
-		budget_env=
+		[ -n "$VM_BUDGET_NPUD_ARGS" ] && skip_prog=test_budget
+		run_programs cuse
+		skip_prog=
 		if [ -n "$VM_BUDGET_NPUD_ARGS" ]; then
 			start_budget_npud
-			[ -n "$budget_pid" ] &&
-				budget_env="NPU_BUDGET_DEVICE=/dev/npubudget0 NPUD_BUDGET_PIDFILE=/run/npud-budget.pid"
+			if [ -n "$budget_pid" ]; then
+				only_prog=test_budget
+				run_programs cuse NPU_BUDGET_DEVICE=/dev/npubudget0 \
+					NPUD_BUDGET_PIDFILE=/run/npud-budget.pid
+				only_prog=
+				stop_npud "$budget_pid" budget-npud
+			fi
 		fi
-		run_programs cuse $budget_env
-		[ -n "$budget_pid" ] && stop_npud "$budget_pid" budget-npud
 	else
 		fail "CUSE device nodes missing 5 s after starting npud"
 		ls -l /dev/npu* /sys/class/cuse 2>&1
