@@ -32,6 +32,7 @@ struct npud_options {
 	unsigned long long hbm_mb;	/* --hbm-size, in MiB */
 	bool set_mode;			/* --mode given */
 	mode_t mode;			/* --mode: CUSE node permissions */
+	const char *name;		/* --name: CUSE node names NAME0.., or NULL (npu) */
 	bool no_sandbox;		/* --no-sandbox */
 	unsigned int user_clients;	/* --limit-user-clients, or 0 for the default */
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * npud --cuse: one CUSE character device per driver device, /dev/npuN,
- * each with its own session and thread. Ioctls are restricted (flags 0):
- * every command of the ABI has a fixed-size struct, so the kernel moves
- * the argument itself and no retry round trip is needed.
+ * npud --cuse: one CUSE character device per driver device, /dev/npuN
+ * (/dev/NAMEN with --name), each with its own session and thread. Ioctls
+ * are restricted (flags 0): every command of the ABI has a fixed-size
+ * struct, so the kernel moves the argument itself and no retry round trip
+ * is needed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,7 +70,8 @@ static const struct cuse_lowlevel_ops npud_cuse_ops = {
 	.ioctl = npud_cuse_ioctl,
 };
 
-static int npud_cuse_dev_init(struct npud_cuse_dev *dev, unsigned int index)
+static int npud_cuse_dev_init(struct npud_cuse_dev *dev, const char *name,
+			      unsigned int index)
 {
 	char *argv[] = { "npud", NULL };
 	struct fuse_args args = FUSE_ARGS_INIT(1, argv);
@@ -78,7 +80,7 @@ static int npud_cuse_dev_init(struct npud_cuse_dev *dev, unsigned int index)
 
 	dev->index = index;
 	dev->fd = -1;
-	snprintf(dev->name, sizeof(dev->name), "npu%u", index);
+	snprintf(dev->name, sizeof(dev->name), "%s%u", name, index);
 	snprintf(dev->devname, sizeof(dev->devname), "DEVNAME=%s", dev->name);
 	dev->session.name = dev->name;
 
@@ -148,7 +150,7 @@ static void npud_cuse_chmod(const struct npud_cuse_dev *dev, unsigned int count,
 }
 
 /**
- * npud_cuse_run() - create /dev/npu0.. and serve them until a shutdown signal
+ * npud_cuse_run() - create /dev/npu0.. (or --name's) and serve them until a shutdown signal
  * @opts: parsed options
  *
  * Return: 0 after a clean shutdown, else non-zero.
@@ -168,7 +170,7 @@ int npud_cuse_run(const struct npud_options *opts)
 		goto out_free;
 	}
 	for (n = 0; n < opts->devices; n++) {
-		if (npud_cuse_dev_init(&devs[n], n))
+		if (npud_cuse_dev_init(&devs[n], opts->name ? opts->name : "npu", n))
 			goto out_fini;
 	}
 	/* Attached: nothing after this needs more than the sandbox leaves. */

@@ -4,7 +4,8 @@
  * and serve it to others, as FUSE files or CUSE devices.
  *
  *   npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE ...]
- *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--limit-* N|SIZE ...]
+ *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]
+ *               [--limit-* N|SIZE ...]
  *
  * Once set up, npud keeps only the capabilities it uses and runs under
  * no_new_privs and a system call filter (npud_sandbox.c); --no-sandbox
@@ -17,6 +18,7 @@
  * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0)
  * within NPUD_STOP_MS, whatever its clients are doing.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -32,16 +34,21 @@
 
 #define NPUD_MAX_DEVICES	64
 #define NPUD_DEFAULT_HBM_MB	(16ULL * 1024)	/* 16 GiB per device */
+#define NPUD_MAX_NAME		16		/* --name: characters */
 
 static void npud_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE]...\n"
-		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--limit-* N|SIZE]...\n"
+		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]\n"
+		"                   [--limit-* N|SIZE]...\n"
 		"  --devices N     devices to create (1..%d, default 1)\n"
 		"  --hbm-size SIZE device memory per device, bytes with K/M/G suffix,\n"
 		"                  a multiple of 1M (default 16G)\n"
 		"  --mode MODE     octal permissions for the CUSE nodes (e.g. 0666)\n"
+		"  --name NAME     CUSE nodes /dev/NAME0.. instead of /dev/npu0.., so that a\n"
+		"                  second npud can serve beside the first (letters, digits,\n"
+		"                  '_' and '-', at most %d, not ending in a digit)\n"
 		"  --log-level L   error, warning, info (default) or debug: what npud\n"
 		"                  prints on stderr besides errors\n"
 		"  --no-sandbox    keep all of root's capabilities, no no_new_privs and no\n"
@@ -64,7 +71,7 @@ static void npud_usage(FILE *out)
 		"per user, over all devices:\n"
 		"  --limit-user-clients N   client processes (default: a quarter of what\n"
 		"                           npud's descriptor limit allows)\n",
-		NPUD_MAX_DEVICES);
+		NPUD_MAX_DEVICES, NPUD_MAX_NAME);
 }
 
 /* "name=value" module parameters from the --limit-* options. */
@@ -162,6 +169,24 @@ static int npud_parse_log_level(const char *name)
 	return -EINVAL;
 }
 
+/*
+ * A --name: a device name of its own (the kernel refuses a second CUSE
+ * device of the same name), which no index can turn into another's:
+ * "npu1" + "0" would be npu10.
+ */
+static int npud_check_name(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (!len || len > NPUD_MAX_NAME || !isalpha((unsigned char)name[0]) ||
+	    isdigit((unsigned char)name[len - 1]))
+		return -EINVAL;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '-')
+			return -EINVAL;
+	return 0;
+}
+
 static int npud_parse(int argc, char **argv, struct npud_options *opts)
 {
 	static const struct option longopts[] = {
@@ -170,6 +195,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "devices", required_argument, NULL, 'n' },
 		{ "hbm-size", required_argument, NULL, 's' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "name", required_argument, NULL, 'N' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "no-sandbox", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
@@ -232,6 +258,13 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 			opts->mode = (mode_t)v;
 			opts->set_mode = true;
 			break;
+		case 'N':
+			if (npud_check_name(optarg)) {
+				fprintf(stderr, "npud: bad --name %s\n", optarg);
+				return -EINVAL;
+			}
+			opts->name = optarg;
+			break;
 		case 'v':
 			if (npud_parse_log_level(optarg)) {
 				fprintf(stderr, "npud: bad --log-level %s\n", optarg);
@@ -266,7 +299,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		}
 	}
 	if (optind != argc || !opts->fuse_dir == !opts->cuse ||
-	    (opts->set_mode && !opts->cuse))
+	    ((opts->set_mode || opts->name) && !opts->cuse))
 		return -EINVAL;
 	return 0;
 }

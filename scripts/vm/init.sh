@@ -3,7 +3,8 @@
 # /init of the VM test guest (copied in by scripts/vm/run.sh; runs under busybox ash).
 #
 # Loads npu.ko and runs every listed program against /dev/npu0, checks the driver's
-# counters and removes the module; then does the same with `npud --cuse`. Every result
+# counters and removes the module; then does the same with `npud --cuse`, with a second
+# npud beside it for test_budget (VM_BUDGET_NPUD_ARGS: its small limits). Every result
 # is a "VMTEST ..." line on the serial console; the last line the host looks for is
 # NPU_VM_RESULT=PASS or NPU_VM_RESULT=FAIL. The host decides from those lines only,
 # because qemu exits 0 whether the guest powered off or panicked.
@@ -57,14 +58,18 @@ alive() {
 	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
-# wait_nodes TENTHS: wait until /dev/npu0 .. /dev/npu$((VM_DEVICES - 1)) all exist.
+# wait_nodes TENTHS [NAME COUNT [MODE]]: wait until /dev/NAME0 .. /dev/NAME$((COUNT - 1))
+# all exist (default: npu and VM_DEVICES), with octal permissions MODE if given.
 wait_nodes() {
 	tries=0
 	while :; do
 		i=0
 		missing=
-		while [ "$i" -lt "$VM_DEVICES" ]; do
-			[ -c "/dev/npu$i" ] || missing="$missing /dev/npu$i"
+		while [ "$i" -lt "${3:-$VM_DEVICES}" ]; do
+			node=/dev/${2:-npu}$i
+			if [ ! -c "$node" ] || { [ -n "$4" ] && [ "$(stat -c %a "$node")" != "$4" ]; }; then
+				missing="$missing $node"
+			fi
 			i=$((i + 1))
 		done
 		[ -z "$missing" ] && return 0
@@ -88,7 +93,10 @@ doorbells() {
 # each program's RING_ENTERs took; with NPU_URING=1 (io_uring required) a program
 # linking the runtime must not use the ioctl and the pass must use io_uring; with
 # NPU_URING=0 the reverse. Programs that drive the device themselves (raw ioctls,
-# uring_test's own io_uring) are exempt: the variable is the runtime's.
+# uring_test's own io_uring) are exempt: the variable is the runtime's. With only_prog
+# set, only the program of that name runs; with skip_prog set, all but that one.
+only_prog=
+skip_prog=
 run_programs() {
 	label=$1
 	shift
@@ -99,6 +107,8 @@ run_programs() {
 	pass_ioctl=0
 	pass_uring=0
 	while read -r set name path ldpath rt; do
+		[ -n "$only_prog" ] && [ "$name" != "$only_prog" ] && continue
+		[ "$name" = "$skip_prog" ] && continue
 		echo "VMTEST begin name=$name set=$set backend=$label"
 		[ "$ldpath" = - ] && ldpath=
 		set -- $(doorbells) "$@"
@@ -238,6 +248,43 @@ stage_kmod() {
 	echo "VMTEST stage=kmod end ms=$(($(now_ms) - stage_t0))"
 }
 
+# test_budget's npud: a second npud --cuse beside the main one, with the small
+# per-process and per-user limits of tests/system/npud_budget.args (VM_BUDGET_NPUD_ARGS),
+# its own node name (/dev/npubudget0) and the node open to the test's flooders, who
+# run as nobody. It runs only while test_budget does: other tests (test_tenancy,
+# test_npud_privs) watch "the only npud". Sets budget_pid, or leaves it empty and fails.
+start_budget_npud() {
+	budget_pid=
+	args="--cuse --name npubudget --mode 0666 $VM_BUDGET_NPUD_ARGS"
+	echo "VMTEST start /npud $args"
+	env ${VM_NPUD_LDPATH:+LD_LIBRARY_PATH=$VM_NPUD_LDPATH} /npud $args </dev/null &
+	budget_pid=$!
+	echo "$budget_pid" >/run/npud-budget.pid
+	if ! wait_nodes 50 npubudget 1 666; then
+		fail "budget-npud: /dev/npubudget0 missing 5 s after starting it"
+		stop_npud "$budget_pid" budget-npud
+		budget_pid=
+	fi
+}
+
+# stop_npud PID WHAT: SIGTERM; it must exit with status 0 within 5 s.
+stop_npud() {
+	kill -TERM "$1"
+	tries=0
+	while alive "$1" && [ "$tries" -lt 50 ]; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	if alive "$1"; then
+		fail "$2 (pid $1) still running 5 s after SIGTERM"
+		kill -KILL "$1"
+	fi
+	wait "$1"
+	rc=$?
+	echo "VMTEST $2 rc=$rc"
+	[ "$rc" -eq 0 ] || fail "$2 exited with rc=$rc after SIGTERM"
+}
+
 stage_cuse() {
 	echo "VMTEST stage=cuse begin"
 	stage_t0=$(now_ms)
@@ -254,31 +301,31 @@ stage_cuse() {
 	if wait_nodes 50; then
 		echo "VMTEST cuse nodes after $(($(now_ms) - t0)) ms"
 		ls -l /dev/npu*
+		[ -n "$VM_BUDGET_NPUD_ARGS" ] && skip_prog=test_budget
 		run_programs cuse
+		skip_prog=
+		if [ -n "$VM_BUDGET_NPUD_ARGS" ]; then
+			start_budget_npud
+			if [ -n "$budget_pid" ]; then
+				only_prog=test_budget
+				run_programs cuse NPU_BUDGET_DEVICE=/dev/npubudget0 \
+					NPUD_BUDGET_PIDFILE=/run/npud-budget.pid
+				only_prog=
+				stop_npud "$budget_pid" budget-npud
+			fi
+		fi
 	else
 		fail "CUSE device nodes missing 5 s after starting npud"
 		ls -l /dev/npu* /sys/class/cuse 2>&1
 		ps
 	fi
-	# npud may have forked into the background: signal every npud process.
-	pids=$(pidof npud)
-	[ -n "$pids" ] || fail "npud is not running at the end of the suite"
-	[ -n "$pids" ] && kill -TERM $pids
-	tries=0
-	for p in $pids; do
-		while alive "$p" && [ "$tries" -lt 50 ]; do
-			sleep 0.1
-			tries=$((tries + 1))
-		done
-		if alive "$p"; then
-			fail "npud (pid $p) still running 5 s after SIGTERM"
-			kill -KILL "$p"
-		fi
-	done
-	wait "$npud_pid"
-	rc=$?
-	echo "VMTEST npud rc=$rc"
-	[ "$rc" -eq 0 ] || fail "npud exited with rc=$rc after SIGTERM"
+	alive "$npud_pid" || fail "npud is not running at the end of the suite"
+	stop_npud "$npud_pid" npud
+	# npud runs in the foreground: once it exited, no npud process may be left.
+	if pids=$(pidof npud); then
+		fail "npud processes left after npud exited: $pids"
+		kill -KILL $pids
+	fi
 	echo "VMTEST stage=cuse end ms=$(($(now_ms) - stage_t0))"
 }
 

@@ -306,18 +306,18 @@ guest_visible() {
 	esac
 }
 
-# uring_test.c: the driver's io_uring command without the runtime; part of the suite.
+# tests/vm/uring_test.c: the driver's io_uring command without the runtime; part of the suite.
 build_uring_test() {
 	local out=$VM_DIR/uring_test flags
 	flags=$(pkg-config --cflags --libs cmocka liburing) ||
 		{ echo "run.sh: uring_test needs cmocka and liburing (pkg-config)" >&2; return 1; }
 	# shellcheck disable=SC2086  # pkg-config output is a list of words
 	logged uring_test gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$SRC/uapi" \
-		"$SRC/scripts/vm/uring_test.c" -o "$out" $flags
+		"$SRC/tests/vm/uring_test.c" -o "$out" $flags
 	PROGRAMS+=("suite uring_test $out")
 }
 
-# kill_pinned_test.c: SIGKILL during copies into pinned host memory, against the
+# tests/vm/kill_pinned_test.c: SIGKILL during copies into pinned host memory, against the
 # build dir's libascendcl.so; part of the suite.
 build_kill_pinned_test() {
 	local out=$VM_DIR/kill_pinned_test lib flags
@@ -327,7 +327,7 @@ build_kill_pinned_test() {
 		{ echo "run.sh: kill_pinned_test needs cmocka (pkg-config)" >&2; return 1; }
 	# shellcheck disable=SC2086  # pkg-config output is a list of words
 	logged kill_pinned_test gcc -std=gnu11 -O2 -g -Wall -Wextra -Werror -I"$SRC/uapi" \
-		-I"$SRC/runtime/include" "$SRC/scripts/vm/kill_pinned_test.c" -o "$out" \
+		-I"$SRC/runtime/include" "$SRC/tests/vm/kill_pinned_test.c" -o "$out" \
 		"$lib" -Wl,-rpath,"$(dirname "$lib")" $flags
 	PROGRAMS+=("suite kill_pinned_test $out")
 }
@@ -454,7 +454,7 @@ copy_module() {
 }
 
 build_initramfs() {
-	local a p set name path kv libs deps='' npud_ldpath=''
+	local a p set name path kv libs deps='' npud_ldpath='' budget_args=''
 	mkdir -p "$ROOT"/{bin,sbin,proc,sys,dev,tmp,etc,vmtest}
 	cp /bin/busybox "$ROOT/bin/busybox"
 	if readelf -lW "$ROOT/bin/busybox" | grep -q 'program interpreter'; then
@@ -489,6 +489,11 @@ build_initramfs() {
 	: >"$ROOT/vmtest/programs"
 	for p in "${PROGRAMS[@]}"; do
 		read -r set name path <<<"$p"
+		# test_budget on CUSE runs against a second npud with the options of
+		# its ctest fixture, which the guest starts beside the main one.
+		if [ "$name" = test_budget ] && [[ " $BACKENDS " == *" cuse "* ]]; then
+			budget_args=$(grep -v '^#' "$SRC/tests/system/npud_budget.args" | tr -s ' \n' ' ')
+		fi
 		libs=
 		[ "$set" = run-dir ] && libs=$RUN_DIR_LIBS
 		copy_binary "$path" "$libs"
@@ -508,6 +513,7 @@ VM_KMOD_DEPS="$deps"
 VM_KMOD_ENV="${KMOD_ENV[*]}"
 VM_KMOD_VARIANTS="${KMOD_VARIANTS[*]}"
 VM_NPUD_LDPATH="$npud_ldpath"
+VM_BUDGET_NPUD_ARGS="$budget_args"
 EOF
 	(cd "$ROOT" && find . | cpio -o -H newc --quiet -R 0:0 | gzip -1) >"$WORK/initramfs.cpio.gz"
 	echo "    $(du -h "$WORK/initramfs.cpio.gz" | cut -f1) compressed, $(du -sh "$ROOT" | cut -f1) unpacked"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -152,9 +153,9 @@ static void test_notify_imported_in_the_same_process(void **state)
 	ACL_OK(aclrtDestroyStream(s2));
 }
 
-/* Child: import the notify, record it, exit 0. Waits for the parent's go
- * byte on fd first, and tries the import before it (expected to fail
- * while it is not whitelisted) when probe is set. */
+/* Child: import the notify, record it, exit 0. Tries the import first
+ * (expected to fail while it is not whitelisted) when probe is set, then
+ * tells the parent so on fd (a socket) and waits for its go byte. */
 static int child_notify(const char *key, int fd, int probe)
 {
 	aclrtNotify n = NULL;
@@ -165,6 +166,8 @@ static int child_notify(const char *key, int fd, int probe)
 		return 10;
 	if (probe && aclrtNotifyImportByKey(&n, key, 0) == ACL_SUCCESS)
 		return 11; /* not whitelisted yet: must fail */
+	if (write(fd, "p", 1) != 1)
+		return 17;
 	if (read(fd, &go, 1) != 1)
 		return 12;
 	if (aclrtNotifyImportByKey(&n, key, 0) != ACL_SUCCESS) {
@@ -237,8 +240,8 @@ static void test_notify_between_processes(void **state)
 {
 	aclrtNotify n = NULL;
 	aclrtStream s = NULL;
-	char key[65];
-	int go[2];
+	char key[65], probed;
+	int sv[2];
 
 	(void)state;
 	if (!shared_device())
@@ -247,15 +250,17 @@ static void test_notify_between_processes(void **state)
 	ACL_OK(aclrtNotifyGetExportKey(n, key, sizeof(key), ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT));
 	ACL_OK(aclrtCreateStream(&s));
 	ACL_OK(aclrtWaitAndResetNotify(n, s, 0));
-	assert_int_equal(pipe(go), 0);
-	pid_t pid = spawn("--child-notify", key, go[0]);
-	close(go[0]);
-	usleep(200 * 1000); /* the child's import before the whitelist */
+	/* The child tries its import before the whitelist, however long it
+	 * takes to start (a loaded VM guest takes seconds), then says so. */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid_t pid = spawn("--child-notify", key, sv[1]);
+	close(sv[1]);
+	assert_int_equal(read(sv[0], &probed, 1), 1);
 	expect_status(s, ACL_STREAM_STATUS_NOT_READY);
 	int32_t tgid = (int32_t)pid;
 	ACL_OK(aclrtNotifySetImportPid(n, &tgid, 1));
-	assert_int_equal(write(go[1], "g", 1), 1);
-	close(go[1]);
+	assert_int_equal(write(sv[0], "g", 1), 1);
+	close(sv[0]);
 	assert_int_equal(reap(pid), 0);
 	ACL_OK(aclrtSynchronizeStream(s)); /* released by the child's record */
 	ACL_OK(aclrtDestroyStream(s));

@@ -42,6 +42,12 @@ usage)
 	expect_usage --fuse /nonexistent/x --hbm-size 16Q
 	expect_usage --fuse /nonexistent/x --mode 0666
 	expect_usage --cuse --mode 999
+	expect_usage --fuse /nonexistent/x --name npub
+	expect_usage --cuse --name ''
+	expect_usage --cuse --name npu1
+	expect_usage --cuse --name 1npu
+	expect_usage --cuse --name npu/x
+	expect_usage --cuse --name abcdefghijklmnopq
 	expect_usage --fuse /nonexistent/x extra
 	expect_usage --fuse /nonexistent/x --limit-rings 0
 	expect_usage --fuse /nonexistent/x --limit-rings -1

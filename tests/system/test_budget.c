@@ -10,12 +10,15 @@
  * memory limits (docs/security.md, "What npud holds for a client"), and
  * once the flooders exit nothing is charged any more.
  *
- * The device is NPU_BUDGET_DEVICE, served by the ctest fixture npud_budget
- * with small per-process and per-user limits; its pid file
- * (NPUD_BUDGET_PIDFILE) names npud. Without it, on the kernel module (the
- * VM), the test lowers the module's limits through sysfs and restores them
- * afterwards, and skips the check of npud's memory (there is no npud).
- * Elsewhere it is skipped with a message.
+ * The device is NPU_BUDGET_DEVICE, an npud with small per-process and
+ * per-user limits (the options in npud_budget.args): the ctest fixture
+ * npud_budget on FUSE, or the second npud --cuse that the VM guest starts
+ * (scripts/vm/init.sh); its pid file (NPUD_BUDGET_PIDFILE) names npud. A
+ * NPU_BUDGET_DEVICE that does not exist fails the test: whoever set it
+ * meant it to run. Without it, on the kernel module (the VM), the test
+ * lowers the module's limits through sysfs and restores them afterwards,
+ * and skips the check of npud's memory (there is no npud). Elsewhere it is
+ * skipped with a message.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,8 +51,8 @@
 #define MAX_STEPS	256	/* per kind and process: far past any limit below */
 
 /*
- * The limits, as the fixture passes them (tests/system/CMakeLists.txt) and
- * as the test sets them on the module: {parameter, value}. The memory
+ * The limits, as npud_budget.args passes them to npud and as the test sets
+ * them on the module: {parameter, value}. The memory
  * limits per user are what npud may hold for the flooders together.
  */
 static const char *const budget_limits[][2] = {
@@ -98,7 +101,11 @@ static int setup(void **state)
 	size_t i;
 
 	(void)state;
-	if (p && *p && !access(p, F_OK)) {
+	if (p && *p) {
+		if (access(p, F_OK)) {
+			print_error("NPU_BUDGET_DEVICE=%s: %s\n", p, strerror(errno));
+			return -1;
+		}
 		device = p;
 		return 0;
 	}
