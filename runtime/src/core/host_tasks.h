@@ -33,7 +33,8 @@
 #include <vector>
 
 #include "core/error.h"
-#include "npu/hal.h"
+
+struct halQueue;
 
 namespace npu::rt {
 
