@@ -230,7 +230,9 @@ RingDesc ValueWaitDesc(uint64_t addr, uint64_t value, uint32_t cond);
 // The engine's clock into the word at addr.
 RingDesc TimestampDesc(uint64_t addr);
 // What a halQueue takes: the descriptors as the ring's ABI type.
-const ::npu_sqe *RingSqes(const RingDesc *descs);
+inline const ::npu_sqe *RingSqes(const RingDesc *descs) {
+    return reinterpret_cast<const ::npu_sqe *>(descs);
+}
 
 }  // namespace npu::rt
 

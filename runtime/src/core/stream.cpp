@@ -167,6 +167,17 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     return Error::Ok();
 }
 
+bool Stream::Done(uint64_t seq) {
+    if (halQueueCompleted(queue_) < seq)
+        return false;
+    AcquireHostTaskEffects();
+    return true;
+}
+
+bool Stream::Idle() {
+    return Done(halQueueSubmitted(queue_));
+}
+
 Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
     if (aborting_.load(std::memory_order_acquire)) {
         if (seq != nullptr)
@@ -182,17 +193,6 @@ Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
     if (kind_ == Kind::kUser)
         NoteThreadTask(last);
     return Error::Ok();
-}
-
-bool Stream::Done(uint64_t seq) {
-    if (halQueueCompleted(queue_) < seq)
-        return false;
-    AcquireHostTaskEffects();
-    return true;
-}
-
-bool Stream::Idle() {
-    return Done(halQueueSubmitted(queue_));
 }
 
 Error Stream::Synchronize(uint64_t timeout_ns) {
