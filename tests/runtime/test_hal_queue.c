@@ -263,6 +263,37 @@ static void test_sync_calls_return_their_own_result(void **state)
 }
 
 /*
+ * halDeviceRun: n descriptors on the device's synchronous queue, more than
+ * it holds at once. All of them run, even after one failed; the call
+ * returns the first failure, which does not stick to the next call.
+ */
+static void test_device_run_runs_all_and_returns_the_first_error(void **state)
+{
+	struct fixture *f = *state;
+	enum { N = 200, BAD = 100 };
+	static struct npu_sqe sqes[N];
+	static uint64_t src[N], back[N];
+	const uint64_t end = f->buf.va + (1 << 20);
+
+	for (int i = 0; i < N; i++) {
+		src[i] = 0x5000 + (uint64_t)i;
+		sqes[i] = copy_sqe(NPU_DIR_H2D, f->buf.va + 8 * (uint64_t)i, (uintptr_t)&src[i], 8);
+	}
+	sqes[BAD].dst = end; /* past the end of the allocation */
+	assert_int_equal(halDeviceRun(f->dev, sqes, 0), 0);
+	assert_int_equal(halDeviceRun(f->dev, sqes, N), -EFAULT);
+	assert_int_equal(halMemcpy(f->dev, back, (void *)(uintptr_t)f->buf.va, sizeof(back),
+				   NPU_DIR_D2H),
+			 0);
+	for (int i = 0; i < N; i++) {
+		if (i != BAD)
+			assert_true(back[i] == src[i]);
+	}
+	sqes[BAD].dst = f->buf.va + 8 * BAD;
+	assert_int_equal(halDeviceRun(f->dev, sqes, N), 0);
+}
+
+/*
  * In a forked child (with the HAL's fork handlers installed) the parent's
  * queue and device answer -EBADF (their ring memory is not mapped there),
  * and destroying them is harmless.
@@ -327,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_failed_ring_maps_to_ts_error),
 		cmocka_unit_test(test_sync_calls_return_their_own_result),
+		cmocka_unit_test(test_device_run_runs_all_and_returns_the_first_error),
 		cmocka_unit_test(test_parent_queue_in_a_forked_child_is_ebadf),
 	};
 

@@ -97,6 +97,12 @@ int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out);
  */
 int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir);
 int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir);
+/*
+ * The same synchronous path for n descriptors that the caller built (the
+ * runtime's copy planner): all are submitted, in order, and waited for.
+ * Returns the first descriptor error (0 or -errno).
+ */
+int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n);
 
 /* NPU_IOCTL_NOP round trip: the backend's ioctl floor. */
 int halNop(halDevice *dev);

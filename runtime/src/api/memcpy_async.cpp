@@ -2,23 +2,19 @@
 // Copies and fills on streams: aclrtMemcpyAsync and its
 // deprecated twin aclrtMemcpyAsyncWithCondition,
 // aclrtMemsetAsync, aclrtMemcpy2d and aclrtMemcpy2dAsync.
-#include <cstring>
-
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
 #include "core/context.h"
-#include "core/device_session.h"
-#include "core/host_memory.h"
-#include "core/stream.h"
 #include "core/copy_plan.h"
+#include "core/stream.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
+using npu::rt::CopyOp;
+using npu::rt::CopyRequest;
 using npu::rt::CopyShape;
 using npu::rt::Error;
-using npu::rt::Loc;
-using npu::rt::Operand;
 using npu::rt::RunApi;
 using npu::rt::Stream;
 using npu::rt::StreamRef;
@@ -29,97 +25,12 @@ namespace {
 constexpr size_t kMax2dWidth = 5000000;
 constexpr size_t kMax2dHeight = 5242880;
 
-// ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: the source is copied into runtime-owned
-// pinned staging before the call returns; the staging is freed once the
-// descriptor that reads it has completed.
-Error StagedCopy(Stream &s, Context &ctx, void *dst, const void *src, size_t count,
-                 const Operand &d, const Operand &sr) {
-    const CopyShape shape{ count, 1, count, count };
-    void *staging = npu::rt::AllocPinnedStaging(count);
-    if (staging == nullptr)  // no staging left: copy from src before returning
-        return npu::rt::IssueCopy(s, ctx, dst, src, shape, d, sr, true, nullptr);
-    std::memcpy(staging, src, count);
-    Operand so;
-    so.loc = Loc::kHost;
-    uint64_t seq = 0;
-    Error e = npu::rt::IssueCopy(s, ctx, dst, staging, shape, d, so, false, &seq);
-    if (!e.ok() || seq == 0)
-        npu::rt::FreePinnedStaging(staging);
-    else
-        s.DeferFree(seq, staging);
-    return e;
-}
-
-// Whether both operands lie in the stream's own device, where the copy is
-// one D2D descriptor whatever the kind says (but the staged kind).
-bool OwnDeviceCopy(Stream &s, void *dst, const void *src, size_t count, int32_t k) {
-    const npu::rt::DeviceSession &own = s.session();
-    return k != ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE && own.InAperture(dst, count) &&
-           own.InAperture(src, count);
-}
-
-Error SubmitOwnDeviceCopy(Stream &s, void *dst, const void *src, size_t count) {
-    if (dst == src)
-        return Error::Ok();
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_COPY;
-    sqe.dir = NPU_DIR_D2D;
-    sqe.dst = reinterpret_cast<uint64_t>(dst);
-    sqe.src = reinterpret_cast<uint64_t>(src);
-    sqe.len = count;
-    return s.Submit(&sqe, 1, nullptr);
-}
-
 Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int32_t k,
                   aclrtStream stream) {
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
     NPU_RT_CHECK(count <= destMax, "count %zu is larger than destMax %zu", count, destMax);
-    // The common case first: a stream of the current context (the pin
-    // keeps the context alive, so its identity is all the check needs) and
-    // both operands in its device. Any other case, errors included, is
-    // decided below with a reference to the context.
-    if (ref && ThreadState::IsCurrent(ref->context()) &&
-        OwnDeviceCopy(*ref.get(), dst, src, count, k))
-        return SubmitOwnDeviceCopy(*ref.get(), dst, src, count);
-
-    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
-    if (!ctx)
-        return npu::rt::NoContextError();
-    NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
-    Stream &s = *ref.get();
-    npu::rt::DeviceSession &own = s.session();
-
-    if (OwnDeviceCopy(s, dst, src, count, k)) {
-        if (dst != src)
-            NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-        return SubmitOwnDeviceCopy(s, dst, src, count);
-    }
-
-    Operand d, sr;
-    npu::rt::Classify(dst, count, &own, &d);
-    npu::rt::Classify(src, count, &own, &sr);
-    const CopyShape shape{ count, 1, count, count };
-    if (k == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE) {
-        NPU_RT_CHECK(d.loc == Loc::kDevice && sr.loc != Loc::kDevice,
-                     "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE needs host src and device dst "
-                     "(src %p, dst %p)",
-                     src, dst);
-        NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-        return StagedCopy(s, *ctx, dst, src, count, d, sr);
-    }
-    int32_t eff = 0;
-    NPU_RETURN_IF_ERROR(npu::rt::ReviseKind(k, sr.loc, d.loc, &eff));
-    if (eff == ACL_MEMCPY_HOST_TO_HOST) {
-        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                             "asynchronous host-to-host copies are not supported (src %p, dst %p)",
-                             src, dst);
-    }
-    if (dst == src)
-        return Error::Ok();
-    NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-    const bool wait = npu::rt::NeedsSyncFallback(eff, sr.loc, d.loc);
-    return npu::rt::IssueCopy(s, *ctx, dst, src, shape, d, sr, wait, nullptr);
+    return npu::rt::MemcpyAsync(ref, dst, src, count, k);
 }
 
 // The ACL-layer checks shared by both 2-D copies.
@@ -140,10 +51,14 @@ Error Check2dLimits(size_t width, size_t height) {
     return Error::Ok();
 }
 
-void Classify2d(void *dst, size_t dpitch, const void *src, size_t spitch, const CopyShape &sh,
-                npu::rt::DeviceSession &own, Operand *d, Operand *sr) {
-    npu::rt::Classify(dst, (sh.height - 1) * dpitch + sh.width, &own, d);
-    npu::rt::Classify(src, (sh.height - 1) * spitch + sh.width, &own, sr);
+// A 2-D copy request with its operands classified against own.
+void Request2d(void *dst, const void *src, const CopyShape &sh, npu::rt::DeviceSession &own,
+               CopyRequest *req) {
+    req->dst = dst;
+    req->src = src;
+    req->shape = sh;
+    npu::rt::Classify(dst, (sh.height - 1) * sh.dpitch + sh.width, &own, &req->d);
+    npu::rt::Classify(src, (sh.height - 1) * sh.spitch + sh.width, &own, &req->s);
 }
 
 }  // namespace
@@ -193,8 +108,12 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
             return npu::rt::NoContextError();
         NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
         NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-        auto byte = static_cast<uint8_t>(static_cast<uint32_t>(value));
-        return npu::rt::IssueMemset(*ref.get(), *ctx, devPtr, byte, count);
+        CopyRequest req;
+        req.op = CopyOp::kFill;
+        req.dst = devPtr;
+        req.value = static_cast<uint8_t>(static_cast<uint32_t>(value));
+        req.shape.width = count;
+        return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
     });
 }
 
@@ -212,19 +131,14 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
         }
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-        Error err;
-        Stream *s = ctx->streams().Internal(&err);
-        if (s == nullptr)
-            return err;
-        const CopyShape shape{ width, height, dpitch, spitch };
-        Operand d, sr;
-        Classify2d(dst, dpitch, src, spitch, shape, s->session(), &d, &sr);
+        CopyRequest req;
+        Request2d(dst, src, CopyShape{width, height, dpitch, spitch}, ctx->session(), &req);
         int32_t eff = 0;
-        NPU_RETURN_IF_ERROR(npu::rt::ReviseKind(k, sr.loc, d.loc, &eff));
+        NPU_RETURN_IF_ERROR(npu::rt::ReviseKind(k, req.s.loc, req.d.loc, &eff));
         NPU_RT_CHECK(eff == ACL_MEMCPY_HOST_TO_DEVICE || eff == ACL_MEMCPY_DEVICE_TO_HOST,
                      "aclrtMemcpy2d from %p to %p is not host<->device (effective kind %d)", src,
                      dst, eff);
-        return npu::rt::IssueCopy(*s, *ctx, dst, src, shape, d, sr, true, nullptr);
+        return npu::rt::PlanAndExecute(nullptr, ctx.get(), req);
     });
 }
 
@@ -246,17 +160,16 @@ aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t sp
         if (!ref)
             NPU_RETURN_IF_ERROR(npu::rt::UseStream(*ctx, &ref));
         Stream &s = *ref.get();
-        const CopyShape shape{ width, height, dpitch, spitch };
-        Operand d, sr;
-        Classify2d(dst, dpitch, src, spitch, shape, s.session(), &d, &sr);
+        CopyRequest req;
+        Request2d(dst, src, CopyShape{width, height, dpitch, spitch}, s.session(), &req);
         int32_t eff = 0;
-        NPU_RETURN_IF_ERROR(npu::rt::ReviseKind(k, sr.loc, d.loc, &eff));
+        NPU_RETURN_IF_ERROR(npu::rt::ReviseKind(k, req.s.loc, req.d.loc, &eff));
         NPU_RT_CHECK(eff != ACL_MEMCPY_HOST_TO_HOST,
                      "aclrtMemcpy2dAsync from %p to %p is host to host", src, dst);
         if (!ctx)
             return npu::rt::NoContextError();
         NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
-        const bool wait = npu::rt::NeedsSyncFallback(eff, sr.loc, d.loc);
-        return npu::rt::IssueCopy(s, *ctx, dst, src, shape, d, sr, wait, nullptr);
+        req.wait = npu::rt::NeedsSyncFallback(eff, req.s.loc, req.d.loc);
+        return npu::rt::PlanAndExecute(&s, ctx.get(), req);
     });
 }

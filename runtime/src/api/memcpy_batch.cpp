@@ -7,13 +7,14 @@
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
 #include "core/context.h"
-#include "core/device_session.h"
-#include "core/host_memory.h"
-#include "core/stream.h"
 #include "core/copy_plan.h"
+#include "core/device_session.h"
+#include "core/stream.h"
 #include "core/thread_state.h"
 
+using npu::rt::BatchCopy;
 using npu::rt::Context;
+using npu::rt::CopyRequest;
 using npu::rt::CopyShape;
 using npu::rt::Error;
 using npu::rt::Loc;
@@ -185,39 +186,12 @@ Error SyncBatch(const BatchArgs &a) {
             return Fail(a, i, err);
         entries.push_back(std::move(e));
     }
-    // All valid: one submission on the context's private stream for what
-    // its ring can reach, the synchronous path for the rest.
-    std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
-    Stream *s = nullptr;
-    if (ctx) {
-        Error err;
-        s = ctx->streams().Internal(&err);
-        if (s == nullptr)
-            return err;
-    }
-    std::vector<struct npu_sqe> sqes;
-    sqes.reserve(entries.size());
-    for (const Entry &e : entries) {
-        const size_t i = e.index;
-        const Operand &dev = e.dst.loc == Loc::kDevice ? e.dst : e.src;
-        if (s != nullptr && dev.dev == &s->session()) {
-            struct npu_sqe sqe = {};
-            sqe.opcode = NPU_OP_COPY;
-            sqe.dir = e.dst.loc == Loc::kDevice ? NPU_DIR_H2D : NPU_DIR_D2H;
-            sqe.dst = reinterpret_cast<uint64_t>(a.dsts[i]);
-            sqe.src = reinterpret_cast<uint64_t>(a.srcs[i]);
-            sqe.len = a.sizes[i];
-            sqes.push_back(sqe);
-            continue;
-        }
-        const uint32_t dir = e.dst.loc == Loc::kDevice ? NPU_DIR_H2D : NPU_DIR_D2H;
-        int rc = halMemcpy(dev.dev->hal(), a.dsts[i], a.srcs[i], a.sizes[i], dir);
-        if (rc != 0)
-            return Error::FromHal(rc, "copy %zu of the batch failed", i);
-    }
-    if (!sqes.empty())
-        return s->SubmitAndWait(sqes.data(), static_cast<uint32_t>(sqes.size()));
-    return Error::Ok();
+    // All valid: the copies of each device in one synchronous run.
+    std::vector<BatchCopy> copies;
+    copies.reserve(entries.size());
+    for (const Entry &e : entries)
+        copies.push_back({a.dsts[e.index], a.srcs[e.index], a.sizes[e.index], &e.dst, &e.src});
+    return npu::rt::CopyBatchNow(copies.data(), copies.size());
 }
 
 Error AsyncBatch(const BatchArgs &a, aclrtStream stream) {
@@ -247,10 +221,14 @@ Error AsyncBatch(const BatchArgs &a, aclrtStream stream) {
             NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(ref, *ctx));
             checked_context = true;
         }
-        const bool pageable = e.dst.loc == Loc::kUnregistered || e.src.loc == Loc::kUnregistered;
-        const CopyShape shape{ a.sizes[i], 1, a.sizes[i], a.sizes[i] };
-        NPU_RETURN_IF_ERROR(npu::rt::IssueCopy(s, *ctx, a.dsts[i], a.srcs[i], shape, e.dst, e.src,
-                                               pageable, nullptr));
+        CopyRequest req;
+        req.dst = a.dsts[i];
+        req.src = a.srcs[i];
+        req.shape = CopyShape{a.sizes[i], 1, a.sizes[i], a.sizes[i]};
+        req.d = std::move(e.dst);
+        req.s = std::move(e.src);
+        req.wait = req.d.loc == Loc::kUnregistered || req.s.loc == Loc::kUnregistered;
+        NPU_RETURN_IF_ERROR(npu::rt::PlanAndExecute(&s, ctx.get(), req));
     }
     return Error::Ok();
 }

@@ -9,10 +9,9 @@
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
-#include "core/device_manager.h"
+#include "core/copy_plan.h"
 #include "core/device_memory.h"
 #include "core/device_session.h"
-#include "core/memcpy_desc.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -70,13 +69,15 @@ Error CheckDerefEngine(const DeviceSession &s) {
 
 // The device whose memory ptr is, as aclrtPointerGetAttributes sees it:
 // an address with nothing mapped is 107000, host memory of any kind too.
-Error DeviceOf(const void *ptr, const char *role, std::shared_ptr<DeviceSession> *out,
-               size_t len = 1) {
-    std::shared_ptr<DeviceSession> s = npu::rt::DeviceManager::Get().FindSession(ptr, len);
-    NPU_RT_CHECK(s != nullptr, "%s %p is not device memory", role, ptr);
+// (The slots of copies with offsets are 8-byte aligned: the byte at ptr
+// says where all of them live.)
+Error DeviceOf(const void *ptr, const char *role, std::shared_ptr<DeviceSession> *out) {
+    npu::rt::PointerInfo where;
+    npu::rt::LocatePointer(ptr, &where);
+    NPU_RT_CHECK(where.kind == npu::rt::PtrKind::kDevice, "%s %p is not device memory", role, ptr);
     uint32_t page_size = 0;
-    NPU_RETURN_IF_ERROR(npu::rt::DeviceMappingPageSize(*s, ptr, &page_size));
-    *out = std::move(s);
+    NPU_RETURN_IF_ERROR(npu::rt::DeviceMappingPageSize(*where.dev, ptr, &page_size));
+    *out = std::move(where.dev);
     return Error::Ok();
 }
 
@@ -146,7 +147,10 @@ aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream 
         NPU_RT_CHECK(d.get() == &ref->session(),
                      "desc %p is memory of device %d, the stream runs on device %d", desc,
                      d->user_id(), ref->session().user_id());
-        return npu::rt::IssueMemcpyDesc(*ref.get(), desc);
+        npu::rt::CopyRequest req;
+        req.op = npu::rt::CopyOp::kCopyIndirect;
+        req.src = desc;
+        return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
     });
 }
 
@@ -181,8 +185,8 @@ aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOf
         DeviceSession &own = ref->session();
         NPU_RETURN_IF_ERROR(CheckDerefEngine(own));
         std::shared_ptr<DeviceSession> d, s;
-        NPU_RETURN_IF_ERROR(DeviceOf(dst, "dst slot", &d, sizeof(uint64_t)));
-        NPU_RETURN_IF_ERROR(DeviceOf(src, "src slot", &s, sizeof(uint64_t)));
+        NPU_RETURN_IF_ERROR(DeviceOf(dst, "dst slot", &d));
+        NPU_RETURN_IF_ERROR(DeviceOf(src, "src slot", &s));
         // The engine of the stream's device reads the slots in its own memory.
         NPU_RT_CHECK(d.get() == &own,
                      "dst slot %p is memory of device %d, the stream runs on device %d",
@@ -190,7 +194,13 @@ aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOf
         NPU_RT_CHECK(s.get() == &own,
                      "src slot %p is memory of device %d, the stream runs on device %d",
                      static_cast<const void *>(src), s->user_id(), own.user_id());
-        return npu::rt::IssueMemcpyWithOffset(*ref.get(), dst, dstDataOffset, src, srcDataOffset,
-                                              count);
+        npu::rt::CopyRequest req;
+        req.op = npu::rt::CopyOp::kCopyDeref;
+        req.dst = static_cast<void *>(dst);
+        req.src = static_cast<const void *>(src);
+        req.shape.width = count;
+        req.dst_off = dstDataOffset;
+        req.src_off = srcDataOffset;
+        return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
     });
 }

@@ -4,15 +4,13 @@
 
 #include "acl/acl.h"
 #include "api/api_boundary.h"
-#include "core/device_manager.h"
+#include "core/copy_plan.h"
 #include "core/device_memory.h"
-#include "core/host_memory.h"
-#include "core/managed_memory.h"
 #include "core/thread_state.h"
 
-using npu::rt::DeviceManager;
 using npu::rt::DeviceSession;
 using npu::rt::Error;
+using npu::rt::PtrKind;
 using npu::rt::RunApi;
 using npu::rt::ThreadState;
 
@@ -44,18 +42,20 @@ aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attribut
     return RunApi("aclrtPointerGetAttributes", [&] {
         NPU_ACL_CHECK(ptr != nullptr, "ptr is NULL");
         NPU_ACL_CHECK(attributes != nullptr, "attributes is NULL (ptr %p)", ptr);
-        if (std::shared_ptr<DeviceSession> s = DeviceManager::Get().FindSession(ptr, 1))
-            return DeviceAttributes(*s, ptr, attributes);
-        // Managed memory is pool memory too: asked first.
-        npu::rt::ManagedRange managed;
-        if (npu::rt::ManagedMemory::Get().Lookup(ptr, 0, &managed)) {
-            Fill(attributes, ACL_MEM_LOCATION_TYPE_MANAGED,
-                 static_cast<uint32_t>(managed.user_device), kHostPageSize);
-            return Error::Ok();
-        }
-        if (npu::rt::LookupHostMemory(ptr, 1, nullptr)) {
-            Fill(attributes, ACL_MEM_LOCATION_TYPE_HOST, 0, kHostPageSize);
-            return Error::Ok();
+        npu::rt::PointerInfo where;
+        npu::rt::LocatePointer(ptr, &where);
+        switch (where.kind) {
+            case PtrKind::kDevice:
+                return DeviceAttributes(*where.dev, ptr, attributes);
+            case PtrKind::kManaged:
+                Fill(attributes, ACL_MEM_LOCATION_TYPE_MANAGED,
+                     static_cast<uint32_t>(where.managed_device), kHostPageSize);
+                return Error::Ok();
+            case PtrKind::kHost:
+                Fill(attributes, ACL_MEM_LOCATION_TYPE_HOST, 0, kHostPageSize);
+                return Error::Ok();
+            case PtrKind::kUnregistered:
+                break;
         }
         // Plain host memory; the id is the device of the query (don't-care).
         auto ctx = ThreadState::CurrentContext();

@@ -43,7 +43,6 @@ inline Error ResolveStream(void *stream, const std::shared_ptr<Context> &ctx, St
     return DefaultStream(*ctx, ref);
 }
 
-inline Error CheckStreamContext(const StreamRef &ref, const Context &ctx);
 
 // The stream of a call that works in the current context, in upstream's
 // check order: a non-null handle must be live (ACL_ERROR_RT_INVALID_HANDLE),
@@ -58,16 +57,6 @@ inline Error CurrentContextStream(void *stream, std::shared_ptr<Context> *ctx, S
     return CheckStreamContext(*ref, **ctx);
 }
 
-inline Error CheckStreamContext(const StreamRef &ref, const Context &ctx) {
-    if (ref->context() != &ctx) {
-        return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
-                             "stream %p belongs to another context (device %d) than the current "
-                             "one (%p, device %d)",
-                             ref->handle(), ref->session().user_id(), ctx.handle(),
-                             ctx.user_device_id());
-    }
-    return Error::Ok();
-}
 
 }  // namespace npu::rt
 

@@ -4,8 +4,8 @@
 #include "api/api_boundary.h"
 #include "api/stream_args.h"
 #include "core/context.h"
-#include "core/device_session.h"
 #include "core/copy_plan.h"
+#include "core/device_session.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -38,12 +38,12 @@ Error ValueOp(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream, 
     NPU_RT_CHECK(op.dev == &ref->session(),
                  "devAddr %p is memory of device %d, the stream runs on device %d", devAddr,
                  op.dev->user_id(), ref->session().user_id());
-    struct npu_sqe sqe = {};
-    sqe.opcode = wait ? NPU_OP_VALUE_WAIT : NPU_OP_VALUE_WRITE;
-    sqe.dst = reinterpret_cast<uint64_t>(devAddr);
-    sqe.value = value;
-    sqe.cond = wait ? flag : 0;
-    return ref->Submit(&sqe, 1, nullptr);
+    npu::rt::CopyRequest req;
+    req.op = wait ? npu::rt::CopyOp::kValueWait : npu::rt::CopyOp::kValueWrite;
+    req.dst = devAddr;
+    req.value = value;
+    req.cond = wait ? flag : 0;
+    return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@
 #include "npu_size.h"
 #include "base/singleton.h"
 #include "base/trace.h"
+#include "base/trace_lanes.h"
 
 namespace npu::base::trace {
 namespace {

@@ -37,8 +37,6 @@
 #include <cstdint>
 #include <string>
 
-struct npu_sqe;
-
 namespace npu::base::trace {
 
 // Set once by Start() when NPU_TRACE names a file; cleared in a forked child.
@@ -54,23 +52,6 @@ void Start();
 
 // CLOCK_MONOTONIC in ns.
 uint64_t NowNs();
-
-// A lane for one ring of device `device`; 0 when tracing is off. Every
-// lane gets a name (SetLaneName) or "ring N".
-uint32_t LaneOpen(uint32_t device, uint32_t ring_id);
-void SetLaneName(uint32_t lane, const std::string &name);
-// The ring is gone: completions not observed by now never will be.
-void LaneClose(uint32_t lane);
-
-// n descriptors with sequence numbers first_seq.. were queued at t_ns.
-void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint32_t n,
-            uint64_t t_ns);
-// The runtime reaped the CQE of descriptor seq (result res) at t_ns, and so
-// every one before it on the ring (the ring completes in order).
-void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns);
-// The engine's own time of descriptor seq on lane, an NPU_OP_TIMESTAMP
-// whose value the runtime read back (hal::trace::EngineTimestamp).
-void EngineTime(uint32_t lane, uint64_t seq, uint64_t ns);
 
 // A slice on the calling thread's lane; name must be a string literal (or
 // live as long as the process). lane and seq (0 if none) go to args.

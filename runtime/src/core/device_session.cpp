@@ -2,6 +2,7 @@
 #include "core/device_session.h"
 
 #include "core/host_pool.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 

@@ -14,7 +14,7 @@
 
 #include "core/allocation_registry.h"
 #include "core/error.h"
-#include "npu/hal.h"
+struct halDevice;
 
 namespace npu::rt {
 

@@ -9,6 +9,7 @@
 #include "acl/acl.h"
 
 #include "core/context.h"
+#include "core/copy_plan.h"
 #include "core/device_session.h"
 #include "base/singleton.h"
 #include "core/ipc_signal.h"
@@ -59,7 +60,7 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
                                     session_->user_id());
         }
         // Epoch 0 everywhere: a never-recorded slot satisfies no wait.
-        err = halMemset(session_->hal(), reinterpret_cast<void *>(a.va), 0, bytes, NPU_DIR_H2D);
+        err = RunFill(*session_, reinterpret_cast<void *>(a.va), 0, bytes);
         if (err != 0) {
             halMemFree(session_->hal(), a.va);
             return Error::FromHal(err, "cannot clear event memory on device %d",
@@ -92,16 +93,14 @@ void EventSlab::Free(uint32_t slot, uint64_t last_epoch) {
 }
 
 Error EventSlab::ReadWord(uint64_t va, uint64_t *value) {
-    int err = halMemcpy(session_->hal(), value, reinterpret_cast<const void *>(va), sizeof(*value),
-                        NPU_DIR_D2H);
+    int err = RunCopy(*session_, value, reinterpret_cast<const void *>(va), sizeof(*value));
     if (err != 0)
         return Error::FromHal(err, "cannot read event memory of device %d", session_->user_id());
     return Error::Ok();
 }
 
 Error EventSlab::WriteWord(uint64_t va, uint8_t byte) {
-    int err = halMemset(session_->hal(), reinterpret_cast<void *>(va), byte, sizeof(uint64_t),
-                        NPU_DIR_H2D);
+    int err = RunFill(*session_, reinterpret_cast<void *>(va), byte, sizeof(uint64_t));
     if (err != 0)
         return Error::FromHal(err, "cannot write event memory of device %d", session_->user_id());
     return Error::Ok();
@@ -163,12 +162,9 @@ Error Event::Record(Stream &s) {
         }
         const uint64_t epoch = ipc_epoch_ + 1;
         NPU_RETURN_IF_ERROR(ipc_->Write(sizeof(uint64_t), epoch));
-        struct npu_sqe sqe = {};
-        sqe.opcode = NPU_OP_VALUE_WRITE;
-        sqe.dst = ipc_->va();
-        sqe.value = epoch;
+        const RingDesc d = ValueWriteDesc(ipc_->va(), epoch);
         uint64_t seq = 0;
-        NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+        NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
         ipc_epoch_ = epoch;
         last_ = Snapshot();
         last_.recorded = true;
@@ -192,18 +188,14 @@ Error Event::Record(Stream &s) {
         last_.epoch = epoch;
     }
     // The timestamp first: once the epoch is visible, so is the time.
-    struct npu_sqe sqes[2] = {};
+    RingDesc descs[2];
     const bool timed = (flags_ & ACL_EVENT_TIME_LINE) != 0;
     uint32_t n = 0;
-    if (timed) {
-        sqes[n].opcode = NPU_OP_TIMESTAMP;
-        sqes[n++].dst = last_.va + sizeof(uint64_t);
-    }
-    sqes[n].opcode = NPU_OP_VALUE_WRITE;
-    sqes[n].dst = last_.va;
-    sqes[n++].value = last_.epoch + 1;
+    if (timed)
+        descs[n++] = TimestampDesc(last_.va + sizeof(uint64_t));
+    descs[n++] = ValueWriteDesc(last_.va, last_.epoch + 1);
     uint64_t seq = 0;
-    NPU_RETURN_IF_ERROR(s.Submit(sqes, n, &seq));
+    NPU_RETURN_IF_ERROR(s.Submit(descs, n, &seq));
     last_.epoch++;
     last_.recorded = true;
     last_.timed = timed;
@@ -276,13 +268,9 @@ Error Event::WaitOn(Stream &s) {
             return Error::Ok();  // nothing recorded, or already executed
         if (&ipc_->session() != &s.session())
             return Synchronize();  // the ring cannot name another device's mapping
-        struct npu_sqe sqe = {};
-        sqe.opcode = NPU_OP_VALUE_WAIT;
-        sqe.dst = ipc_->va();
-        sqe.value = queued;
-        sqe.cond = NPU_WAIT_GEQ;
+        const RingDesc d = ValueWaitDesc(ipc_->va(), queued, NPU_WAIT_GEQ);
         uint64_t seq = 0;
-        NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+        NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
         WaitsDone();
         std::lock_guard<std::mutex> lock(mu_);
         waits_.emplace_back(s.handle(), seq);
@@ -300,13 +288,9 @@ Error Event::WaitOn(Stream &s) {
         // device share its memory, so their streams wait on the device.)
         return rec->WaitSeq(snap.seq);
     }
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_VALUE_WAIT;
-    sqe.dst = snap.va;
-    sqe.value = snap.epoch;
-    sqe.cond = NPU_WAIT_GEQ;
+    const RingDesc d = ValueWaitDesc(snap.va, snap.epoch, NPU_WAIT_GEQ);
     uint64_t seq = 0;
-    NPU_RETURN_IF_ERROR(s.Submit(&sqe, 1, &seq));
+    NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
     WaitsDone();  // drops the waits that ran, so the list stays short
     std::lock_guard<std::mutex> lock(mu_);
     waits_.emplace_back(s.handle(), seq);

@@ -12,6 +12,7 @@
 #include "base/singleton.h"
 #include "acl/acl_base.h"
 #include "error_codes/rt_error_codes.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 namespace {

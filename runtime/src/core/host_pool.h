@@ -31,7 +31,7 @@
 #include "core/host_memory.h"
 #include <sys/types.h>
 
-#include "npu/hal.h"
+struct halDevice;
 
 namespace npu::rt {
 

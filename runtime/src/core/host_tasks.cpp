@@ -8,11 +8,13 @@
 #include <string>
 
 #include "core/context.h"
+#include "core/copy_plan.h"
 #include "core/device_session.h"
 #include "core/event.h"
 #include "base/singleton.h"
 #include "core/stream.h"
 #include "hal/hal_trace.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 
@@ -47,15 +49,11 @@ Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, Hos
     }
     HostGate &gate = *s.host_gate_;
     const uint64_t k = gate.launched_ + 1;
-    struct npu_sqe sqes[2] = {};
-    sqes[0].opcode = NPU_OP_VALUE_WRITE;
-    sqes[0].dst = gate.reached_va_;
-    sqes[0].value = gate.reached_base_ + k;
-    sqes[1].opcode = NPU_OP_VALUE_WAIT;
-    sqes[1].dst = gate.released_va_;
-    sqes[1].value = gate.released_base_ + k;
-    sqes[1].cond = NPU_WAIT_GEQ;
-    NPU_RETURN_IF_ERROR(s.Submit(sqes, blocking ? 2 : 1, nullptr));
+    const RingDesc descs[2] = {
+        ValueWriteDesc(gate.reached_va_, gate.reached_base_ + k),
+        ValueWaitDesc(gate.released_va_, gate.released_base_ + k, NPU_WAIT_GEQ),
+    };
+    NPU_RETURN_IF_ERROR(s.Submit(descs, blocking ? 2 : 1, nullptr));
     gate.launched_ = k;
     HostTask task;
     task.fn = fn;
@@ -118,12 +116,9 @@ Error HostTaskQueue::WaitReached(HostTask *task, uint64_t timeout_ns, bool *reac
     *reached = false;
     NPU_RETURN_IF_ERROR(EnsureRing());
     if (task->wait_seq == 0) {
-        struct npu_sqe sqe = {};
-        sqe.opcode = NPU_OP_VALUE_WAIT;
-        sqe.dst = task->gate->reached_va_;
-        sqe.value = task->gate->reached_base_ + task->k;
-        sqe.cond = NPU_WAIT_GEQ;
-        int err = halQueueSubmit(ring_, &sqe, 1, &task->wait_seq);
+        const RingDesc d = ValueWaitDesc(task->gate->reached_va_,
+                                         task->gate->reached_base_ + task->k, NPU_WAIT_GEQ);
+        int err = halQueueSubmit(ring_, RingSqes(&d), 1, &task->wait_seq);
         if (err != 0)
             return Error::FromHal(err, "cannot queue the wait for a host task");
     }
@@ -139,12 +134,9 @@ Error HostTaskQueue::WaitReached(HostTask *task, uint64_t timeout_ns, bool *reac
 Error HostTaskQueue::Release(const HostTask &task) {
     if (!task.blocking)
         return Error::Ok();
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_VALUE_WRITE;
-    sqe.dst = task.gate->released_va_;
-    sqe.value = task.gate->released_base_ + task.k;
+    const RingDesc d = ValueWriteDesc(task.gate->released_va_, task.gate->released_base_ + task.k);
     uint64_t seq = 0;
-    int err = halQueueSubmit(ring_, &sqe, 1, &seq);
+    int err = halQueueSubmit(ring_, RingSqes(&d), 1, &seq);
     if (err == 0)
         err = halQueueWait(ring_, seq, 0);
     if (err != 0)

@@ -34,7 +34,8 @@
 
 #include "base/singleton.h"
 #include "core/error.h"
-#include "npu/hal.h"
+
+struct halQueue;
 
 namespace npu::rt {
 

@@ -11,6 +11,8 @@
 
 namespace npu::rt::ipc {
 
+static_assert(kKeyLength == NPU_IPC_KEY_LEN, "an IPC key");
+
 Error GetBareTgid(int32_t *pid) {
     int err = halGetBareTgid(pid);
     if (err != 0)

@@ -16,7 +16,7 @@
 namespace npu::rt::ipc {
 
 // Characters of a key (the caller's buffer needs one more for the NUL).
-constexpr size_t kKeyLength = NPU_IPC_KEY_LEN;
+constexpr size_t kKeyLength = 64;  // NPU_IPC_KEY_LEN
 
 // The TGID of the caller as the driver sees it.
 Error GetBareTgid(int32_t *pid);

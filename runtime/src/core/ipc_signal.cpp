@@ -8,8 +8,10 @@
 #include "base/singleton.h"
 #include "base/thread_annotations.h"
 #include "core/context.h"
+#include "core/copy_plan.h"
 #include "core/device_session.h"
 #include "core/share_registry.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 
@@ -23,6 +25,8 @@ struct KeptSignals {
 };
 
 }  // namespace
+
+static_assert(IpcSignal::kKeyLength == NPU_IPC_KEY_LEN, "an IPC key");
 
 void IpcSignal::KeepForever(std::unique_ptr<IpcSignal> signal) {
     if (!signal)
@@ -40,7 +44,7 @@ Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSign
     if (err != 0)
         return Error::FromHal(err, "cannot allocate the shared words on device %d", s.user_id());
     sig->va_ = a.va;
-    err = halMemset(s.hal(), reinterpret_cast<void *>(a.va), 0, kBytes, NPU_DIR_H2D);
+    err = RunFill(s, reinterpret_cast<void *>(a.va), 0, kBytes);
     if (err != 0) {
         halMemFree(s.hal(), a.va);
         return Error::FromHal(err, "cannot clear the shared words on device %d", s.user_id());
@@ -98,16 +102,14 @@ IpcSignal::~IpcSignal() {
 }
 
 Error IpcSignal::Read(uint64_t offset, uint64_t *value) const {
-    int err = halMemcpy(session_->hal(), value, reinterpret_cast<const void *>(va_ + offset),
-                        sizeof(*value), NPU_DIR_D2H);
+    int err = RunCopy(*session_, value, reinterpret_cast<const void *>(va_ + offset), sizeof(*value));
     if (err != 0)
         return Error::FromHal(err, "cannot read the shared words of key %.8s...", key_.c_str());
     return Error::Ok();
 }
 
 Error IpcSignal::Write(uint64_t offset, uint64_t value) const {
-    int err = halMemcpy(session_->hal(), reinterpret_cast<void *>(va_ + offset), &value,
-                        sizeof(value), NPU_DIR_H2D);
+    int err = RunCopy(*session_, reinterpret_cast<void *>(va_ + offset), &value, sizeof(value));
     if (err != 0)
         return Error::FromHal(err, "cannot write the shared words of key %.8s...", key_.c_str());
     return Error::Ok();

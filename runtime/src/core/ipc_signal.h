@@ -20,7 +20,6 @@
 #include <string>
 
 #include "core/error.h"
-#include "npu/hal.h"
 
 namespace npu::rt {
 
@@ -29,7 +28,7 @@ class DeviceSession;
 
 class IpcSignal {
   public:
-    static constexpr size_t kKeyLength = NPU_IPC_KEY_LEN;
+    static constexpr size_t kKeyLength = 64;  // NPU_IPC_KEY_LEN
     static constexpr uint64_t kBytes = 4096;  // the smallest allocation
 
     // Zeroed words on ctx's device, exported under a new key.

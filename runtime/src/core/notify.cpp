@@ -5,11 +5,13 @@
 #include <atomic>
 
 #include "core/context.h"
+#include "core/copy_plan.h"
 #include "core/device_session.h"
 #include "core/event.h"
 #include "base/singleton.h"
 #include "core/ipc_signal.h"
 #include "core/stream.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 namespace {
@@ -104,16 +106,20 @@ Error Notify::CheckDeviceLocked(const Stream &s) const {
     return Error::Ok();
 }
 
-Error Notify::Queue(Stream &s, const struct npu_sqe *sqes, uint32_t n) {
+// Record: the word := 1. Wait and reset: until the word is 1, then := 0.
+Error Notify::Queue(Stream &s, bool wait_and_reset) {
     std::lock_guard<std::mutex> lock(mu_);
     NPU_RETURN_IF_ERROR(CheckDeviceLocked(s));
-    struct npu_sqe filled[2];
-    for (uint32_t i = 0; i < n; ++i) {
-        filled[i] = sqes[i];
-        filled[i].dst = va_;
+    RingDesc descs[2];
+    uint32_t n = 0;
+    if (wait_and_reset) {
+        descs[n++] = ValueWaitDesc(va_, 1, NPU_WAIT_EQ);
+        descs[n++] = ValueWriteDesc(va_, 0);
+    } else {
+        descs[n++] = ValueWriteDesc(va_, 1);
     }
     uint64_t seq = 0;
-    NPU_RETURN_IF_ERROR(s.Submit(filled, n, &seq));
+    NPU_RETURN_IF_ERROR(s.Submit(descs, n, &seq));
     // Drop what has run, so the list stays as short as the streams in use.
     std::erase_if(queued_, [&](const std::pair<void *, uint64_t> &q) {
         StreamRef r;
@@ -124,20 +130,11 @@ Error Notify::Queue(Stream &s, const struct npu_sqe *sqes, uint32_t n) {
 }
 
 Error Notify::Record(Stream &s) {
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_VALUE_WRITE;
-    sqe.value = 1;
-    return Queue(s, &sqe, 1);
+    return Queue(s, false);
 }
 
 Error Notify::WaitAndReset(Stream &s) {
-    struct npu_sqe sqes[2] = {};
-    sqes[0].opcode = NPU_OP_VALUE_WAIT;
-    sqes[0].value = 1;
-    sqes[0].cond = NPU_WAIT_EQ;
-    sqes[1].opcode = NPU_OP_VALUE_WRITE;
-    sqes[1].value = 0;
-    return Queue(s, sqes, 2);
+    return Queue(s, true);
 }
 
 Error Notify::Reset() {

@@ -23,7 +23,6 @@
 
 #include "core/error.h"
 #include "core/stream_handles.h"
-#include "npu/hal.h"
 
 namespace npu::rt {
 
@@ -67,7 +66,7 @@ class Notify {
     Notify(std::shared_ptr<EventSlab> slab, uint32_t slot, uint64_t va, uint64_t epoch);
     explicit Notify(std::unique_ptr<IpcSignal> imported);
     Error CheckDeviceLocked(const Stream &s) const;
-    Error Queue(Stream &s, const struct npu_sqe *sqes, uint32_t n);
+    Error Queue(Stream &s, bool wait_and_reset);
     // Whether an operation queued on the word has not run yet.
     bool BusyLocked();
     void ReleaseSlotLocked();

@@ -12,6 +12,7 @@
 #include "base/singleton.h"
 
 #include "core/context.h"
+#include "core/copy_plan.h"
 #include "core/device_session.h"
 #include "core/event.h"
 #include "core/exception_callbacks.h"
@@ -20,6 +21,7 @@
 #include "core/stream_handles.h"
 #include "core/state_hooks.h"
 #include "hal/hal_trace.h"
+#include "npu/hal.h"
 
 namespace npu::rt {
 namespace {
@@ -163,12 +165,32 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns, base::ErrnoOverrides co
     return Error::Ok();
 }
 
-Error Stream::SubmitAndWait(const struct npu_sqe *sqes, uint32_t n) {
-    uint64_t seq = 0;
-    NPU_RETURN_IF_ERROR(Submit(sqes, n, &seq));
-    NPU_RETURN_IF_ERROR(WaitSeq(seq));
-    ReapDeferred(false);
-    return TakeTaskError();
+bool Stream::Done(uint64_t seq) {
+    if (halQueueCompleted(queue_) < seq)
+        return false;
+    AcquireHostTaskEffects();
+    return true;
+}
+
+bool Stream::Idle() {
+    return Done(halQueueSubmitted(queue_));
+}
+
+Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
+    if (aborting_.load(std::memory_order_acquire)) {
+        if (seq != nullptr)
+            *seq = halQueueSubmitted(queue_);
+        return Error::Ok();
+    }
+    uint64_t last = 0;
+    int err = halQueueSubmit(queue_, RingSqes(descs), n, &last);
+    if (err != 0)
+        return SubmitFailed(err);
+    if (seq != nullptr)
+        *seq = last;
+    if (kind_ == Kind::kUser)
+        NoteThreadTask(last);
+    return Error::Ok();
 }
 
 Error Stream::Synchronize(uint64_t timeout_ns) {
@@ -223,6 +245,17 @@ Error AcquireStream(void *handle, StreamRef *out) {
     return Error::Ok();
 }
 
+Error CheckStreamContext(const StreamRef &ref, const Context &ctx) {
+    if (ref->context() != &ctx) {
+        return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
+                             "stream %p belongs to another context (device %d) than the current "
+                             "one (%p, device %d)",
+                             ref->handle(), ref->session().user_id(), ctx.handle(),
+                             ctx.user_device_id());
+    }
+    return Error::Ok();
+}
+
 Error DefaultStream(Context &ctx, StreamRef *out) {
     out->Reset();
     Error err;
@@ -239,16 +272,11 @@ ContextStreams::~ContextStreams() {
         std::lock_guard<std::mutex> lock(mu_);
         handles.swap(handles_);
     }
-    // The internal stream's handle, read before any stream is freed: the
-    // internal stream may go before others in the loop.
-    const Stream *internal = internal_.load(std::memory_order_acquire);
-    const void *internal_handle = internal != nullptr ? internal->handle() : nullptr;
-    // Newest first, the default and internal streams (created early) last.
+    // Newest first, the default stream (created early) last.
     for (auto it = handles.rbegin(); it != handles.rend(); ++it) {
-        if (*it != internal_handle)
-            StreamHooks::Get().Notify(*it, ACL_RT_STREAM_STATE_DESTROY_PRE);
+        StreamHooks::Get().Notify(*it, ACL_RT_STREAM_STATE_DESTROY_PRE);
         std::unique_ptr<Stream> s = StreamTable().Remove(*it);
-        if (s && s->kind() != Stream::Kind::kInternal)
+        if (s)
             session_->live_streams().fetch_sub(1, std::memory_order_relaxed);
         s.reset();
     }
@@ -258,7 +286,6 @@ ContextStreams::~ContextStreams() {
 
 Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t priority,
                                    Stream **out) {
-    const bool counted = kind != Stream::Kind::kInternal;
     // A place in the device's quota, given back unless the stream is made.
     struct Quota {
         std::atomic<uint32_t> *live = nullptr;
@@ -267,15 +294,13 @@ Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t p
                 live->fetch_sub(1, std::memory_order_relaxed);
         }
     } quota;
-    if (counted) {
-        std::atomic<uint32_t> &live = session_->live_streams();
-        const uint32_t before = live.fetch_add(1, std::memory_order_relaxed);
-        quota.live = &live;
-        if (before >= kMaxStreams) {
-            return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
-                                 "device %d already has %u streams (the limit)",
-                                 session_->user_id(), before);
-        }
+    std::atomic<uint32_t> &live = session_->live_streams();
+    const uint32_t before = live.fetch_add(1, std::memory_order_relaxed);
+    quota.live = &live;
+    if (before >= kMaxStreams) {
+        return Error::Format(ACL_ERROR_RT_NO_STREAM_RESOURCE,
+                             "device %d already has %u streams (the limit)", session_->user_id(),
+                             before);
     }
     std::unique_ptr<Stream> s(new Stream(ctx_, session_, kind, flags, priority));
     int err = halQueueCreate(session_->hal(), 0, &s->queue_);
@@ -296,7 +321,7 @@ Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t p
     }
     raw->handle_ = h;
     if (base::trace::On()) {
-        static constexpr const char *kKinds[] = {"stream", "default stream", "internal stream"};
+        static constexpr const char *kKinds[] = {"stream", "default stream"};
         char name[96];
         std::snprintf(name, sizeof(name), "%s %p (device %d)", kKinds[static_cast<int>(kind)], h,
                       session_->user_id());
@@ -377,20 +402,6 @@ Stream *ContextStreams::Default(Error *err) {
     return s;
 }
 
-Stream *ContextStreams::Internal(Error *err) {
-    Stream *s = internal_.load(std::memory_order_acquire);
-    if (s != nullptr)
-        return s;
-    std::lock_guard<std::mutex> lock(mu_);
-    s = internal_.load(std::memory_order_relaxed);
-    if (s == nullptr) {
-        *err = CreateLocked(Stream::Kind::kInternal, 0, 0, &s);
-        if (!err->ok())
-            return nullptr;
-        internal_.store(s, std::memory_order_release);
-    }
-    return s;
-}
 
 Error ContextStreams::SynchronizeAll(uint64_t timeout_ns) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);

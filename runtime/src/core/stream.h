@@ -21,7 +21,8 @@
 #include "base/errno_codes.h"
 #include "core/error.h"
 #include "error_codes/rt_error_codes.h"
-#include "npu/hal.h"
+
+struct halQueue;
 
 namespace npu::rt {
 
@@ -47,13 +48,13 @@ class DeviceSession;
 class EventSlab;
 class HostGate;
 class HostTaskQueue;
+struct RingDesc;
 
 class Stream {
   public:
-    // What a stream is to the user: made by aclrtCreateStream*, the
-    // context's default stream, or the context's private stream of the
-    // synchronous calls (never handed out).
-    enum class Kind { kUser, kDefault, kInternal };
+    // What a stream is to the user: made by aclrtCreateStream*, or the
+    // context's default stream.
+    enum class Kind { kUser, kDefault };
 
     ~Stream();  // waits for the queued work (unless abandoned), frees the ring
     Stream(const Stream &) = delete;
@@ -80,29 +81,11 @@ class Stream {
     uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
     void set_priority(uint32_t p) { priority_.store(p, std::memory_order_relaxed); }
 
-    // Queues n descriptors in order; *seq (may be null) gets the sequence
-    // number of the last one. While aclrtStreamAbort runs, the work is
-    // dropped (not queued) and *seq gets the last one queued before.
-    Error Submit(const struct npu_sqe *sqes, uint32_t n, uint64_t *seq) {
-        if (aborting_.load(std::memory_order_acquire)) {
-            if (seq != nullptr)
-                *seq = halQueueSubmitted(queue_);
-            return Error::Ok();
-        }
-        uint64_t last = 0;
-        int err = halQueueSubmit(queue_, sqes, n, &last);
-        if (err != 0)
-            return SubmitFailed(err);
-        if (seq != nullptr)
-            *seq = last;
-        if (kind_ == Kind::kUser)
-            NoteThreadTask(last);
-        return Error::Ok();
-    }
-    // Queues one descriptor and waits for it (and so for everything queued
-    // before it): the synchronous fallback of aclrtMemcpyAsync. Returns the first
-    // task error of the stream, if any.
-    Error SubmitAndWait(const struct npu_sqe *sqes, uint32_t n);
+    // Queues n descriptors (made by the copy planner, core/copy_plan.h) in
+    // order; *seq (may be null) gets the sequence number of the last one.
+    // While aclrtStreamAbort runs, the work is dropped (not queued) and *seq
+    // gets the last one queued before.
+    Error Submit(const RingDesc *descs, uint32_t n, uint64_t *seq);
     // Waits for everything queued so far; returns the first task error since
     // the last synchronisation. timeout_ns 0: no limit; else
     // ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when it passes.
@@ -115,14 +98,9 @@ class Stream {
     Error WaitSeq(uint64_t seq, uint64_t timeout_ns = 0,
                   base::ErrnoOverrides codes = kStreamWaitCodes);
     // Whether descriptor seq has completed (never blocks).
-    bool Done(uint64_t seq) {
-        if (halQueueCompleted(queue_) < seq)
-            return false;
-        AcquireHostTaskEffects();
-        return true;
-    }
+    bool Done(uint64_t seq);
     // Whether everything queued so far has completed (never blocks).
-    bool Idle() { return Done(halQueueSubmitted(queue_)); }
+    bool Idle();
 
     // Staging memory (AllocPinnedStaging) used by descriptors up to seq:
     // freed once they completed, lazily.
@@ -229,6 +207,9 @@ class StreamRef {
 // Resolves a non-null user handle; ACL_ERROR_RT_INVALID_HANDLE when it is
 // not a live stream.
 Error AcquireStream(void *handle, StreamRef *out);
+// ACL_ERROR_RT_STREAM_CONTEXT when ref's stream belongs to a context other
+// than ctx.
+Error CheckStreamContext(const StreamRef &ref, const Context &ctx);
 // The default stream of ctx (created on first use).
 Error DefaultStream(Context &ctx, StreamRef *out);
 
@@ -262,9 +243,6 @@ class ContextStreams {
     // The default stream, created on first use; nullptr with *err set
     // when creation failed.
     Stream *Default(Error *err);
-    // A private stream for the synchronous calls that need descriptors
-    // (2-D copies, batches), created on first use.
-    Stream *Internal(Error *err);
     // aclrtSynchronizeDevice: every stream of the context. timeout_ns 0: no
     // limit; else ACL_ERROR_RT_STREAM_SYNC_TIMEOUT once that much has passed
     // in all.
@@ -282,8 +260,7 @@ class ContextStreams {
     Context *const ctx_;
     const std::shared_ptr<DeviceSession> session_;
     std::atomic<Stream *> default_{nullptr};
-    std::atomic<Stream *> internal_{nullptr};
-    std::mutex mu_;  // Protects: handles_, slab_, creating default_ and internal_
+    std::mutex mu_;  // Protects: handles_, slab_, creating default_
     // handles_: every live stream handle of the context; slab_: the slab.
     // The count against kMaxStreams is the session's (all contexts of the
     // device), DeviceSession::live_streams().

@@ -12,6 +12,8 @@
 
 namespace npu::rt::vmm {
 
+static_assert(kClassNormal == NPU_CLASS_NORMAL && kClassHuge1g == NPU_CLASS_HUGE1G);
+
 namespace {
 
 // The memAttr aclrtMemGetAllocationPropertiesFromHandle reports: lossy, as

@@ -18,11 +18,15 @@
 
 namespace npu::rt::vmm {
 
+// The driver's page classes (NPU_CLASS_NORMAL, NPU_CLASS_HUGE1G).
+constexpr uint32_t kClassNormal = 0;
+constexpr uint32_t kClassHuge1g = 2;
+
 // What an aclrtPhysicalMemProp.memAttr asks for.
 struct MemClass {
-    uint32_t page_class = NPU_CLASS_NORMAL;
+    uint32_t page_class = kClassNormal;
     bool p2p = false;
-    bool huge1g() const { return page_class == NPU_CLASS_HUGE1G; }
+    bool huge1g() const { return page_class == kClassHuge1g; }
     // Sizes and map addresses are multiples of this (2 MiB, or 1 GiB).
     uint64_t granularity() const { return huge1g() ? 1ULL << 30 : 2ULL << 20; }
 };

@@ -142,7 +142,7 @@ struct halDevice {
 	std::unique_ptr<DeviceFile> file;
 	Mapping aperture;
 
-	// The queue of synchronous calls (halMemcpy, halMemset): one ring
+	// The queue of synchronous calls (halDeviceRun, halMemcpy, halMemset): one ring
 	// client for everything, see hal_queue.cpp.
 	halQueue *sync_queue = nullptr;
 	std::mutex sync_lock; /* Protects: sync_queue (serialises the calls on it) */
@@ -158,12 +158,12 @@ struct halDevice {
 	// exist there: answer -EBADF before taking it.
 	uint32_t generation = npu::hal::ForkGeneration();
 
-	int Submit(const struct npu_sqe &sqe)
+	int Run(const struct npu_sqe *sqes, uint32_t n)
 	{
 		if (generation != npu::hal::ForkGeneration())
 			return -EBADF;
 		std::lock_guard<std::mutex> guard(sync_lock);
-		return npu::hal::QueueRunOne(sync_queue, sqe);
+		return npu::hal::QueueRun(sync_queue, sqes, n);
 	}
 };
 
@@ -338,7 +338,7 @@ int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32
 	sqe.dst = reinterpret_cast<uint64_t>(dst);
 	sqe.src = reinterpret_cast<uint64_t>(src);
 	sqe.len = count;
-	return dev->Submit(sqe);
+	return dev->Run(&sqe, 1);
 }
 
 int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir)
@@ -351,7 +351,16 @@ int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t
 	sqe.dst = reinterpret_cast<uint64_t>(dst);
 	sqe.len = count;
 	sqe.value = value;
-	return dev->Submit(sqe);
+	return dev->Run(&sqe, 1);
+}
+
+int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n)
+{
+	if (n == 0)
+		return 0;
+	if (sqes == nullptr)
+		return -EINVAL;
+	return dev->Run(sqes, n);
 }
 
 int halNop(halDevice *dev)

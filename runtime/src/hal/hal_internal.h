@@ -84,11 +84,12 @@ uint32_t ForkGeneration();
 // from) loaded the in-process device.
 bool InprocLoaded();
 // hal_queue.cpp: a queue that halQueueStatsTotal does not count (the
-// device's synchronous queue), and its one call: submit sqe, wait for it
-// in the same driver entry (the driver may run it in this thread) and
-// return its result. Calls on one queue must be serialised by the caller.
+// device's synchronous queue), and its one call: submit n descriptors, wait
+// for them in the same driver entry (the driver may run them in this
+// thread) and return the first error of them (0 when all succeeded). Calls
+// on one queue must be serialised by the caller.
 int QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out);
-int QueueRunOne(halQueue *q, const struct npu_sqe &sqe);
+int QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n);
 
 // A completion wait that returned -EAGAIN: npud declined to wait because
 // this process already has its share of the daemon's workers waiting (the

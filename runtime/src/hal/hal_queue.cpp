@@ -136,7 +136,8 @@ struct halQueue {
 	int WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns);
 	int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
 			uint64_t *last_seq = nullptr);
-	int RunOne(const struct npu_sqe &in);
+	int RunChunk(const struct npu_sqe *in, uint32_t n);
+	int Run(const struct npu_sqe *in, uint32_t n);
 };
 
 int halQueue::Create(uint32_t n)
@@ -355,16 +356,16 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 	return ret;
 }
 
-// The synchronous path: publish one descriptor and enter the driver at once
-// with it and the wait, so that a driver whose engines are not running this
-// ring executes it in the calling thread (no cross-thread wake-up either
-// way). Returns the descriptor's result. Callers are serialised by the
-// owner of the queue (halDevice): ours is then the newest descriptor, and
-// the result of the newest completion is ours.
-int halQueue::RunOne(const struct npu_sqe &in)
+// Runs n (<= entries) descriptors and waits for the last: submits them
+// without the doorbell and enters the driver to wait (so an engine-less
+// ring runs them inline, one system call). Returns the first task error
+// of the n, else the result of the last (0, or -ECANCELED). Callers are
+// serialised by the owner of the queue (halDevice): ours are then the
+// newest descriptors, and the errors recorded are ours.
+int halQueue::RunChunk(const struct npu_sqe *in, uint32_t n)
 {
 	uint64_t seq = 0;
-	int ret = SubmitChunk(&in, 1, false, &seq);
+	int ret = SubmitChunk(in, n, false, &seq);
 	if (ret < 0)
 		return ret;
 	unsigned declined = 0;
@@ -385,9 +386,26 @@ int halQueue::RunOne(const struct npu_sqe &in)
 			return ret;
 	}
 	std::lock_guard<std::mutex> guard(reap_lock);
-	// The error record is not used on this queue: keep it clear.
+	// The error record is used only here on this queue: take and clear it.
+	const int res = nerrors != 0 ? errors[0].res : last_res;
 	nerrors = 0;
-	return last_res;
+	return res;
+}
+
+// Runs n descriptors in chunks of at most entries, every chunk even after
+// a failed one (as one submission of all n would): the first error, a task
+// error before a cancellation, else 0.
+int halQueue::Run(const struct npu_sqe *in, uint32_t n)
+{
+	int first = 0;
+	for (uint32_t i = 0; i < n;) {
+		const uint32_t k = std::min(n - i, entries);
+		const int ret = RunChunk(in + i, k);
+		i += k;
+		if (ret != 0 && (first == 0 || (first == -ECANCELED && ret != -ECANCELED)))
+			first = ret;
+	}
+	return first;
 }
 
 namespace {
@@ -460,11 +478,11 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
 	return 0;
 }
 
-int npu::hal::QueueRunOne(halQueue *q, const struct npu_sqe &sqe)
+int npu::hal::QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n)
 {
 	if (q->stale())
 		return -EBADF;
-	return q->RunOne(sqe);
+	return q->Run(sqes, n);
 }
 
 extern "C" {

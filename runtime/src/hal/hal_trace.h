@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "base/trace.h"
+#include "base/trace_lanes.h"
 
 struct halQueue;
 
