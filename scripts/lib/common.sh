@@ -15,7 +15,7 @@ NPU_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # static npud); systemd: systemd-analyze, which rates npud's unit in a test.
 # shellcheck disable=SC2034
 NPU_BUILD_PACKAGES=(cmake make gcc g++ pkg-config libfuse3-dev fuse3 libcmocka-dev liburing-dev
-	libseccomp-dev systemd)
+	libseccomp-dev systemd clang-format)
 # Extra packages for the driver fuzzer (scripts/fuzz.sh): clang and its libFuzzer runtime.
 # shellcheck disable=SC2034
 NPU_FUZZ_PACKAGES=(clang libclang-rt-14-dev)

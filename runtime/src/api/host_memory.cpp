@@ -78,8 +78,8 @@ Error FreeHost(void *hostPtr) {
 Error Register(void *ptr, uint64_t size, bool mapped) {
     std::shared_ptr<Context> ctx;
     NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-    NPU_RT_CHECK(reinterpret_cast<uintptr_t>(ptr) % kHostPage == 0,
-                 "ptr %p is not 4 KiB aligned", ptr);
+    NPU_RT_CHECK(reinterpret_cast<uintptr_t>(ptr) % kHostPage == 0, "ptr %p is not 4 KiB aligned",
+                 ptr);
     if (DeviceManager::Get().FindSession(ptr, 1)) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "%p is device memory, not host memory",
                              ptr);
@@ -103,8 +103,7 @@ aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cf
         NPU_ACL_CHECK(ptr != nullptr, "ptr is NULL (size %llu)", n);
         NPU_ACL_CHECK(size != 0, "size is 0");
         if (cfg != nullptr) {
-            NPU_RT_CHECK(cfg->attrs != nullptr, "cfg->attrs is NULL (numAttrs %zu)",
-                         cfg->numAttrs);
+            NPU_RT_CHECK(cfg->attrs != nullptr, "cfg->attrs is NULL (numAttrs %zu)", cfg->numAttrs);
             NPU_RETURN_IF_ERROR(CheckHostMallocAttributes(*cfg));
         }
         return MallocHost(ptr, size);
@@ -142,8 +141,8 @@ aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
         NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL (ptr %p)", ptr);
         NPU_ACL_CHECK(size != 0, "size is 0 (ptr %p)", ptr);
         if ((static_cast<uint32_t>(t) & ~kRegisterTypeBits) != 0) {
-            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "type 0x%x is not supported", static_cast<uint32_t>(t));
+            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "type 0x%x is not supported",
+                                 static_cast<uint32_t>(t));
         }
         NPU_RETURN_IF_ERROR(Register(ptr, size, true));
         *devPtr = ptr;

@@ -41,8 +41,7 @@ aclError aclrtDeviceGetBareTgid(int32_t *pid) {
     });
 }
 
-aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len,
-                                 uint64_t flags) {
+aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags) {
     return RunApi("aclrtIpcMemGetExportKey", [&] {
         NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL");
         NPU_ACL_CHECK(key != nullptr, "key is NULL");

@@ -90,8 +90,7 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
 // Deprecated upstream; the same contract as aclrtMemcpyAsync.
 aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
                                        aclrtMemcpyKind kind, aclrtStream stream) {
-    return MemcpyAsyncApi("aclrtMemcpyAsyncWithCondition", dst, destMax, src, count, kind,
-                          stream);
+    return MemcpyAsyncApi("aclrtMemcpyAsyncWithCondition", dst, destMax, src, count, kind, stream);
 }
 
 aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
@@ -142,9 +141,8 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
     });
 }
 
-aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                            size_t width, size_t height, aclrtMemcpyKind kind,
-                            aclrtStream stream) {
+aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                            size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
     return RunApi("aclrtMemcpy2dAsync", [&] {
         if (width == 0 || height == 0)
             return Error::Ok();

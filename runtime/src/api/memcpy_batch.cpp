@@ -240,8 +240,8 @@ aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *si
                           size_t numAttrs, size_t *failIndex) {
     return RunApi("aclrtMemcpyBatch", [&] {
         NPU_ACL_CHECK(failIndex != nullptr, "failIndex is NULL");
-        return SyncBatch({ dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs,
-                           failIndex });
+        return SyncBatch(
+            {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex});
     });
 }
 
@@ -249,20 +249,19 @@ aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *
                             size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
                             size_t numAttrs) {
     return RunApi("aclrtMemcpyBatchV2", [&] {
-        return SyncBatch({ dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs,
-                           nullptr });
+        return SyncBatch(
+            {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, nullptr});
     });
 }
 
 aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
-                               size_t numBatches, aclrtMemcpyBatchAttr *attrs,
-                               size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
-                               aclrtStream stream) {
+                               size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+                               size_t numAttrs, size_t *failIndex, aclrtStream stream) {
     return RunApi("aclrtMemcpyBatchAsync", [&] {
         NPU_ACL_CHECK(failIndex != nullptr, "failIndex is NULL");
-        return AsyncBatch({ dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes,
-                            numAttrs, failIndex },
-                          stream);
+        return AsyncBatch(
+            {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex},
+            stream);
     });
 }
 
@@ -270,8 +269,8 @@ aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, siz
                                  size_t numBatches, aclrtMemcpyBatchAttr *attrs,
                                  size_t *attrsIndexes, size_t numAttrs, aclrtStream stream) {
     return RunApi("aclrtMemcpyBatchAsyncV2", [&] {
-        return AsyncBatch({ dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes,
-                            numAttrs, nullptr },
-                          stream);
+        return AsyncBatch(
+            {dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, nullptr},
+            stream);
     });
 }

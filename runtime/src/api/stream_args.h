@@ -43,7 +43,6 @@ inline Error ResolveStream(void *stream, const std::shared_ptr<Context> &ctx, St
     return DefaultStream(*ctx, ref);
 }
 
-
 // The stream of a call that works in the current context, in upstream's
 // check order: a non-null handle must be live (ACL_ERROR_RT_INVALID_HANDLE),
 // then a context must be current (ACL_ERROR_RT_CONTEXT_NULL); NULL means its
@@ -56,7 +55,6 @@ inline Error CurrentContextStream(void *stream, std::shared_ptr<Context> *ctx, S
     NPU_RETURN_IF_ERROR(UseStream(**ctx, ref));
     return CheckStreamContext(*ref, **ctx);
 }
-
 
 }  // namespace npu::rt
 

@@ -15,7 +15,7 @@
 namespace npu::rt {
 
 enum class MemoryKind {
-    kDevice,  // device memory from aclrtMalloc* (lives in a device aperture)
+    kDevice,          // device memory from aclrtMalloc* (lives in a device aperture)
     kIpcImport,       // memory of another process, from aclrtIpcMemImportByKey
     kVmmReservation,  // a range from aclrtReserveMemAddress; the driver knows what is mapped
 };

@@ -49,12 +49,10 @@ Error FreeDeviceMemory(void *ptr) {
     uint64_t base = reinterpret_cast<uintptr_t>(ptr);
     std::optional<Allocation> found = session->allocations().Find(base);
     if (found && found->kind != MemoryKind::kDevice) {
-        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                             "devPtr %p is %s, not aclrtMalloc memory (use %s)", ptr,
-                             found->kind == MemoryKind::kIpcImport ? "an IPC import"
-                                                                    : "a VMM address",
-                             found->kind == MemoryKind::kIpcImport ? "aclrtIpcMemClose"
-                                                                    : "aclrtUnmapMem");
+        return Error::Format(
+            ACL_ERROR_RT_PARAM_INVALID, "devPtr %p is %s, not aclrtMalloc memory (use %s)", ptr,
+            found->kind == MemoryKind::kIpcImport ? "an IPC import" : "a VMM address",
+            found->kind == MemoryKind::kIpcImport ? "aclrtIpcMemClose" : "aclrtUnmapMem");
     }
     if (!session->allocations().Remove(base)) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
@@ -97,7 +95,8 @@ Error DeviceAddressRange(const void *ptr, void **base, size_t *size) {
         return Error::Ok();
     }
     HostMemoryInfo host;
-    if (!session && LookupHostMemory(ptr, 1, &host) && host.kind == HostMemoryInfo::Kind::kMallocHost) {
+    if (!session && LookupHostMemory(ptr, 1, &host) &&
+        host.kind == HostMemoryInfo::Kind::kMallocHost) {
         constexpr size_t kPage = 4096;
         *base = host.base;
         *size = (host.size + kPage - 1) & ~(kPage - 1);

@@ -29,7 +29,9 @@ constexpr size_t kDedicatedRound = 2u << 20;
 // the address space or the memfd's file size limits.
 constexpr size_t kPoolMax = 64ULL << 30;
 
-size_t RoundUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+size_t RoundUp(size_t v, size_t a) {
+    return (v + a - 1) / a * a;
+}
 
 }  // namespace
 
@@ -305,8 +307,7 @@ bool HostPool::Lookup(const void *ptr, size_t len, HostMemoryInfo *info) {
     if (a != allocs_.begin()) {
         --a;
         uint64_t off = addr - a->first;
-        if (!a->second.staging && off < a->second.requested &&
-            len <= a->second.requested - off) {
+        if (!a->second.staging && off < a->second.requested && len <= a->second.requested - off) {
             if (info != nullptr) {
                 info->kind = HostMemoryInfo::Kind::kMallocHost;
                 info->base = reinterpret_cast<void *>(a->first);

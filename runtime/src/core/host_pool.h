@@ -81,10 +81,10 @@ class HostPool {
         int fd = -1;
         char *base = nullptr;
         size_t size = 0;
-        bool dedicated = false;             // made for one large allocation
-        std::map<size_t, size_t> free;      // offset -> length, coalesced
-        size_t used = 0;                    // bytes allocated
-        std::set<halDevice *> registered;   // devices that pinned it
+        bool dedicated = false;            // made for one large allocation
+        std::map<size_t, size_t> free;     // offset -> length, coalesced
+        size_t used = 0;                   // bytes allocated
+        std::set<halDevice *> registered;  // devices that pinned it
         ~Segment();
     };
     struct PoolAlloc {
@@ -96,8 +96,8 @@ class HostPool {
     struct Registration {
         uint64_t size = 0;
         bool mapped = false;
-        Segment *segment = nullptr;         // inside a pool segment: pinned with it
-        std::set<halDevice *> registered;   // devices that pinned it (segment == null)
+        Segment *segment = nullptr;        // inside a pool segment: pinned with it
+        std::set<halDevice *> registered;  // devices that pinned it (segment == null)
     };
 
     Segment *SegmentOfLocked(uintptr_t addr, size_t len);
@@ -110,9 +110,9 @@ class HostPool {
     std::mutex mu_;  // Protects: everything below
     std::vector<std::unique_ptr<Segment>> segments_;
     size_t segment_bytes_ = 0;
-    std::map<uintptr_t, PoolAlloc> allocs_;      // by base
-    std::map<uintptr_t, Registration> regs_;     // by base
-    std::map<halDevice *, uint32_t> devices_;    // open devices -> physical id
+    std::map<uintptr_t, PoolAlloc> allocs_;    // by base
+    std::map<uintptr_t, Registration> regs_;   // by base
+    std::map<halDevice *, uint32_t> devices_;  // open devices -> physical id
 };
 
 }  // namespace npu::rt

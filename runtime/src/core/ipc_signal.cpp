@@ -102,7 +102,8 @@ IpcSignal::~IpcSignal() {
 }
 
 Error IpcSignal::Read(uint64_t offset, uint64_t *value) const {
-    int err = RunCopy(*session_, value, reinterpret_cast<const void *>(va_ + offset), sizeof(*value));
+    int err =
+        RunCopy(*session_, value, reinterpret_cast<const void *>(va_ + offset), sizeof(*value));
     if (err != 0)
         return Error::FromHal(err, "cannot read the shared words of key %.8s...", key_.c_str());
     return Error::Ok();

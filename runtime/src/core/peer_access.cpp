@@ -81,8 +81,7 @@ Error EnsurePeerLink(int32_t user_dev, int32_t peer_user_dev) {
                              user_dev, peer_user_dev, !dev ? user_dev : peer_user_dev);
     }
     if (dev == peer) {
-        return Error::Format(ACL_ERROR_INVALID_PARAM, "device %d cannot be its own peer",
-                             user_dev);
+        return Error::Format(ACL_ERROR_INVALID_PARAM, "device %d cannot be its own peer", user_dev);
     }
     PeerState &st = State();
     std::lock_guard<std::mutex> lock(st.mu);

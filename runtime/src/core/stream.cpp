@@ -402,7 +402,6 @@ Stream *ContextStreams::Default(Error *err) {
     return s;
 }
 
-
 Error ContextStreams::SynchronizeAll(uint64_t timeout_ns) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::nanoseconds(timeout_ns);
     std::vector<void *> handles;

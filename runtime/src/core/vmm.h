@@ -78,8 +78,7 @@ Error GetAccess(DeviceSession &s, void *va, int32_t loc_type, uint32_t loc_id, u
 // whitelist, and import onto session s.
 Error ExportHandle(aclrtDrvMemHandle handle, bool no_whitelist, uint64_t *share);
 Error SetPidHandle(uint64_t share, int32_t *pid, size_t count);
-Error ImportHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s,
-                   aclrtDrvMemHandle *out);
+Error ImportHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s, aclrtDrvMemHandle *out);
 
 }  // namespace npu::rt::vmm
 

@@ -46,39 +46,37 @@ constexpr uint32_t kSyncQueueEntries = 64;
 
 // A mapping of this process, unmapped on destruction.
 class Mapping {
-public:
-	Mapping() = default;
-	Mapping(void *addr, size_t size) : addr_(addr), size_(size) {}
-	~Mapping() { Reset(); }
-	Mapping(Mapping &&o) noexcept
-		: addr_(std::exchange(o.addr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
-	Mapping &operator=(Mapping &&o) noexcept
-	{
-		if (this != &o) {
-			Reset();
-			addr_ = std::exchange(o.addr_, nullptr);
-			size_ = std::exchange(o.size_, 0);
-		}
-		return *this;
-	}
-	Mapping(const Mapping &) = delete;
-	Mapping &operator=(const Mapping &) = delete;
+  public:
+    Mapping() = default;
+    Mapping(void *addr, size_t size) : addr_(addr), size_(size) {}
+    ~Mapping() { Reset(); }
+    Mapping(Mapping &&o) noexcept
+        : addr_(std::exchange(o.addr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    Mapping &operator=(Mapping &&o) noexcept {
+        if (this != &o) {
+            Reset();
+            addr_ = std::exchange(o.addr_, nullptr);
+            size_ = std::exchange(o.size_, 0);
+        }
+        return *this;
+    }
+    Mapping(const Mapping &) = delete;
+    Mapping &operator=(const Mapping &) = delete;
 
-	void *addr() const { return addr_; }
-	size_t size() const { return size_; }
-	explicit operator bool() const { return addr_ != nullptr; }
+    void *addr() const { return addr_; }
+    size_t size() const { return size_; }
+    explicit operator bool() const { return addr_ != nullptr; }
 
-private:
-	void Reset()
-	{
-		if (addr_ != nullptr)
-			::munmap(addr_, size_);
-		addr_ = nullptr;
-		size_ = 0;
-	}
+  private:
+    void Reset() {
+        if (addr_ != nullptr)
+            ::munmap(addr_, size_);
+        addr_ = nullptr;
+        size_ = 0;
+    }
 
-	void *addr_ = nullptr;
-	size_t size_ = 0;
+    void *addr_ = nullptr;
+    size_t size_ = 0;
 };
 
 // Reserve an inaccessible window for device addresses, 1 TiB: at the fixed
@@ -86,302 +84,274 @@ private:
 // address space has no room for that (ThreadSanitizer leaves ~1.5 TiB for
 // all mappings of a process, an address-space rlimit), a smaller window:
 // the driver places every mapping inside whatever it is given.
-int ReserveApertureOf(uint64_t size, Mapping *out)
-{
-	const int prot = PROT_NONE;
-	const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-	const size_t span = size + kGiB;
-	void *p = ::mmap(nullptr, span, prot, flags, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	uintptr_t start = reinterpret_cast<uintptr_t>(p);
-	uintptr_t base = (start + kGiB - 1) & ~(kGiB - 1);
-	if (base > start)
-		::munmap(p, base - start);
-	uintptr_t tail = base + size;
-	uintptr_t end = start + span;
-	if (end > tail)
-		::munmap(reinterpret_cast<void *>(tail), end - tail);
-	*out = Mapping(reinterpret_cast<void *>(base), size);
-	return 0;
+int ReserveApertureOf(uint64_t size, Mapping *out) {
+    const int prot = PROT_NONE;
+    const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    const size_t span = size + kGiB;
+    void *p = ::mmap(nullptr, span, prot, flags, -1, 0);
+    if (p == MAP_FAILED)
+        return -errno;
+    uintptr_t start = reinterpret_cast<uintptr_t>(p);
+    uintptr_t base = (start + kGiB - 1) & ~(kGiB - 1);
+    if (base > start)
+        ::munmap(p, base - start);
+    uintptr_t tail = base + size;
+    uintptr_t end = start + span;
+    if (end > tail)
+        ::munmap(reinterpret_cast<void *>(tail), end - tail);
+    *out = Mapping(reinterpret_cast<void *>(base), size);
+    return 0;
 }
 
-int ReserveAperture(uint32_t devId, Mapping *out)
-{
-	if (devId < 64) {
-		const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE;
-		void *hint = reinterpret_cast<void *>(kApertureHint + devId * kTiB);
-		void *p = ::mmap(hint, kApertureSize, PROT_NONE, flags, -1, 0);
-		if (p == hint) {
-			*out = Mapping(p, kApertureSize);
-			return 0;
-		}
-		// Kernels before 4.17 treat the flag as a hint: drop a stray mapping.
-		if (p != MAP_FAILED)
-			::munmap(p, kApertureSize);
-	}
-	int ret = -ENOMEM;
-	for (uint64_t size = kApertureSize; size >= kMinApertureSize; size /= 4) {
-		ret = ReserveApertureOf(size, out);
-		if (ret != -ENOMEM)
-			return ret;
-	}
-	return ret;
+int ReserveAperture(uint32_t devId, Mapping *out) {
+    if (devId < 64) {
+        const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE;
+        void *hint = reinterpret_cast<void *>(kApertureHint + devId * kTiB);
+        void *p = ::mmap(hint, kApertureSize, PROT_NONE, flags, -1, 0);
+        if (p == hint) {
+            *out = Mapping(p, kApertureSize);
+            return 0;
+        }
+        // Kernels before 4.17 treat the flag as a hint: drop a stray mapping.
+        if (p != MAP_FAILED)
+            ::munmap(p, kApertureSize);
+    }
+    int ret = -ENOMEM;
+    for (uint64_t size = kApertureSize; size >= kMinApertureSize; size /= 4) {
+        ret = ReserveApertureOf(size, out);
+        if (ret != -ENOMEM)
+            return ret;
+    }
+    return ret;
 }
 
-} // namespace
-} // namespace npu::hal
+}  // namespace
+}  // namespace npu::hal
 
 using npu::hal::DeviceFile;
 using npu::hal::Mapping;
 
 struct halDevice {
-	uint32_t devId = 0;
-	uint32_t ctx_id = 0;	/* from CTX_SETUP */
-	uint32_t tgid = 0;	/* from CTX_SETUP */
-	std::unique_ptr<DeviceFile> file;
-	Mapping aperture;
+    uint32_t devId = 0;
+    uint32_t ctx_id = 0; /* from CTX_SETUP */
+    uint32_t tgid = 0;   /* from CTX_SETUP */
+    std::unique_ptr<DeviceFile> file;
+    Mapping aperture;
 
-	// The queue of synchronous calls (halDeviceRun, halMemcpy, halMemset): one ring
-	// client for everything, see hal_queue.cpp.
-	halQueue *sync_queue = nullptr;
-	std::mutex sync_lock; /* Protects: sync_queue (serialises the calls on it) */
+    // The queue of synchronous calls (halDeviceRun, halMemcpy, halMemset): one ring
+    // client for everything, see hal_queue.cpp.
+    halQueue *sync_queue = nullptr;
+    std::mutex sync_lock; /* Protects: sync_queue (serialises the calls on it) */
 
-	~halDevice()
-	{
-		// Its ring is destroyed through file: close the file after it.
-		halQueueDestroy(sync_queue);
-		file.reset();
-	}
+    ~halDevice() {
+        // Its ring is destroyed through file: close the file after it.
+        halQueueDestroy(sync_queue);
+        file.reset();
+    }
 
-	// In a forked child, sync_lock may be held by a thread that does not
-	// exist there: answer -EBADF before taking it.
-	uint32_t generation = npu::hal::ForkGeneration();
+    // In a forked child, sync_lock may be held by a thread that does not
+    // exist there: answer -EBADF before taking it.
+    uint32_t generation = npu::hal::ForkGeneration();
 
-	int Run(const struct npu_sqe *sqes, uint32_t n)
-	{
-		if (generation != npu::hal::ForkGeneration())
-			return -EBADF;
-		std::lock_guard<std::mutex> guard(sync_lock);
-		return npu::hal::QueueRun(sync_queue, sqes, n);
-	}
+    int Run(const struct npu_sqe *sqes, uint32_t n) {
+        if (generation != npu::hal::ForkGeneration())
+            return -EBADF;
+        std::lock_guard<std::mutex> guard(sync_lock);
+        return npu::hal::QueueRun(sync_queue, sqes, n);
+    }
 };
 
-npu::hal::DeviceFile *npu::hal::DeviceFileOf(halDevice *dev)
-{
-	return dev->file.get();
+npu::hal::DeviceFile *npu::hal::DeviceFileOf(halDevice *dev) {
+    return dev->file.get();
 }
 
-uint32_t npu::hal::DeviceCtxId(const halDevice *dev)
-{
-	return dev->ctx_id;
+uint32_t npu::hal::DeviceCtxId(const halDevice *dev) {
+    return dev->ctx_id;
 }
 
-uint32_t npu::hal::DeviceTgid(const halDevice *dev)
-{
-	return dev->tgid;
+uint32_t npu::hal::DeviceTgid(const halDevice *dev) {
+    return dev->tgid;
 }
 
-uint32_t npu::hal::DeviceIndex(const halDevice *dev)
-{
-	return dev->devId;
+uint32_t npu::hal::DeviceIndex(const halDevice *dev) {
+    return dev->devId;
 }
 
 extern "C" {
 
-const char *halBackendName(void)
-{
-	return npu::hal::Backend::Get().name().c_str();
+const char *halBackendName(void) {
+    return npu::hal::Backend::Get().name().c_str();
 }
 
-int halBackendIsInproc(void)
-{
-	return npu::hal::Backend::Get().inproc() ? 1 : 0;
+int halBackendIsInproc(void) {
+    return npu::hal::Backend::Get().inproc() ? 1 : 0;
 }
 
-int halGetDeviceCount(uint32_t *count)
-{
-	if (count == nullptr)
-		return -EINVAL;
-	return npu::hal::Backend::Get().DeviceCount(count);
+int halGetDeviceCount(uint32_t *count) {
+    if (count == nullptr)
+        return -EINVAL;
+    return npu::hal::Backend::Get().DeviceCount(count);
 }
 
-int halDeviceOpen(uint32_t devId, halDevice **out)
-{
-	if (out == nullptr)
-		return -EINVAL;
-	std::unique_ptr<halDevice> dev(new (std::nothrow) halDevice);
-	if (!dev)
-		return -ENOMEM;
-	dev->devId = devId;
-	int ret = npu::hal::Backend::Get().Open(devId, &dev->file);
-	if (ret < 0)
-		return ret;
+int halDeviceOpen(uint32_t devId, halDevice **out) {
+    if (out == nullptr)
+        return -EINVAL;
+    std::unique_ptr<halDevice> dev(new (std::nothrow) halDevice);
+    if (!dev)
+        return -ENOMEM;
+    dev->devId = devId;
+    int ret = npu::hal::Backend::Get().Open(devId, &dev->file);
+    if (ret < 0)
+        return ret;
 
-	struct npu_version ver = {};
-	ret = dev->file->Ioctl(NPU_IOCTL_GET_VERSION, &ver);
-	if (ret < 0)
-		return ret;
-	if (ver.abi_major != NPU_ABI_VERSION_MAJOR)
-		return -EPROTO;
-	ret = npu::hal::UseUringDoorbell(&dev->file, ver.features);
-	if (ret < 0)
-		return ret;
+    struct npu_version ver = {};
+    ret = dev->file->Ioctl(NPU_IOCTL_GET_VERSION, &ver);
+    if (ret < 0)
+        return ret;
+    if (ver.abi_major != NPU_ABI_VERSION_MAJOR)
+        return -EPROTO;
+    ret = npu::hal::UseUringDoorbell(&dev->file, ver.features);
+    if (ret < 0)
+        return ret;
 
-	ret = npu::hal::ReserveAperture(devId, &dev->aperture);
-	if (ret < 0)
-		return ret;
-	// A forked child gets no aperture: its own context reserves one afresh.
-	if (::madvise(dev->aperture.addr(), dev->aperture.size(), MADV_DONTFORK) < 0)
-		return -errno;
-	struct npu_ctx_setup cs = {};
-	cs.va_base = reinterpret_cast<uint64_t>(dev->aperture.addr());
-	cs.va_size = dev->aperture.size();
-	ret = dev->file->Ioctl(NPU_IOCTL_CTX_SETUP, &cs);
-	if (ret < 0)
-		return ret;
-	dev->ctx_id = cs.ctx_id;
-	dev->tgid = cs.tgid;
+    ret = npu::hal::ReserveAperture(devId, &dev->aperture);
+    if (ret < 0)
+        return ret;
+    // A forked child gets no aperture: its own context reserves one afresh.
+    if (::madvise(dev->aperture.addr(), dev->aperture.size(), MADV_DONTFORK) < 0)
+        return -errno;
+    struct npu_ctx_setup cs = {};
+    cs.va_base = reinterpret_cast<uint64_t>(dev->aperture.addr());
+    cs.va_size = dev->aperture.size();
+    ret = dev->file->Ioctl(NPU_IOCTL_CTX_SETUP, &cs);
+    if (ret < 0)
+        return ret;
+    dev->ctx_id = cs.ctx_id;
+    dev->tgid = cs.tgid;
 
-	ret = npu::hal::QueueCreateUnlisted(dev.get(), npu::hal::kSyncQueueEntries,
-					    &dev->sync_queue);
-	if (ret < 0)
-		return ret;
-	npu::hal::trace::NameQueue(dev->sync_queue, "synchronous calls of device " +
-							    std::to_string(devId));
-	*out = dev.release();
-	return 0;
+    ret = npu::hal::QueueCreateUnlisted(dev.get(), npu::hal::kSyncQueueEntries, &dev->sync_queue);
+    if (ret < 0)
+        return ret;
+    npu::hal::trace::NameQueue(dev->sync_queue,
+                               "synchronous calls of device " + std::to_string(devId));
+    *out = dev.release();
+    return 0;
 }
 
-void halDeviceClose(halDevice *dev)
-{
-	delete dev;
+void halDeviceClose(halDevice *dev) {
+    delete dev;
 }
 
-uint64_t halApertureBase(const halDevice *dev)
-{
-	return reinterpret_cast<uint64_t>(dev->aperture.addr());
+uint64_t halApertureBase(const halDevice *dev) {
+    return reinterpret_cast<uint64_t>(dev->aperture.addr());
 }
 
-uint64_t halApertureSize(const halDevice *dev)
-{
-	return dev->aperture.size();
+uint64_t halApertureSize(const halDevice *dev) {
+    return dev->aperture.size();
 }
 
-int halIsDeviceAddress(const halDevice *dev, const void *addr, size_t size)
-{
-	const uint64_t base = halApertureBase(dev);
-	const uint64_t len = halApertureSize(dev);
-	const uint64_t a = reinterpret_cast<uint64_t>(addr);
-	if (a < base || a - base >= len)
-		return 0;
-	return size <= len - (a - base) ? 1 : 0;
+int halIsDeviceAddress(const halDevice *dev, const void *addr, size_t size) {
+    const uint64_t base = halApertureBase(dev);
+    const uint64_t len = halApertureSize(dev);
+    const uint64_t a = reinterpret_cast<uint64_t>(addr);
+    if (a < base || a - base >= len)
+        return 0;
+    return size <= len - (a - base) ? 1 : 0;
 }
 
-int halGetVersion(halDevice *dev, struct npu_version *version)
-{
-	*version = {};
-	return dev->file->Ioctl(NPU_IOCTL_GET_VERSION, version);
+int halGetVersion(halDevice *dev, struct npu_version *version) {
+    *version = {};
+    return dev->file->Ioctl(NPU_IOCTL_GET_VERSION, version);
 }
 
-int halDeviceInfo(halDevice *dev, struct npu_device_info *info)
-{
-	*info = {};
-	return dev->file->Ioctl(NPU_IOCTL_DEVICE_INFO, info);
+int halDeviceInfo(halDevice *dev, struct npu_device_info *info) {
+    *info = {};
+    return dev->file->Ioctl(NPU_IOCTL_DEVICE_INFO, info);
 }
 
-int halMemInfo(halDevice *dev, struct npu_mem_info *info)
-{
-	*info = {};
-	return dev->file->Ioctl(NPU_IOCTL_MEM_INFO, info);
+int halMemInfo(halDevice *dev, struct npu_mem_info *info) {
+    *info = {};
+    return dev->file->Ioctl(NPU_IOCTL_MEM_INFO, info);
 }
 
 int halMemAlloc(halDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
-		struct npu_mem_alloc *out)
-{
-	struct npu_mem_alloc ma = {};
-	ma.size = size;
-	ma.policy = policy;
-	ma.flags = flags;
-	int ret = dev->file->Ioctl(NPU_IOCTL_MEM_ALLOC, &ma);
-	if (ret < 0)
-		return ret;
-	*out = ma;
-	return 0;
+                struct npu_mem_alloc *out) {
+    struct npu_mem_alloc ma = {};
+    ma.size = size;
+    ma.policy = policy;
+    ma.flags = flags;
+    int ret = dev->file->Ioctl(NPU_IOCTL_MEM_ALLOC, &ma);
+    if (ret < 0)
+        return ret;
+    *out = ma;
+    return 0;
 }
 
-int halMemFree(halDevice *dev, uint64_t va)
-{
-	struct npu_mem_free mf = {};
-	mf.va = va;
-	return dev->file->Ioctl(NPU_IOCTL_MEM_FREE, &mf);
+int halMemFree(halDevice *dev, uint64_t va) {
+    struct npu_mem_free mf = {};
+    mf.va = va;
+    return dev->file->Ioctl(NPU_IOCTL_MEM_FREE, &mf);
 }
 
-int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out)
-{
-	struct npu_mem_query mq = {};
-	mq.va = va;
-	int ret = dev->file->Ioctl(NPU_IOCTL_MEM_QUERY, &mq);
-	if (ret < 0)
-		return ret;
-	*out = mq;
-	return 0;
+int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out) {
+    struct npu_mem_query mq = {};
+    mq.va = va;
+    int ret = dev->file->Ioctl(NPU_IOCTL_MEM_QUERY, &mq);
+    if (ret < 0)
+        return ret;
+    *out = mq;
+    return 0;
 }
 
-int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir)
-{
-	if (dir >= NPU_DIR_COUNT)
-		return -EINVAL;
-	struct npu_sqe sqe = {};
-	sqe.opcode = NPU_OP_COPY;
-	sqe.dir = static_cast<uint8_t>(dir);
-	sqe.dst = reinterpret_cast<uint64_t>(dst);
-	sqe.src = reinterpret_cast<uint64_t>(src);
-	sqe.len = count;
-	return dev->Run(&sqe, 1);
+int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir) {
+    if (dir >= NPU_DIR_COUNT)
+        return -EINVAL;
+    struct npu_sqe sqe = {};
+    sqe.opcode = NPU_OP_COPY;
+    sqe.dir = static_cast<uint8_t>(dir);
+    sqe.dst = reinterpret_cast<uint64_t>(dst);
+    sqe.src = reinterpret_cast<uint64_t>(src);
+    sqe.len = count;
+    return dev->Run(&sqe, 1);
 }
 
-int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir)
-{
-	if (dir >= NPU_DIR_COUNT)
-		return -EINVAL;
-	struct npu_sqe sqe = {};
-	sqe.opcode = NPU_OP_MEMSET;
-	sqe.dir = static_cast<uint8_t>(dir);
-	sqe.dst = reinterpret_cast<uint64_t>(dst);
-	sqe.len = count;
-	sqe.value = value;
-	return dev->Run(&sqe, 1);
+int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir) {
+    if (dir >= NPU_DIR_COUNT)
+        return -EINVAL;
+    struct npu_sqe sqe = {};
+    sqe.opcode = NPU_OP_MEMSET;
+    sqe.dir = static_cast<uint8_t>(dir);
+    sqe.dst = reinterpret_cast<uint64_t>(dst);
+    sqe.len = count;
+    sqe.value = value;
+    return dev->Run(&sqe, 1);
 }
 
-int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n)
-{
-	if (n == 0)
-		return 0;
-	if (sqes == nullptr)
-		return -EINVAL;
-	return dev->Run(sqes, n);
+int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n) {
+    if (n == 0)
+        return 0;
+    if (sqes == nullptr)
+        return -EINVAL;
+    return dev->Run(sqes, n);
 }
 
-int halNop(halDevice *dev)
-{
-	static std::atomic<uint64_t> cookies{ 1 };
-	struct npu_nop nop = {};
-	nop.cookie = cookies.fetch_add(1, std::memory_order_relaxed);
-	int ret = dev->file->Ioctl(NPU_IOCTL_NOP, &nop);
-	if (ret < 0)
-		return ret;
-	return nop.out == nop.cookie ? 0 : -EIO;
+int halNop(halDevice *dev) {
+    static std::atomic<uint64_t> cookies{1};
+    struct npu_nop nop = {};
+    nop.cookie = cookies.fetch_add(1, std::memory_order_relaxed);
+    int ret = dev->file->Ioctl(NPU_IOCTL_NOP, &nop);
+    if (ret < 0)
+        return ret;
+    return nop.out == nop.cookie ? 0 : -EIO;
 }
 
 // halHostRegister/halHostUnregister and halPeer*: hal_host.cpp.
 
-} // extern "C"
+}  // extern "C"
 
 namespace npu::hal {
 // For the other HAL files (sharing): one raw command on dev's driver file.
-int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg)
-{
-	return dev->file->Ioctl(cmd, arg);
+int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg) {
+    return dev->file->Ioctl(cmd, arg);
 }
-} // namespace npu::hal
+}  // namespace npu::hal

@@ -21,6 +21,6 @@ uint32_t DeviceCtxId(const halDevice *dev);
 uint32_t DeviceTgid(const halDevice *dev);
 uint32_t DeviceIndex(const halDevice *dev);
 
-} // namespace npu::hal
+}  // namespace npu::hal
 
 #endif /* NPU_HAL_DEVICE_H */

@@ -29,74 +29,66 @@ namespace npu::hal {
 namespace {
 
 struct ForkState {
-	std::mutex mu; /* Protects: fds */
-	std::set<int> fds;
+    std::mutex mu; /* Protects: fds */
+    std::set<int> fds;
 };
 
-ForkState &State()
-{
-	static auto *state = new ForkState; // never destroyed: used by atfork handlers
-	return *state;
+ForkState &State() {
+    static auto *state = new ForkState;  // never destroyed: used by atfork handlers
+    return *state;
 }
 
-std::atomic<uint32_t> g_generation{ 0 };
-std::atomic<bool> g_inproc_unusable{ false };
+std::atomic<uint32_t> g_generation{0};
+std::atomic<bool> g_inproc_unusable{false};
 
-} // namespace
+}  // namespace
 
-uint32_t ForkGeneration()
-{
-	return g_generation.load(std::memory_order_relaxed);
+uint32_t ForkGeneration() {
+    return g_generation.load(std::memory_order_relaxed);
 }
 
-} // namespace npu::hal
+}  // namespace npu::hal
 
 extern "C" {
 
-void halForkTrackFd(int fd)
-{
-	if (fd < 0)
-		return;
-	npu::hal::ForkState &s = npu::hal::State();
-	std::lock_guard<std::mutex> guard(s.mu);
-	s.fds.insert(fd);
+void halForkTrackFd(int fd) {
+    if (fd < 0)
+        return;
+    npu::hal::ForkState &s = npu::hal::State();
+    std::lock_guard<std::mutex> guard(s.mu);
+    s.fds.insert(fd);
 }
 
-void halForkUntrackFd(int fd)
-{
-	if (fd < 0)
-		return;
-	npu::hal::ForkState &s = npu::hal::State();
-	std::lock_guard<std::mutex> guard(s.mu);
-	s.fds.erase(fd);
+void halForkUntrackFd(int fd) {
+    if (fd < 0)
+        return;
+    npu::hal::ForkState &s = npu::hal::State();
+    std::lock_guard<std::mutex> guard(s.mu);
+    s.fds.erase(fd);
 }
 
 // Held across fork() so that the child's copy of the set is consistent.
-void halForkPrepare(void)
-{
-	npu::hal::State().mu.lock();
+void halForkPrepare(void) {
+    npu::hal::State().mu.lock();
 }
 
-void halForkParent(void)
-{
-	npu::hal::State().mu.unlock();
+void halForkParent(void) {
+    npu::hal::State().mu.unlock();
 }
 
-void halForkChild(void)
-{
-	npu::hal::ForkState &s = npu::hal::State();
-	npu::hal::g_generation.fetch_add(1, std::memory_order_relaxed);
-	if (npu::hal::InprocLoaded())
-		npu::hal::g_inproc_unusable.store(true, std::memory_order_relaxed);
-	for (int fd : s.fds)
-		::close(fd);
-	s.fds.clear();
-	s.mu.unlock();
+void halForkChild(void) {
+    npu::hal::ForkState &s = npu::hal::State();
+    npu::hal::g_generation.fetch_add(1, std::memory_order_relaxed);
+    if (npu::hal::InprocLoaded())
+        npu::hal::g_inproc_unusable.store(true, std::memory_order_relaxed);
+    for (int fd : s.fds)
+        ::close(fd);
+    s.fds.clear();
+    s.mu.unlock();
 }
 
-int halForkInprocUnusable(void)
-{
-	return npu::hal::g_inproc_unusable.load(std::memory_order_relaxed) ? 1 : 0;
+int halForkInprocUnusable(void) {
+    return npu::hal::g_inproc_unusable.load(std::memory_order_relaxed) ? 1 : 0;
 }
 
-} // extern "C"
+}  // extern "C"

@@ -22,74 +22,67 @@ using npu::hal::DeviceTgid;
 
 namespace {
 
-int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd)
-{
-	if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
-		return -EINVAL;
-	struct npu_peer pr = {};
-	pr.peer_device = DeviceIndex(peer);
-	pr.peer_ctx = DeviceCtxId(peer);
-	return DeviceIoctl(dev, cmd, &pr);
+int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd) {
+    if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
+        return -EINVAL;
+    struct npu_peer pr = {};
+    pr.peer_device = DeviceIndex(peer);
+    pr.peer_ctx = DeviceCtxId(peer);
+    return DeviceIoctl(dev, cmd, &pr);
 }
 
-} // namespace
+}  // namespace
 
 extern "C" {
 
-int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off)
-{
-	if (dev == nullptr)
-		return -EINVAL;
-	struct npu_host_register hr = {};
-	hr.addr = reinterpret_cast<uint64_t>(ptr);
-	hr.size = size;
-	hr.fd = fd < 0 ? -1 : fd;
-	hr.fd_off = fd < 0 ? 0 : fd_off;
-	return DeviceIoctl(dev, NPU_IOCTL_HOST_REGISTER, &hr);
+int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off) {
+    if (dev == nullptr)
+        return -EINVAL;
+    struct npu_host_register hr = {};
+    hr.addr = reinterpret_cast<uint64_t>(ptr);
+    hr.size = size;
+    hr.fd = fd < 0 ? -1 : fd;
+    hr.fd_off = fd < 0 ? 0 : fd_off;
+    return DeviceIoctl(dev, NPU_IOCTL_HOST_REGISTER, &hr);
 }
 
-int halHostUnregister(halDevice *dev, void *ptr)
-{
-	if (dev == nullptr)
-		return -EINVAL;
-	struct npu_host_unregister hu = {};
-	hu.addr = reinterpret_cast<uint64_t>(ptr);
-	return DeviceIoctl(dev, NPU_IOCTL_HOST_UNREGISTER, &hu);
+int halHostUnregister(halDevice *dev, void *ptr) {
+    if (dev == nullptr)
+        return -EINVAL;
+    struct npu_host_unregister hu = {};
+    hu.addr = reinterpret_cast<uint64_t>(ptr);
+    return DeviceIoctl(dev, NPU_IOCTL_HOST_UNREGISTER, &hu);
 }
 
-int halPeerEnable(halDevice *dev, halDevice *peer)
-{
-	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_ENABLE);
+int halPeerEnable(halDevice *dev, halDevice *peer) {
+    return PeerIoctl(dev, peer, NPU_IOCTL_PEER_ENABLE);
 }
 
-int halPeerDisable(halDevice *dev, halDevice *peer)
-{
-	return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
+int halPeerDisable(halDevice *dev, halDevice *peer) {
+    return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
 }
 
-int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t *handle)
-{
-	if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
-		return -EINVAL;
-	struct npu_phys_peer pp = {};
-	pp.peer_device = DeviceIndex(peer);
-	pp.peer_ctx = DeviceCtxId(peer);
-	pp.peer_handle = peer_handle;
-	int ret = DeviceIoctl(dev, NPU_IOCTL_PHYS_PEER, &pp);
-	if (ret < 0)
-		return ret;
-	*handle = pp.handle;
-	return 0;
+int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t *handle) {
+    if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
+        return -EINVAL;
+    struct npu_phys_peer pp = {};
+    pp.peer_device = DeviceIndex(peer);
+    pp.peer_ctx = DeviceCtxId(peer);
+    pp.peer_handle = peer_handle;
+    int ret = DeviceIoctl(dev, NPU_IOCTL_PHYS_PEER, &pp);
+    if (ret < 0)
+        return ret;
+    *handle = pp.handle;
+    return 0;
 }
 
-int halPeerCapable(halDevice *dev, halDevice *peer)
-{
-	// One backend per process, so two devices it opened belong to the
-	// same driver instance (the in-process module, or one npud / kmod
-	// whose device files share a stem); a device is not its own peer.
-	if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
-		return 0;
-	return DeviceTgid(dev) == DeviceTgid(peer) ? 1 : 0;
+int halPeerCapable(halDevice *dev, halDevice *peer) {
+    // One backend per process, so two devices it opened belong to the
+    // same driver instance (the in-process module, or one npud / kmod
+    // whose device files share a stem); a device is not its own peer.
+    if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
+        return 0;
+    return DeviceTgid(dev) == DeviceTgid(peer) ? 1 : 0;
 }
 
-} // extern "C"
+}  // extern "C"

@@ -26,15 +26,15 @@ namespace npu::hal {
 // 0 (or a non-negative value) or -errno. Implementations are thread safe;
 // the destructor is the last close of the file.
 class DeviceFile {
-public:
-	virtual ~DeviceFile() = default;
-	virtual int Ioctl(unsigned int cmd, void *arg) = 0;
-	// The ring doorbell and completion wait (NPU_IOCTL_RING_ENTER). Every
-	// RING_ENTER goes through here so a backend can use a faster path
-	// (the kmod's io_uring command) without the ring code knowing.
-	virtual int RingEnter(struct npu_ring_enter *re) { return Ioctl(NPU_IOCTL_RING_ENTER, re); }
-	// The file descriptor, for io_uring; -1 for the in-process driver.
-	virtual int Fd() const { return -1; }
+  public:
+    virtual ~DeviceFile() = default;
+    virtual int Ioctl(unsigned int cmd, void *arg) = 0;
+    // The ring doorbell and completion wait (NPU_IOCTL_RING_ENTER). Every
+    // RING_ENTER goes through here so a backend can use a faster path
+    // (the kmod's io_uring command) without the ring code knowing.
+    virtual int RingEnter(struct npu_ring_enter *re) { return Ioctl(NPU_IOCTL_RING_ENTER, re); }
+    // The file descriptor, for io_uring; -1 for the in-process driver.
+    virtual int Fd() const { return -1; }
 };
 
 // hal_uring.cpp: the io_uring doorbell. Called once a device file is open
@@ -53,27 +53,27 @@ using base::LogLevel;
 
 // The backend this process uses, decided once from NPU_DEVICE.
 class Backend {
-public:
-	static const Backend &Get();
+  public:
+    static const Backend &Get();
 
-	bool inproc() const { return inproc_; }
-	// "inproc" or the path of device 0.
-	const std::string &name() const { return name_; }
-	// Path of device devId (file backends only).
-	std::string DevicePath(uint32_t devId) const;
-	// Number of devices, or -errno.
-	int DeviceCount(uint32_t *count) const;
-	// Open device devId: 0 or -errno.
-	int Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const;
+    bool inproc() const { return inproc_; }
+    // "inproc" or the path of device 0.
+    const std::string &name() const { return name_; }
+    // Path of device devId (file backends only).
+    std::string DevicePath(uint32_t devId) const;
+    // Number of devices, or -errno.
+    int DeviceCount(uint32_t *count) const;
+    // Open device devId: 0 or -errno.
+    int Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const;
 
-private:
-	Backend();
+  private:
+    Backend();
 
-	bool inproc_ = false;
-	std::string name_;
-	// For device paths: name_ without its trailing "0" (empty if the path
-	// does not end in "0", then only device 0 exists).
-	std::string stem_;
+    bool inproc_ = false;
+    std::string name_;
+    // For device paths: name_ without its trailing "0" (empty if the path
+    // does not end in "0", then only device 0 exists).
+    std::string stem_;
 };
 
 // hal_fork.cpp: the fork generation, 0 in the process that loaded the
@@ -96,14 +96,13 @@ int QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n);
 // doorbell was rung). Sleep before waiting again, 100 us doubling up to
 // 20 ms (a blocked wait's own slice) with *attempt, so that the retry is no
 // busy loop.
-inline void WaitRetryPause(unsigned *attempt)
-{
-	constexpr unsigned kMaxShift = 8; // 100 us << 8 = 25.6 ms, capped below
-	const unsigned shift = std::min(*attempt, kMaxShift);
-	std::this_thread::sleep_for(std::chrono::microseconds(std::min(100u << shift, 20000u)));
-	++*attempt;
+inline void WaitRetryPause(unsigned *attempt) {
+    constexpr unsigned kMaxShift = 8;  // 100 us << 8 = 25.6 ms, capped below
+    const unsigned shift = std::min(*attempt, kMaxShift);
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min(100u << shift, 20000u)));
+    ++*attempt;
 }
 
-} // namespace npu::hal
+}  // namespace npu::hal
 
 #endif /* NPU_HAL_INTERNAL_H */

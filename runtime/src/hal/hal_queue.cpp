@@ -58,302 +58,293 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
 
-inline void CpuRelax()
-{
+inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
+    __builtin_ia32_pause();
 #elif defined(__aarch64__)
-	asm volatile("yield" ::: "memory");
+    asm volatile("yield" ::: "memory");
 #endif
 }
 
 // Ask for the cache line at p in exclusive state, ahead of a store to it.
-inline void PrefetchForWrite(const void *p)
-{
+inline void PrefetchForWrite(const void *p) {
 #if defined(__x86_64__) || defined(__i386__)
-	asm volatile("prefetchw %0" ::"m"(*static_cast<const char *>(p)));
+    asm volatile("prefetchw %0" ::"m"(*static_cast<const char *>(p)));
 #else
-	__builtin_prefetch(p, 1, 3);
+    __builtin_prefetch(p, 1, 3);
 #endif
 }
 
-uint64_t NowNs()
-{
-	return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-					     std::chrono::steady_clock::now().time_since_epoch())
-					     .count());
+uint64_t NowNs() {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                     std::chrono::steady_clock::now().time_since_epoch())
+                                     .count());
 }
 
-} // namespace
+}  // namespace
 
 struct halQueue {
-	halDevice *dev = nullptr;
-	npu::hal::DeviceFile *file = nullptr;
-	int fd = -1;
-	void *mem = nullptr;
-	size_t bytes = 0;
-	uint32_t ring_id = 0;
-	uint32_t entries = 0;
-	// The fork generation that made the queue: in a forked child the ring
-	// is not mapped (MADV_DONTFORK) and its locks may be held by threads
-	// that do not exist there, so every entry point answers -EBADF first.
-	uint32_t generation = npu::hal::ForkGeneration();
-	bool stale() const { return generation != npu::hal::ForkGeneration(); }
-	// NPU_TRACE's lane for this ring; 0 (and never read again) when
-	// tracing is off, so each hot path pays one predictable branch.
-	uint32_t trace_lane = 0;
+    halDevice *dev = nullptr;
+    npu::hal::DeviceFile *file = nullptr;
+    int fd = -1;
+    void *mem = nullptr;
+    size_t bytes = 0;
+    uint32_t ring_id = 0;
+    uint32_t entries = 0;
+    // The fork generation that made the queue: in a forked child the ring
+    // is not mapped (MADV_DONTFORK) and its locks may be held by threads
+    // that do not exist there, so every entry point answers -EBADF first.
+    uint32_t generation = npu::hal::ForkGeneration();
+    bool stale() const { return generation != npu::hal::ForkGeneration(); }
+    // NPU_TRACE's lane for this ring; 0 (and never read again) when
+    // tracing is off, so each hot path pays one predictable branch.
+    uint32_t trace_lane = 0;
 
-	struct npu_ring_hdr *hdr = nullptr;
-	struct npu_sqe *sqes = nullptr;
-	struct npu_cqe *cqes = nullptr;
+    struct npu_ring_hdr *hdr = nullptr;
+    struct npu_sqe *sqes = nullptr;
+    struct npu_cqe *cqes = nullptr;
 
-	std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
-	uint64_t next_seq = 0;
-	std::atomic<uint64_t> submitted{ 0 };
+    std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
+    uint64_t next_seq = 0;
+    std::atomic<uint64_t> submitted{0};
 
-	std::mutex reap_lock; /* Protects: cq_head, errors, nerrors, last_res */
-	std::atomic<uint64_t> completed{ 0 };
-	/* The task errors since the last take: the first HAL_QUEUE_MAX_ERRORS
-	 * kept (a fixed array: Reap never allocates), nerrors counting all. */
-	struct halQueueError errors[HAL_QUEUE_MAX_ERRORS] = {};
-	uint32_t nerrors = 0;
-	int last_res = 0; /* result of descriptor `completed` */
+    std::mutex reap_lock; /* Protects: cq_head, errors, nerrors, last_res */
+    std::atomic<uint64_t> completed{0};
+    /* The task errors since the last take: the first HAL_QUEUE_MAX_ERRORS
+     * kept (a fixed array: Reap never allocates), nerrors counting all. */
+    struct halQueueError errors[HAL_QUEUE_MAX_ERRORS] = {};
+    uint32_t nerrors = 0;
+    int last_res = 0; /* result of descriptor `completed` */
 
-	~halQueue()
-	{
-		if (mem != nullptr)
-			::munmap(mem, bytes);
-		if (fd >= 0) {
-			halForkUntrackFd(fd);
-			::close(fd);
-		}
-	}
+    ~halQueue() {
+        if (mem != nullptr)
+            ::munmap(mem, bytes);
+        if (fd >= 0) {
+            halForkUntrackFd(fd);
+            ::close(fd);
+        }
+    }
 
-	int Create(uint32_t n);
-	void Reap(bool try_only = false);
-	int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
-	int WaitSeq(uint64_t seq, uint64_t timeout_ns);
-	int WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns);
-	int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
-			uint64_t *last_seq = nullptr);
-	int RunChunk(const struct npu_sqe *in, uint32_t n);
-	int Run(const struct npu_sqe *in, uint32_t n);
+    int Create(uint32_t n);
+    void Reap(bool try_only = false);
+    int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
+    int WaitSeq(uint64_t seq, uint64_t timeout_ns);
+    int WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns);
+    int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
+                    uint64_t *last_seq = nullptr);
+    int RunChunk(const struct npu_sqe *in, uint32_t n);
+    int Run(const struct npu_sqe *in, uint32_t n);
 };
 
-int halQueue::Create(uint32_t n)
-{
-	const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-	bytes = static_cast<size_t>((npu_ring_bytes(n, n) + page - 1) & ~(page - 1));
-	fd = ::memfd_create("npu-queue", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0)
-		return -errno;
-	// Sealed against shrinking: npud maps only memory that cannot be truncated away.
-	if (::ftruncate(fd, static_cast<off_t>(bytes)) < 0 ||
-	    ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
-		return -errno;
-	void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	mem = p;
-	// The queue is this process's: a forked child gets no mapping of it.
-	if (::madvise(p, bytes, MADV_DONTFORK) < 0)
-		return -errno;
-	halForkTrackFd(fd);
+int halQueue::Create(uint32_t n) {
+    const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+    bytes = static_cast<size_t>((npu_ring_bytes(n, n) + page - 1) & ~(page - 1));
+    fd = ::memfd_create("npu-queue", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -errno;
+    // Sealed against shrinking: npud maps only memory that cannot be truncated away.
+    if (::ftruncate(fd, static_cast<off_t>(bytes)) < 0 ||
+        ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
+        return -errno;
+    void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        return -errno;
+    mem = p;
+    // The queue is this process's: a forked child gets no mapping of it.
+    if (::madvise(p, bytes, MADV_DONTFORK) < 0)
+        return -errno;
+    halForkTrackFd(fd);
 
-	struct npu_ring_create rc = {};
-	rc.addr = reinterpret_cast<uint64_t>(p);
-	rc.size = bytes;
-	rc.sq_entries = n;
-	rc.cq_entries = n;
-	int ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
-	if (ret < 0)
-		return ret;
-	if (rc.sqes_off != NPU_RING_SQES_OFF || rc.cqes_off != NPU_RING_SQES_OFF + n * sizeof(struct npu_sqe)) {
-		struct npu_ring_destroy rd = {};
-		rd.ring_id = rc.ring_id;
-		file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
-		return -EPROTO;
-	}
-	ring_id = rc.ring_id;
-	entries = n;
-	hdr = static_cast<struct npu_ring_hdr *>(p);
-	sqes = reinterpret_cast<struct npu_sqe *>(static_cast<char *>(p) + rc.sqes_off);
-	cqes = reinterpret_cast<struct npu_cqe *>(static_cast<char *>(p) + rc.cqes_off);
-	return 0;
+    struct npu_ring_create rc = {};
+    rc.addr = reinterpret_cast<uint64_t>(p);
+    rc.size = bytes;
+    rc.sq_entries = n;
+    rc.cq_entries = n;
+    int ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
+    if (ret < 0)
+        return ret;
+    if (rc.sqes_off != NPU_RING_SQES_OFF ||
+        rc.cqes_off != NPU_RING_SQES_OFF + n * sizeof(struct npu_sqe)) {
+        struct npu_ring_destroy rd = {};
+        rd.ring_id = rc.ring_id;
+        file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
+        return -EPROTO;
+    }
+    ring_id = rc.ring_id;
+    entries = n;
+    hdr = static_cast<struct npu_ring_hdr *>(p);
+    sqes = reinterpret_cast<struct npu_sqe *>(static_cast<char *>(p) + rc.sqes_off);
+    cqes = reinterpret_cast<struct npu_cqe *>(static_cast<char *>(p) + rc.cqes_off);
+    return 0;
 }
 
 // Consume every CQE there: advance completed, keep the first error.
 // With try_only, a reap already running elsewhere is left to finish alone.
-void halQueue::Reap(bool try_only)
-{
-	std::unique_lock<std::mutex> guard(reap_lock, std::defer_lock);
-	if (try_only) {
-		if (!guard.try_lock())
-			return;
-	} else {
-		guard.lock();
-	}
-	uint32_t head = hdr->cq_head; // only we write it
-	const uint32_t tail = __atomic_load_n(&hdr->cq_tail, __ATOMIC_ACQUIRE);
-	if (head == tail)
-		return;
-	uint64_t done = completed.load(std::memory_order_relaxed);
-	const uint64_t limit = submitted.load(std::memory_order_acquire);
-	// The CQE has no time: what the trace gets is when we saw it.
-	const uint64_t seen = trace_lane != 0 ? npu::base::trace::NowNs() : 0;
-	for (; head != tail; head++) {
-		const struct npu_cqe &c = cqes[head & (entries - 1)];
-		const uint64_t seq = c.user_data;
-		// The ring is ours alone; anything else would be a driver bug.
-		if (seq <= done || seq > limit)
-			continue;
-		done = seq;
-		last_res = c.res;
-		// A failure keeps its result in the trace; the rest are
-		// recorded together below, under one lock.
-		if (seen != 0 && c.res != 0)
-			npu::base::trace::Completed(trace_lane, seq, c.res, seen);
-		// A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
-		if (c.res != 0 && c.res != -ECANCELED) {
-			if (nerrors < HAL_QUEUE_MAX_ERRORS)
-				errors[nerrors] = halQueueError{ seq, c.res };
-			if (nerrors != UINT32_MAX)
-				nerrors++;
-		}
-	}
-	__atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
-	completed.store(done, std::memory_order_release);
-	if (seen != 0)
-		npu::base::trace::Completed(trace_lane, done, 0, seen);
+void halQueue::Reap(bool try_only) {
+    std::unique_lock<std::mutex> guard(reap_lock, std::defer_lock);
+    if (try_only) {
+        if (!guard.try_lock())
+            return;
+    } else {
+        guard.lock();
+    }
+    uint32_t head = hdr->cq_head;  // only we write it
+    const uint32_t tail = __atomic_load_n(&hdr->cq_tail, __ATOMIC_ACQUIRE);
+    if (head == tail)
+        return;
+    uint64_t done = completed.load(std::memory_order_relaxed);
+    const uint64_t limit = submitted.load(std::memory_order_acquire);
+    // The CQE has no time: what the trace gets is when we saw it.
+    const uint64_t seen = trace_lane != 0 ? npu::base::trace::NowNs() : 0;
+    for (; head != tail; head++) {
+        const struct npu_cqe &c = cqes[head & (entries - 1)];
+        const uint64_t seq = c.user_data;
+        // The ring is ours alone; anything else would be a driver bug.
+        if (seq <= done || seq > limit)
+            continue;
+        done = seq;
+        last_res = c.res;
+        // A failure keeps its result in the trace; the rest are
+        // recorded together below, under one lock.
+        if (seen != 0 && c.res != 0)
+            npu::base::trace::Completed(trace_lane, seq, c.res, seen);
+        // A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
+        if (c.res != 0 && c.res != -ECANCELED) {
+            if (nerrors < HAL_QUEUE_MAX_ERRORS)
+                errors[nerrors] = halQueueError{seq, c.res};
+            if (nerrors != UINT32_MAX)
+                nerrors++;
+        }
+    }
+    __atomic_store_n(&hdr->cq_head, head, __ATOMIC_RELEASE);
+    completed.store(done, std::memory_order_release);
+    if (seen != 0)
+        npu::base::trace::Completed(trace_lane, done, 0, seen);
 }
 
-int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns)
-{
-	struct npu_ring_enter re = {};
-	re.ring_id = ring_id;
-	re.to_submit = to_submit;
-	re.min_complete = min_complete;
-	re.flags = min_complete ? NPU_ENTER_GETEVENTS : 0;
-	re.timeout_ns = timeout_ns;
-	if (trace_lane == 0)
-		return file->RingEnter(&re);
-	const uint64_t t0 = npu::base::trace::NowNs();
-	const int ret = file->RingEnter(&re);
-	npu::base::trace::ThreadSlice(min_complete ? "driver wait" : "doorbell", t0,
-				     npu::base::trace::NowNs(), trace_lane, 0, ret);
-	return ret;
+int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns) {
+    struct npu_ring_enter re = {};
+    re.ring_id = ring_id;
+    re.to_submit = to_submit;
+    re.min_complete = min_complete;
+    re.flags = min_complete ? NPU_ENTER_GETEVENTS : 0;
+    re.timeout_ns = timeout_ns;
+    if (trace_lane == 0)
+        return file->RingEnter(&re);
+    const uint64_t t0 = npu::base::trace::NowNs();
+    const int ret = file->RingEnter(&re);
+    npu::base::trace::ThreadSlice(min_complete ? "driver wait" : "doorbell", t0,
+                                  npu::base::trace::NowNs(), trace_lane, 0, ret);
+    return ret;
 }
 
-int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns)
-{
-	if (completed.load(std::memory_order_acquire) >= seq)
-		return 0;
-	if (trace_lane == 0)
-		return WaitSeqUntraced(seq, timeout_ns);
-	const uint64_t t0 = npu::base::trace::NowNs();
-	const int ret = WaitSeqUntraced(seq, timeout_ns);
-	npu::base::trace::ThreadSlice("wait", t0, npu::base::trace::NowNs(), trace_lane, seq, ret);
-	return ret;
+int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
+    if (completed.load(std::memory_order_acquire) >= seq)
+        return 0;
+    if (trace_lane == 0)
+        return WaitSeqUntraced(seq, timeout_ns);
+    const uint64_t t0 = npu::base::trace::NowNs();
+    const int ret = WaitSeqUntraced(seq, timeout_ns);
+    npu::base::trace::ThreadSlice("wait", t0, npu::base::trace::NowNs(), trace_lane, seq, ret);
+    return ret;
 }
 
-int halQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns)
-{
-	const uint64_t start = NowNs();
-	const auto spin_end = std::chrono::steady_clock::now() + kSpin;
-	do {
-		Reap();
-		if (completed.load(std::memory_order_acquire) >= seq)
-			return 0;
-		CpuRelax();
-	} while (std::chrono::steady_clock::now() < spin_end);
+int halQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
+    const uint64_t start = NowNs();
+    const auto spin_end = std::chrono::steady_clock::now() + kSpin;
+    do {
+        Reap();
+        if (completed.load(std::memory_order_acquire) >= seq)
+            return 0;
+        CpuRelax();
+    } while (std::chrono::steady_clock::now() < spin_end);
 
-	unsigned declined = 0;
-	for (;;) {
-		Reap();
-		const uint64_t done = completed.load(std::memory_order_acquire);
-		if (done >= seq)
-			return 0;
-		uint64_t slice = kWaitSliceNs;
-		if (timeout_ns) {
-			const uint64_t spent = NowNs() - start;
-			if (spent >= timeout_ns)
-				return -ETIME;
-			slice = std::min(slice, timeout_ns - spent);
-		}
-		// CQEs still needed; the unreaped ones count, so this is what
-		// the CQ must hold when ours is there.
-		const uint64_t need = std::min<uint64_t>(seq - done, entries);
-		// Ring the doorbell too when the engine sleeps with our work
-		// still in the SQ (a submitter that raced with its sleep).
-		uint32_t to_submit = 0;
-		if (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_NEED_WAKEUP)
-			to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
-				    __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
-		int ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), slice);
-		// -ETIME: the slice ended; -EINTR: a signal handler ran.
-		if (ret == -EAGAIN)
-			npu::hal::WaitRetryPause(&declined);
-		else if (ret < 0 && ret != -ETIME && ret != -EINTR)
-			return ret;
-	}
+    unsigned declined = 0;
+    for (;;) {
+        Reap();
+        const uint64_t done = completed.load(std::memory_order_acquire);
+        if (done >= seq)
+            return 0;
+        uint64_t slice = kWaitSliceNs;
+        if (timeout_ns) {
+            const uint64_t spent = NowNs() - start;
+            if (spent >= timeout_ns)
+                return -ETIME;
+            slice = std::min(slice, timeout_ns - spent);
+        }
+        // CQEs still needed; the unreaped ones count, so this is what
+        // the CQ must hold when ours is there.
+        const uint64_t need = std::min<uint64_t>(seq - done, entries);
+        // Ring the doorbell too when the engine sleeps with our work
+        // still in the SQ (a submitter that raced with its sleep).
+        uint32_t to_submit = 0;
+        if (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_NEED_WAKEUP)
+            to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
+                        __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+        int ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), slice);
+        // -ETIME: the slice ended; -EINTR: a signal handler ran.
+        if (ret == -EAGAIN)
+            npu::hal::WaitRetryPause(&declined);
+        else if (ret < 0 && ret != -ETIME && ret != -EINTR)
+            return ret;
+    }
 }
 
 // Publish n <= entries descriptors, waiting for room first, and ring the
 // doorbell if the engine sleeps (unless !doorbell: the caller enters the
 // driver itself). *last_seq (may be null) gets the last one's number.
-int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, uint64_t *last_seq)
-{
-	std::unique_lock<std::mutex> guard(submit_lock);
-	// Tracing: look at the CQ on every submission too, so that a
-	// completion is observed no later than the stream's next submission.
-	if (trace_lane != 0)
-		Reap(true);
-	// Room: outstanding + n <= entries.
-	if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
-		Reap();
-		if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
-			int ret = WaitSeq(next_seq + n - entries, 0);
-			if (ret < 0)
-				return ret;
-		}
-	}
-	// sq_tail is next_seq mod 2^32 (both start at 0 and move together):
-	// no load from the line the engine polls.
-	uint32_t tail = static_cast<uint32_t>(next_seq);
-	const uint32_t mask = entries - 1;
-	for (uint32_t i = 0; i < n; i++) {
-		struct npu_sqe *s = &sqes[(tail + i) & mask];
-		std::memcpy(s, &in[i], sizeof(*s));
-		s->user_data = next_seq + 1 + i;
-		PrefetchForWrite(&sqes[(tail + i + kPrefetchAhead) & mask]);
-	}
-	// Recorded before the tail is published: the queueing time is exact
-	// and the completion cannot be reaped before the record exists.
-	if (trace_lane != 0)
-		npu::base::trace::Queued(trace_lane, next_seq + 1, in, n, npu::base::trace::NowNs());
-	next_seq += n;
-	submitted.store(next_seq, std::memory_order_release);
-	if (last_seq != nullptr)
-		*last_seq = next_seq;
-	// Store-then-load against the engine's flags-then-sq_tail (Dekker):
-	// a sequentially consistent store and load, which the C++ model orders
-	// against the driver's side, a full fence (smp_mb()) between its store
-	// of NEED_WAKEUP and its last look at sq_tail. No fence of our own:
-	// the store is already a full barrier (xchg on x86; stlr then ldar on
-	// arm64), and a second one cost 3 ns per submission.
-	__atomic_store_n(&hdr->sq_tail, tail + n, __ATOMIC_SEQ_CST);
-	if (!doorbell || !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP))
-		return 0;
-	const uint32_t pending = tail + n - __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
-	guard.unlock();
-	if (pending == 0)
-		return 0;
-	const int ret = Enter(std::min(pending, entries), 0, 0);
-	// A doorbell may have run the ring in this thread: its completions
-	// are there now, so the trace sees them at their time.
-	if (trace_lane != 0)
-		Reap(true);
-	return ret;
+int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, uint64_t *last_seq) {
+    std::unique_lock<std::mutex> guard(submit_lock);
+    // Tracing: look at the CQ on every submission too, so that a
+    // completion is observed no later than the stream's next submission.
+    if (trace_lane != 0)
+        Reap(true);
+    // Room: outstanding + n <= entries.
+    if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
+        Reap();
+        if (next_seq + n - completed.load(std::memory_order_acquire) > entries) {
+            int ret = WaitSeq(next_seq + n - entries, 0);
+            if (ret < 0)
+                return ret;
+        }
+    }
+    // sq_tail is next_seq mod 2^32 (both start at 0 and move together):
+    // no load from the line the engine polls.
+    uint32_t tail = static_cast<uint32_t>(next_seq);
+    const uint32_t mask = entries - 1;
+    for (uint32_t i = 0; i < n; i++) {
+        struct npu_sqe *s = &sqes[(tail + i) & mask];
+        std::memcpy(s, &in[i], sizeof(*s));
+        s->user_data = next_seq + 1 + i;
+        PrefetchForWrite(&sqes[(tail + i + kPrefetchAhead) & mask]);
+    }
+    // Recorded before the tail is published: the queueing time is exact
+    // and the completion cannot be reaped before the record exists.
+    if (trace_lane != 0)
+        npu::base::trace::Queued(trace_lane, next_seq + 1, in, n, npu::base::trace::NowNs());
+    next_seq += n;
+    submitted.store(next_seq, std::memory_order_release);
+    if (last_seq != nullptr)
+        *last_seq = next_seq;
+    // Store-then-load against the engine's flags-then-sq_tail (Dekker):
+    // a sequentially consistent store and load, which the C++ model orders
+    // against the driver's side, a full fence (smp_mb()) between its store
+    // of NEED_WAKEUP and its last look at sq_tail. No fence of our own:
+    // the store is already a full barrier (xchg on x86; stlr then ldar on
+    // arm64), and a second one cost 3 ns per submission.
+    __atomic_store_n(&hdr->sq_tail, tail + n, __ATOMIC_SEQ_CST);
+    if (!doorbell || !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP))
+        return 0;
+    const uint32_t pending = tail + n - __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+    guard.unlock();
+    if (pending == 0)
+        return 0;
+    const int ret = Enter(std::min(pending, entries), 0, 0);
+    // A doorbell may have run the ring in this thread: its completions
+    // are there now, so the trace sees them at their time.
+    if (trace_lane != 0)
+        Reap(true);
+    return ret;
 }
 
 // Runs n (<= entries) descriptors and waits for the last: submits them
@@ -362,50 +353,48 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 // of the n, else the result of the last (0, or -ECANCELED). Callers are
 // serialised by the owner of the queue (halDevice): ours are then the
 // newest descriptors, and the errors recorded are ours.
-int halQueue::RunChunk(const struct npu_sqe *in, uint32_t n)
-{
-	uint64_t seq = 0;
-	int ret = SubmitChunk(in, n, false, &seq);
-	if (ret < 0)
-		return ret;
-	unsigned declined = 0;
-	for (;;) {
-		Reap();
-		const uint64_t done = completed.load(std::memory_order_acquire);
-		if (done >= seq)
-			break;
-		const uint32_t to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
-					   __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
-		const uint64_t need = std::min<uint64_t>(seq - done, entries);
-		ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), kWaitSliceNs);
-		// -ETIME: the slice ended (a long copy); -EINTR: a signal
-		// handler ran; -EAGAIN: npud declined to wait. Wait again.
-		if (ret == -EAGAIN)
-			npu::hal::WaitRetryPause(&declined);
-		else if (ret < 0 && ret != -ETIME && ret != -EINTR)
-			return ret;
-	}
-	std::lock_guard<std::mutex> guard(reap_lock);
-	// The error record is used only here on this queue: take and clear it.
-	const int res = nerrors != 0 ? errors[0].res : last_res;
-	nerrors = 0;
-	return res;
+int halQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
+    uint64_t seq = 0;
+    int ret = SubmitChunk(in, n, false, &seq);
+    if (ret < 0)
+        return ret;
+    unsigned declined = 0;
+    for (;;) {
+        Reap();
+        const uint64_t done = completed.load(std::memory_order_acquire);
+        if (done >= seq)
+            break;
+        const uint32_t to_submit = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
+                                   __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+        const uint64_t need = std::min<uint64_t>(seq - done, entries);
+        ret = Enter(std::min(to_submit, entries), static_cast<uint32_t>(need), kWaitSliceNs);
+        // -ETIME: the slice ended (a long copy); -EINTR: a signal
+        // handler ran; -EAGAIN: npud declined to wait. Wait again.
+        if (ret == -EAGAIN)
+            npu::hal::WaitRetryPause(&declined);
+        else if (ret < 0 && ret != -ETIME && ret != -EINTR)
+            return ret;
+    }
+    std::lock_guard<std::mutex> guard(reap_lock);
+    // The error record is used only here on this queue: take and clear it.
+    const int res = nerrors != 0 ? errors[0].res : last_res;
+    nerrors = 0;
+    return res;
 }
 
 // Runs n descriptors in chunks of at most entries, every chunk even after
 // a failed one (as one submission of all n would): the first error, a task
 // error before a cancellation, else 0.
-int halQueue::Run(const struct npu_sqe *in, uint32_t n)
-{
-	int first = 0;
-	for (uint32_t i = 0; i < n;) {
-		const uint32_t k = std::min(n - i, entries);
-		const int ret = RunChunk(in + i, k);
-		i += k;
-		if (ret != 0 && (first == 0 || (first == -ECANCELED && ret != -ECANCELED)))
-			first = ret;
-	}
-	return first;
+int halQueue::Run(const struct npu_sqe *in, uint32_t n) {
+    int first = 0;
+    for (uint32_t i = 0; i < n;) {
+        const uint32_t k = std::min(n - i, entries);
+        const int ret = RunChunk(in + i, k);
+        i += k;
+        if (ret != 0 && (first == 0 || (first == -ECANCELED && ret != -ECANCELED)))
+            first = ret;
+    }
+    return first;
 }
 
 namespace {
@@ -413,104 +402,95 @@ namespace {
 // Every live queue of the process, for halQueueStatsTotal. Only queue
 // creation and destruction take the lock, never the submit path.
 struct QueueRegistry {
-	std::mutex mu; /* Protects: queues */
-	std::vector<halQueue *> queues;
+    std::mutex mu; /* Protects: queues */
+    std::vector<halQueue *> queues;
 };
 
 // Never destroyed (queues may outlive statics); a forked child starts with
 // no queue (base/singleton.h), the parent's are leaked.
-QueueRegistry &Registry()
-{
-	return npu::base::Singleton<QueueRegistry>::Get();
+QueueRegistry &Registry() {
+    return npu::base::Singleton<QueueRegistry>::Get();
 }
 
-void RegisterQueue(halQueue *q)
-{
-	QueueRegistry &r = Registry();
-	std::lock_guard<std::mutex> guard(r.mu);
-	r.queues.push_back(q);
+void RegisterQueue(halQueue *q) {
+    QueueRegistry &r = Registry();
+    std::lock_guard<std::mutex> guard(r.mu);
+    r.queues.push_back(q);
 }
 
-void UnregisterQueue(halQueue *q)
-{
-	QueueRegistry &r = Registry();
-	std::lock_guard<std::mutex> guard(r.mu);
-	auto it = std::find(r.queues.begin(), r.queues.end(), q);
-	if (it != r.queues.end())
-		r.queues.erase(it);
+void UnregisterQueue(halQueue *q) {
+    QueueRegistry &r = Registry();
+    std::lock_guard<std::mutex> guard(r.mu);
+    auto it = std::find(r.queues.begin(), r.queues.end(), q);
+    if (it != r.queues.end())
+        r.queues.erase(it);
 }
 
-} // namespace
+}  // namespace
 
-void npu::hal::trace::NameQueue(halQueue *q, const std::string &name)
-{
-	if (q != nullptr)
-		npu::base::trace::SetLaneName(q->trace_lane, name);
+void npu::hal::trace::NameQueue(halQueue *q, const std::string &name) {
+    if (q != nullptr)
+        npu::base::trace::SetLaneName(q->trace_lane, name);
 }
 
-void npu::hal::trace::EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns)
-{
-	if (q != nullptr)
-		npu::base::trace::EngineTime(q->trace_lane, seq, ns);
+void npu::hal::trace::EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns) {
+    if (q != nullptr)
+        npu::base::trace::EngineTime(q->trace_lane, seq, ns);
 }
 
 // A queue that halQueueStatsTotal does not count (the HAL's own
 // synchronous queue); otherwise halQueueCreate.
-int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out)
-{
-	if (dev == nullptr || out == nullptr)
-		return -EINVAL;
-	if (entries == 0)
-		entries = kDefaultEntries;
-	if (entries > NPU_RING_MAX_ENTRIES || (entries & (entries - 1)) != 0)
-		return -EINVAL;
-	npu::base::trace::Start();
-	std::unique_ptr<halQueue> q(new (std::nothrow) halQueue);
-	if (!q)
-		return -ENOMEM;
-	q->dev = dev;
-	q->file = npu::hal::DeviceFileOf(dev);
-	int ret = q->Create(entries);
-	if (ret < 0)
-		return ret;
-	q->trace_lane = npu::base::trace::LaneOpen(npu::hal::DeviceIndex(dev), q->ring_id);
-	*out = q.release();
-	return 0;
+int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out) {
+    if (dev == nullptr || out == nullptr)
+        return -EINVAL;
+    if (entries == 0)
+        entries = kDefaultEntries;
+    if (entries > NPU_RING_MAX_ENTRIES || (entries & (entries - 1)) != 0)
+        return -EINVAL;
+    npu::base::trace::Start();
+    std::unique_ptr<halQueue> q(new (std::nothrow) halQueue);
+    if (!q)
+        return -ENOMEM;
+    q->dev = dev;
+    q->file = npu::hal::DeviceFileOf(dev);
+    int ret = q->Create(entries);
+    if (ret < 0)
+        return ret;
+    q->trace_lane = npu::base::trace::LaneOpen(npu::hal::DeviceIndex(dev), q->ring_id);
+    *out = q.release();
+    return 0;
 }
 
-int npu::hal::QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n)
-{
-	if (q->stale())
-		return -EBADF;
-	return q->Run(sqes, n);
+int npu::hal::QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n) {
+    if (q->stale())
+        return -EBADF;
+    return q->Run(sqes, n);
 }
 
 extern "C" {
 
-int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out)
-{
-	int ret = npu::hal::QueueCreateUnlisted(dev, entries, out);
-	if (ret == 0)
-		RegisterQueue(*out);
-	return ret;
+int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out) {
+    int ret = npu::hal::QueueCreateUnlisted(dev, entries, out);
+    if (ret == 0)
+        RegisterQueue(*out);
+    return ret;
 }
 
-void halQueueDestroy(halQueue *q)
-{
-	// A parent's queue in a forked child is left alone (leaked): its
-	// memory is not mapped here, and whatever the child maps at that
-	// address later is not ours to unmap.
-	if (q == nullptr || q->stale())
-		return;
-	UnregisterQueue(q);
-	if (q->entries != 0) {
-		q->WaitSeq(q->submitted.load(std::memory_order_acquire), 0);
-		npu::base::trace::LaneClose(q->trace_lane);
-		struct npu_ring_destroy rd = {};
-		rd.ring_id = q->ring_id;
-		q->file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
-	}
-	delete q;
+void halQueueDestroy(halQueue *q) {
+    // A parent's queue in a forked child is left alone (leaked): its
+    // memory is not mapped here, and whatever the child maps at that
+    // address later is not ours to unmap.
+    if (q == nullptr || q->stale())
+        return;
+    UnregisterQueue(q);
+    if (q->entries != 0) {
+        q->WaitSeq(q->submitted.load(std::memory_order_acquire), 0);
+        npu::base::trace::LaneClose(q->trace_lane);
+        struct npu_ring_destroy rd = {};
+        rd.ring_id = q->ring_id;
+        q->file->Ioctl(NPU_IOCTL_RING_DESTROY, &rd);
+    }
+    delete q;
 }
 
 // Cancels every descriptor published so far that has not started (a
@@ -524,131 +504,122 @@ void halQueueDestroy(halQueue *q)
 // wait is for the descriptors up to the tail read before the ioctl, all
 // of which the driver cancels or has started; a later one may be another
 // VALUE_WAIT, which the caller did not ask to wait for.
-int halQueueAbort(halQueue *q)
-{
-	if (q == nullptr)
-		return -EINVAL;
-	if (q->stale())
-		return -EBADF;
-	// submitted moves before sq_tail (SubmitChunk), so sub is at least the
-	// sequence number of the tail, and at most a ring ahead of it.
-	const uint32_t tail = __atomic_load_n(&q->hdr->sq_tail, __ATOMIC_ACQUIRE);
-	const uint64_t sub = q->submitted.load(std::memory_order_acquire);
-	const uint64_t published = sub - static_cast<uint32_t>(static_cast<uint32_t>(sub) - tail);
-	struct npu_ring_abort ra = {};
-	ra.ring_id = q->ring_id;
-	int ret = q->file->Ioctl(NPU_IOCTL_RING_ABORT, &ra);
-	if (ret < 0)
-		return ret;
-	return q->WaitSeq(published, 0);
+int halQueueAbort(halQueue *q) {
+    if (q == nullptr)
+        return -EINVAL;
+    if (q->stale())
+        return -EBADF;
+    // submitted moves before sq_tail (SubmitChunk), so sub is at least the
+    // sequence number of the tail, and at most a ring ahead of it.
+    const uint32_t tail = __atomic_load_n(&q->hdr->sq_tail, __ATOMIC_ACQUIRE);
+    const uint64_t sub = q->submitted.load(std::memory_order_acquire);
+    const uint64_t published = sub - static_cast<uint32_t>(static_cast<uint32_t>(sub) - tail);
+    struct npu_ring_abort ra = {};
+    ra.ring_id = q->ring_id;
+    int ret = q->file->Ioctl(NPU_IOCTL_RING_ABORT, &ra);
+    if (ret < 0)
+        return ret;
+    return q->WaitSeq(published, 0);
 }
 
-int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq)
-{
-	if (q == nullptr || (n != 0 && sqes == nullptr))
-		return -EINVAL;
-	if (q->stale())
-		return -EBADF;
-	uint64_t last = 0;
-	while (n != 0) {
-		const uint32_t chunk = std::min(n, q->entries);
-		int ret = q->SubmitChunk(sqes, chunk);
-		if (ret < 0)
-			return ret;
-		sqes += chunk;
-		n -= chunk;
-		last = q->submitted.load(std::memory_order_acquire);
-	}
-	if (last_seq != nullptr)
-		*last_seq = last ? last : q->submitted.load(std::memory_order_acquire);
-	return 0;
+int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq) {
+    if (q == nullptr || (n != 0 && sqes == nullptr))
+        return -EINVAL;
+    if (q->stale())
+        return -EBADF;
+    uint64_t last = 0;
+    while (n != 0) {
+        const uint32_t chunk = std::min(n, q->entries);
+        int ret = q->SubmitChunk(sqes, chunk);
+        if (ret < 0)
+            return ret;
+        sqes += chunk;
+        n -= chunk;
+        last = q->submitted.load(std::memory_order_acquire);
+    }
+    if (last_seq != nullptr)
+        *last_seq = last ? last : q->submitted.load(std::memory_order_acquire);
+    return 0;
 }
 
-uint64_t halQueueCompleted(halQueue *q)
-{
-	if (q->stale())
-		return q->completed.load(std::memory_order_acquire);
-	q->Reap(true);
-	return q->completed.load(std::memory_order_acquire);
+uint64_t halQueueCompleted(halQueue *q) {
+    if (q->stale())
+        return q->completed.load(std::memory_order_acquire);
+    q->Reap(true);
+    return q->completed.load(std::memory_order_acquire);
 }
 
-uint64_t halQueueSubmitted(halQueue *q)
-{
-	return q->submitted.load(std::memory_order_acquire);
+uint64_t halQueueSubmitted(halQueue *q) {
+    return q->submitted.load(std::memory_order_acquire);
 }
 
-int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns)
-{
-	if (q == nullptr || seq > q->submitted.load(std::memory_order_acquire))
-		return -EINVAL;
-	if (q->stale())
-		return -EBADF;
-	return q->WaitSeq(seq, timeout_ns);
+int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns) {
+    if (q == nullptr || seq > q->submitted.load(std::memory_order_acquire))
+        return -EINVAL;
+    if (q->stale())
+        return -EBADF;
+    return q->WaitSeq(seq, timeout_ns);
 }
 
-int halQueueTakeError(halQueue *q, uint64_t *seq)
-{
-	if (q->stale()) {
-		if (seq != nullptr)
-			*seq = 0;
-		return -EBADF;
-	}
-	struct halQueueError first = {};
-	if (halQueueTakeErrors(q, &first, 1) == 0)
-		return 0;
-	if (seq != nullptr)
-		*seq = first.seq;
-	return first.res;
+int halQueueTakeError(halQueue *q, uint64_t *seq) {
+    if (q->stale()) {
+        if (seq != nullptr)
+            *seq = 0;
+        return -EBADF;
+    }
+    struct halQueueError first = {};
+    if (halQueueTakeErrors(q, &first, 1) == 0)
+        return 0;
+    if (seq != nullptr)
+        *seq = first.seq;
+    return first.res;
 }
 
-uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max)
-{
-	if (q->stale())
-		return 0;
-	q->Reap();
-	std::lock_guard<std::mutex> guard(q->reap_lock);
-	const uint32_t n = q->nerrors;
-	const uint32_t kept = std::min<uint32_t>(n, HAL_QUEUE_MAX_ERRORS);
-	for (uint32_t i = 0; i < kept && i < max; i++)
-		out[i] = q->errors[i];
-	q->nerrors = 0;
-	return n;
+uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max) {
+    if (q->stale())
+        return 0;
+    q->Reap();
+    std::lock_guard<std::mutex> guard(q->reap_lock);
+    const uint32_t n = q->nerrors;
+    const uint32_t kept = std::min<uint32_t>(n, HAL_QUEUE_MAX_ERRORS);
+    for (uint32_t i = 0; i < kept && i < max; i++)
+        out[i] = q->errors[i];
+    q->nerrors = 0;
+    return n;
 }
 
-int halQueueStats(halQueue *q, struct npu_ring_stats *out)
-{
-	if (q == nullptr || out == nullptr)
-		return -EINVAL;
-	if (q->stale())
-		return -EBADF;
-	struct npu_ring_stats st = {};
-	st.ring_id = q->ring_id;
-	int ret = q->file->Ioctl(NPU_IOCTL_RING_STATS, &st);
-	if (ret < 0)
-		return ret;
-	*out = st;
-	return 0;
+int halQueueStats(halQueue *q, struct npu_ring_stats *out) {
+    if (q == nullptr || out == nullptr)
+        return -EINVAL;
+    if (q->stale())
+        return -EBADF;
+    struct npu_ring_stats st = {};
+    st.ring_id = q->ring_id;
+    int ret = q->file->Ioctl(NPU_IOCTL_RING_STATS, &st);
+    if (ret < 0)
+        return ret;
+    *out = st;
+    return 0;
 }
 
-int halQueueStatsTotal(struct npu_ring_stats *out)
-{
-	if (out == nullptr)
-		return -EINVAL;
-	struct npu_ring_stats sum = {};
-	QueueRegistry &r = Registry();
-	std::lock_guard<std::mutex> guard(r.mu);
-	for (halQueue *q : r.queues) {
-		struct npu_ring_stats st = {};
-		int ret = halQueueStats(q, &st);
-		if (ret < 0)
-			return ret;
-		sum.sqes += st.sqes;
-		sum.doorbells += st.doorbells;
-		sum.waits += st.waits;
-		sum.wakeups += st.wakeups;
-	}
-	*out = sum;
-	return 0;
+int halQueueStatsTotal(struct npu_ring_stats *out) {
+    if (out == nullptr)
+        return -EINVAL;
+    struct npu_ring_stats sum = {};
+    QueueRegistry &r = Registry();
+    std::lock_guard<std::mutex> guard(r.mu);
+    for (halQueue *q : r.queues) {
+        struct npu_ring_stats st = {};
+        int ret = halQueueStats(q, &st);
+        if (ret < 0)
+            return ret;
+        sum.sqes += st.sqes;
+        sum.doorbells += st.doorbells;
+        sum.waits += st.waits;
+        sum.wakeups += st.wakeups;
+    }
+    *out = sum;
+    return 0;
 }
 
-} // extern "C"
+}  // extern "C"

@@ -14,6 +14,6 @@ namespace npu::hal {
 // struct halDevice (hal_device.cpp).
 int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg);
 
-} // namespace npu::hal
+}  // namespace npu::hal
 
 #endif /* NPU_HAL_SHARE_H */
