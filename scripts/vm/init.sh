@@ -4,7 +4,8 @@
 #
 # Loads npu.ko and runs every listed program against /dev/npu0, checks the driver's
 # counters and removes the module; then does the same with `npud --cuse`, with a second
-# npud beside it for test_budget (VM_BUDGET_NPUD_ARGS: its small limits). Every result
+# npud beside it for test_budget (VM_BUDGET_NPUD_ARGS: its small limits) and another for
+# test_user_clients (--limit-user-clients 2; it runs on CUSE only). Every result
 # is a "VMTEST ..." line on the serial console; the last line the host looks for is
 # NPU_VM_RESULT=PASS or NPU_VM_RESULT=FAIL. The host decides from those lines only,
 # because qemu exits 0 whether the guest powered off or panicked.
@@ -95,8 +96,11 @@ doorbells() {
 # NPU_URING=0 the reverse. Programs that drive the device themselves (raw ioctls,
 # uring_test's own io_uring) are exempt: the variable is the runtime's. With only_prog
 # set, only the program of that name runs; with skip_prog set, all but that one.
+# npud_only_progs test npud itself, against an npud of their own (stage_cuse): no
+# shared pass runs them.
 only_prog=
 skip_prog=
+npud_only_progs=test_user_clients
 run_programs() {
 	label=$1
 	shift
@@ -109,6 +113,9 @@ run_programs() {
 	while read -r set name path ldpath rt; do
 		[ -n "$only_prog" ] && [ "$name" != "$only_prog" ] && continue
 		[ "$name" = "$skip_prog" ] && continue
+		if [ -z "$only_prog" ]; then
+			case " $npud_only_progs " in *" $name "*) continue ;; esac
+		fi
 		echo "VMTEST begin name=$name set=$set backend=$label"
 		[ "$ldpath" = - ] && ldpath=
 		set -- $(doorbells) "$@"
@@ -248,23 +255,29 @@ stage_kmod() {
 	echo "VMTEST stage=kmod end ms=$(($(now_ms) - stage_t0))"
 }
 
-# test_budget's npud: a second npud --cuse beside the main one, with the small
-# per-process and per-user limits of tests/system/npud_budget.args (VM_BUDGET_NPUD_ARGS),
-# its own node name (/dev/npubudget0) and the node open to the test's flooders, who
-# run as nobody. It runs only while test_budget does: other tests (test_tenancy,
-# test_npud_privs) watch "the only npud". Sets budget_pid, or leaves it empty and fails.
-start_budget_npud() {
-	budget_pid=
-	args="--cuse --name npubudget --mode 0666 $VM_BUDGET_NPUD_ARGS"
+# side_npud NAME PROG ARGS...: run program PROG alone against a second npud --cuse
+# beside the main one, with ARGS, its own node name (/dev/NAME0) open to everyone (the
+# tests switch to nobody), and NPUD_SIDE_PIDFILE naming it; then stop it, which must
+# exit 0. It runs only while PROG does: other tests (test_tenancy, test_npud_privs)
+# watch "the only npud". Extra VAR=VALUE for PROG: side_env.
+side_npud() {
+	side_name=$1
+	side_prog=$2
+	shift 2
+	grep -q "^[^ ]* $side_prog " /vmtest/programs || return 0
+	args="--cuse --name $side_name --mode 0666 $*"
 	echo "VMTEST start /npud $args"
 	env ${VM_NPUD_LDPATH:+LD_LIBRARY_PATH=$VM_NPUD_LDPATH} /npud $args </dev/null &
-	budget_pid=$!
-	echo "$budget_pid" >/run/npud-budget.pid
-	if ! wait_nodes 50 npubudget 1 666; then
-		fail "budget-npud: /dev/npubudget0 missing 5 s after starting it"
-		stop_npud "$budget_pid" budget-npud
-		budget_pid=
+	side_pid=$!
+	echo "$side_pid" >"/run/npud-$side_name.pid"
+	if ! wait_nodes 50 "$side_name" 1 666; then
+		fail "$side_name npud: /dev/${side_name}0 missing 5 s after starting it"
+	else
+		only_prog=$side_prog
+		run_programs cuse $side_env
+		only_prog=
 	fi
+	stop_npud "$side_pid" "$side_name-npud"
 }
 
 # stop_npud PID WHAT: SIGTERM; it must exit with status 0 within 5 s.
@@ -304,16 +317,16 @@ stage_cuse() {
 		[ -n "$VM_BUDGET_NPUD_ARGS" ] && skip_prog=test_budget
 		run_programs cuse
 		skip_prog=
+		# test_budget: the small limits of tests/system/npud_budget.args.
 		if [ -n "$VM_BUDGET_NPUD_ARGS" ]; then
-			start_budget_npud
-			if [ -n "$budget_pid" ]; then
-				only_prog=test_budget
-				run_programs cuse NPU_BUDGET_DEVICE=/dev/npubudget0 \
-					NPUD_BUDGET_PIDFILE=/run/npud-budget.pid
-				only_prog=
-				stop_npud "$budget_pid" budget-npud
-			fi
+			side_env="NPU_BUDGET_DEVICE=/dev/npubudget0 NPUD_BUDGET_PIDFILE=/run/npud-npubudget.pid"
+			side_npud npubudget test_budget $VM_BUDGET_NPUD_ARGS
 		fi
+		# test_user_clients: npud's cap on one user's client processes.
+		side_env="NPU_CLIENTS_DEVICE=/dev/npuclients0"
+		side_npud npuclients test_user_clients --devices 1 --hbm-size 64M \
+			--limit-user-clients 2
+		side_env=
 	else
 		fail "CUSE device nodes missing 5 s after starting npud"
 		ls -l /dev/npu* /sys/class/cuse 2>&1

@@ -218,12 +218,20 @@ static void test_an_exec_is_a_new_client_and_the_old_file_stays_charged(void **s
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		int fd;
+		int fd, dev, out, in;
 
 		if (become_nobody())
 			_exit(2);
 		fd = open_device(O_CLOEXEC); /* its copy 3 is kept across the exec */
-		if (fd < 0 || dup2(fd, 3) < 0 || dup2(from[1], 5) < 0 || dup2(to[0], 6) < 0)
+		/*
+		 * Out of the way first: any of them may be 3, 5 or 6 already,
+		 * and dup2() onto itself would keep O_CLOEXEC.
+		 */
+		dev = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 100);
+		out = fcntl(from[1], F_DUPFD_CLOEXEC, 100);
+		in = fcntl(to[0], F_DUPFD_CLOEXEC, 100);
+		if (dev < 0 || out < 0 || in < 0 || dup2(dev, 3) < 0 || dup2(out, 5) < 0 ||
+		    dup2(in, 6) < 0)
 			_exit(3);
 		execl("/bin/sh", "sh", "-c", exec_script, "sh", device(), (char *)NULL);
 		_exit(4);
