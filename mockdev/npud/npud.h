@@ -19,7 +19,7 @@
 struct fuse_session;
 struct npud_client;
 
-/* --log-level: what npud prints on stderr (errors always). */
+/* --log-level: what npud prints on stderr (errors always); npud_log.c. */
 enum npud_log_level { NPUD_LOG_ERROR, NPUD_LOG_WARNING, NPUD_LOG_INFO, NPUD_LOG_DEBUG };
 extern enum npud_log_level npud_log_level;
 void npud_log(enum npud_log_level level, const char *fmt, ...)

@@ -21,7 +21,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,19 +139,6 @@ static int npud_parse_size_mb(const char *text, unsigned long long *mb)
 		return -EINVAL;
 	*mb = v;
 	return 0;
-}
-
-enum npud_log_level npud_log_level = NPUD_LOG_INFO;
-
-void npud_log(enum npud_log_level level, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (level > npud_log_level)
-		return;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
 }
 
 static int npud_parse_log_level(const char *name)

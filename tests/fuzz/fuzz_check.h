@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,54 @@ struct fz_base {
 	long chunks; /* HBM chunks of all devices, populated or not */
 	unsigned long warns;
 };
+
+/* The payload of one op: reads past its end give zeros. */
+struct fz_in {
+	const uint8_t *p;
+	size_t n;
+};
+
+static inline uint8_t in_u8(struct fz_in *in)
+{
+	if (!in->n)
+		return 0;
+	in->n--;
+	return *in->p++;
+}
+
+static inline void in_bytes(struct fz_in *in, void *out, size_t len)
+{
+	size_t k = len < in->n ? len : in->n;
+
+	memcpy(out, in->p, k);
+	memset((uint8_t *)out + k, 0, len - k);
+	in->p += k;
+	in->n -= k;
+}
+
+static inline uint16_t in_u16(struct fz_in *in)
+{
+	uint16_t v;
+
+	in_bytes(in, &v, sizeof(v));
+	return v;
+}
+
+static inline uint32_t in_u32(struct fz_in *in)
+{
+	uint32_t v;
+
+	in_bytes(in, &v, sizeof(v));
+	return v;
+}
+
+static inline uint64_t in_u64(struct fz_in *in)
+{
+	uint64_t v;
+
+	in_bytes(in, &v, sizeof(v));
+	return v;
+}
 
 /*
  * The driver's debugfs "counters" of every device: the first non-zero one

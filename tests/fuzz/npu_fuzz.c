@@ -101,46 +101,6 @@ static size_t slot_dirty[FZ_RING_SLOTS]; /* bytes of each ring slot the driver m
 static bool verbose;		/* NPU_FUZZ_VERBOSE set: print every ioctl */
 static struct fz_base base;	/* what must be back after every input */
 
-/* The payload of one op: reads past its end give zeros. */
-struct fz_in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t in_u8(struct fz_in *in)
-{
-	if (!in->n)
-		return 0;
-	in->n--;
-	return *in->p++;
-}
-
-static void in_bytes(struct fz_in *in, void *out, size_t len)
-{
-	size_t k = len < in->n ? len : in->n;
-
-	memcpy(out, in->p, k);
-	memset((uint8_t *)out + k, 0, len - k);
-	in->p += k;
-	in->n -= k;
-}
-
-static uint32_t in_u32(struct fz_in *in)
-{
-	uint32_t v;
-
-	in_bytes(in, &v, sizeof(v));
-	return v;
-}
-
-static uint64_t in_u64(struct fz_in *in)
-{
-	uint64_t v;
-
-	in_bytes(in, &v, sizeof(v));
-	return v;
-}
-
 struct fz_file {
 	struct file *f;
 	unsigned int dev;

@@ -116,20 +116,6 @@ static int zygote_req = -1, zygote_resp = -1;
 static bool verbose;
 static struct fz_base base;
 
-/* npud_main.c's log, which npud_client.c prints to: quiet unless verbose */
-
-enum npud_log_level npud_log_level = NPUD_LOG_ERROR;
-
-void npud_log(enum npud_log_level level, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (level > npud_log_level)
-		return;
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
 
 /* libfuse, as far as npud_client.c uses it */
 
@@ -195,48 +181,7 @@ void fuse_req_interrupt_func(fuse_req_t req, fuse_interrupt_func_t func,
 	}
 }
 
-/* Input */
-
-struct nf_in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint8_t in_u8(struct nf_in *in)
-{
-	if (!in->n)
-		return 0;
-	in->n--;
-	return *in->p++;
-}
-
-static void in_bytes(struct nf_in *in, void *out, size_t len)
-{
-	size_t k = len < in->n ? len : in->n;
-
-	memcpy(out, in->p, k);
-	memset((uint8_t *)out + k, 0, len - k);
-	in->p += k;
-	in->n -= k;
-}
-
-static uint16_t in_u16(struct nf_in *in)
-{
-	uint16_t v;
-
-	in_bytes(in, &v, sizeof(v));
-	return v;
-}
-
-static uint32_t in_u32(struct nf_in *in)
-{
-	uint32_t v;
-
-	in_bytes(in, &v, sizeof(v));
-	return v;
-}
-
-/* State of one input */
+/* State of one input (its ops read with fuzz_check.h's in_*()) */
 
 struct nf_client {
 	struct npud_client *c;
@@ -339,7 +284,7 @@ static uint64_t host_addr(uint8_t sel, uint32_t off)
  * The tid a request comes from, or an open is made for. Only ever this
  * process, the child, or a number that is no process at all.
  */
-static pid_t pick_tid(uint8_t sel, struct nf_in *in)
+static pid_t pick_tid(uint8_t sel, struct fz_in *in)
 {
 	switch (sel % 8) {
 	case 0:
@@ -378,7 +323,7 @@ static bool tid_of(pid_t tid, pid_t tgid)
  * has seen unless the choice byte keeps the fuzzed value.
  */
 static void nf_fixup(struct nf_state *st, unsigned int cmd, uint8_t *a,
-		     struct nf_in *in)
+		     struct fz_in *in)
 {
 	uint8_t sel = in_u8(in);
 
@@ -499,7 +444,7 @@ static void nf_record(struct nf_state *st, unsigned int cmd, const uint8_t *a)
 
 /* Ops */
 
-static void op_open(struct nf_state *st, struct nf_in *in)
+static void op_open(struct nf_state *st, struct fz_in *in)
 {
 	uint8_t ssel = in_u8(in);
 	unsigned int slot = ssel % NF_CLIENTS;
@@ -552,7 +497,7 @@ static void op_open(struct nf_state *st, struct nf_in *in)
 	st->cl[slot].stale = false;
 }
 
-static void op_release(struct nf_state *st, struct nf_in *in)
+static void op_release(struct nf_state *st, struct fz_in *in)
 {
 	unsigned int slot = in_u8(in) % NF_CLIENTS;
 
@@ -567,7 +512,7 @@ static void op_release(struct nf_state *st, struct nf_in *in)
  * the command, sometimes not; the command is one of the driver's, one of
  * the driver's with other direction or size bits, or raw.
  */
-static void op_ioctl(struct nf_state *st, struct nf_in *in)
+static void op_ioctl(struct nf_state *st, struct fz_in *in)
 {
 	static uint8_t arg[_IOC_SIZEMASK + 1];
 	struct nf_client *cl = &st->cl[in_u8(in) % NF_CLIENTS];
@@ -755,7 +700,7 @@ static bool pid_runs(pid_t pid, const char *name)
 	return !strncmp(comm, name, strlen(name)) && comm[strlen(name)] == '\n';
 }
 
-static void op_exec(struct nf_state *st, struct nf_in *in)
+static void op_exec(struct nf_state *st, struct fz_in *in)
 {
 	unsigned int slot = in_u8(in) % NF_CLIENTS, i;
 	uint8_t how = in_u8(in);
@@ -860,8 +805,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	verbose = getenv("NPU_FUZZ_VERBOSE");
 	npud_clients_set_user_limit(NF_USER_CLIENTS);
-	if (verbose)
-		npud_log_level = NPUD_LOG_DEBUG;
+	/* npud's log (npud_log.c), which npud_client.c prints to: quiet unless verbose. */
+	npud_log_level = verbose ? NPUD_LOG_DEBUG : NPUD_LOG_ERROR;
 	p = mmap(NULL, NF_RES_SIZE + GIB, PROT_NONE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
@@ -945,7 +890,7 @@ enum { OP_OPEN, OP_IOCTL, OP_RELEASE, OP_COUNT };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct nf_in in = {data, size};
+	struct fz_in in = {data, size};
 	struct nf_state st;
 	unsigned int i, ops;
 
@@ -960,7 +905,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (ops = 0; in.n && ops < NF_MAX_OPS; ops++) {
 		uint8_t op = in_u8(&in);
 		size_t len = in_u8(&in);
-		struct nf_in p = {in.p, len < in.n ? len : in.n};
+		struct fz_in p = {in.p, len < in.n ? len : in.n};
 
 		in.p += p.n;
 		in.n -= p.n;
