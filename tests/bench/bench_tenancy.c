@@ -32,6 +32,19 @@
 #define SZ_128M (128ull << 20)
 #define SZ_1G (1ull << 30)
 
+/* Fill @size bytes at device address @va on the device's synchronous queue. */
+static int fill(halDevice *dev, uint64_t va, uint64_t size)
+{
+	struct npu_sqe sqe = { 0 };
+
+	sqe.opcode = NPU_OP_MEMSET;
+	sqe.dir = NPU_DIR_H2D;
+	sqe.dst = va;
+	sqe.len = size;
+	sqe.value = 0x5a;
+	return halDeviceRun(dev, &sqe, 1);
+}
+
 /* Allocate, write and free @size in @dev: its frames are then dirty for @dev. */
 static int dirty(halDevice *dev, uint64_t size)
 {
@@ -40,7 +53,7 @@ static int dirty(halDevice *dev, uint64_t size)
 
 	if (err)
 		return err;
-	err = halMemset(dev, (void *)(uintptr_t)a.va, 0x5a, size, NPU_DIR_H2D);
+	err = fill(dev, a.va, size);
 	halMemFree(dev, a.va);
 	return err;
 }
@@ -78,7 +91,7 @@ static double bench_release(halDevice *x, int runs)
 		err = halMemAlloc(x, SZ_128M, NPU_POLICY_HUGE_ONLY, 0, &a);
 		if (err)
 			break;
-		err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_128M, NPU_DIR_H2D);
+		err = fill(x, a.va, SZ_128M);
 		t0 = bench_now_us();
 		if (!err)
 			err = halMemFree(x, a.va);
@@ -110,7 +123,7 @@ static double bench_backing_after_free(halDevice *x)
 
 	if (err)
 		return -(double)halErrorToAcl(err);
-	err = halMemset(x, (void *)(uintptr_t)a.va, 0x5a, SZ_1G, NPU_DIR_H2D);
+	err = fill(x, a.va, SZ_1G);
 	halMemFree(x, a.va);
 	if (err)
 		return -(double)halErrorToAcl(err);

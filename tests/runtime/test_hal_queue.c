@@ -236,10 +236,35 @@ static void test_stats(void **state)
  * A ring the driver failed for good (an impossible sq_tail in its shared
  * memory: -EPROTO) is a task-scheduler error upstream, not an internal one.
  */
+/* One descriptor on the device's synchronous queue (halDeviceRun). */
+static int sync_op(halDevice *dev, uint8_t opcode, uint32_t dir, void *dst, const void *src,
+		   uint64_t len, uint8_t value)
+{
+	struct npu_sqe sqe = { 0 };
+
+	sqe.opcode = opcode;
+	sqe.dir = (uint8_t)dir;
+	sqe.dst = (uint64_t)(uintptr_t)dst;
+	sqe.src = (uint64_t)(uintptr_t)src;
+	sqe.len = len;
+	sqe.value = value;
+	return halDeviceRun(dev, &sqe, 1);
+}
+
+static int sync_copy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir)
+{
+	return sync_op(dev, NPU_OP_COPY, dir, dst, src, count, 0);
+}
+
+static int sync_fill(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir)
+{
+	return sync_op(dev, NPU_OP_MEMSET, dir, dst, NULL, count, value);
+}
+
 /*
- * The synchronous calls (halMemcpy, halMemset) run on the device's own
- * queue: each returns its own result, a failure does not stick to the
- * next call, and they are not counted among the process's queues.
+ * The synchronous calls run on the device's own queue: each returns its
+ * own result, a failure does not stick to the next call, and they are not
+ * counted among the process's queues.
  */
 static void test_sync_calls_return_their_own_result(void **state)
 {
@@ -248,15 +273,15 @@ static void test_sync_calls_return_their_own_result(void **state)
 	struct npu_ring_stats before, after;
 
 	assert_int_equal(halQueueStatsTotal(&before), 0);
-	assert_int_equal(halMemcpy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D), 0);
+	assert_int_equal(sync_copy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D), 0);
 	/* Past the end of the allocation: this call fails, the next does not. */
-	assert_int_equal(halMemcpy(f->dev, &back, (void *)(uintptr_t)(f->buf.va + (1 << 20)), 8,
+	assert_int_equal(sync_copy(f->dev, &back, (void *)(uintptr_t)(f->buf.va + (1 << 20)), 8,
 				   NPU_DIR_D2H),
 			 -EFAULT);
-	assert_int_equal(halMemcpy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
+	assert_int_equal(sync_copy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
 	assert_true(back == v);
-	assert_int_equal(halMemset(f->dev, (void *)(uintptr_t)f->buf.va, 0xab, 8, NPU_DIR_H2D), 0);
-	assert_int_equal(halMemcpy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
+	assert_int_equal(sync_fill(f->dev, (void *)(uintptr_t)f->buf.va, 0xab, 8, NPU_DIR_H2D), 0);
+	assert_int_equal(sync_copy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
 	assert_true(back == 0xababababababababULL);
 	assert_int_equal(halQueueStatsTotal(&after), 0);
 	assert_int_equal(after.sqes - before.sqes, 0);
@@ -282,7 +307,7 @@ static void test_device_run_runs_all_and_returns_the_first_error(void **state)
 	sqes[BAD].dst = end; /* past the end of the allocation */
 	assert_int_equal(halDeviceRun(f->dev, sqes, 0), 0);
 	assert_int_equal(halDeviceRun(f->dev, sqes, N), -EFAULT);
-	assert_int_equal(halMemcpy(f->dev, back, (void *)(uintptr_t)f->buf.va, sizeof(back),
+	assert_int_equal(sync_copy(f->dev, back, (void *)(uintptr_t)f->buf.va, sizeof(back),
 				   NPU_DIR_D2H),
 			 0);
 	for (int i = 0; i < N; i++) {
@@ -320,7 +345,7 @@ static void test_parent_queue_in_a_forked_child_is_ebadf(void **state)
 			_exit(3);
 		if (halQueueAbort(f->q) != -EBADF || halQueueStats(f->q, &st) != -EBADF)
 			_exit(4);
-		if (halMemcpy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D) != -EBADF)
+		if (sync_copy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D) != -EBADF)
 			_exit(5);
 		(void)halQueueCompleted(f->q);
 		halQueueDestroy(f->q);

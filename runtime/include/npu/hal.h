@@ -90,17 +90,11 @@ int halMemFree(halDevice *dev, uint64_t va);
 int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out);
 
 /*
- * Synchronous copy and fill through the device's ring: one descriptor, the
- * doorbell, and a wait for its completion. dir is NPU_DIR_*; host operands
- * are addresses in this process, device operands are device VAs of dev.
- * Returns the descriptor's result (0 or -errno).
- */
-int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir);
-int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir);
-/*
- * The same synchronous path for n descriptors that the caller built (the
- * runtime's copy planner): all are submitted, in order, and waited for.
- * Returns the first descriptor error (0 or -errno).
+ * The synchronous path: n descriptors that the caller built (the runtime's
+ * copy planner), submitted in order on the device's own queue with one
+ * doorbell and waited for. Host operands are addresses in this process,
+ * device operands device VAs of dev. Returns the first descriptor error
+ * (0 or -errno); every descriptor runs whatever an earlier one returned.
  */
 int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n);
 

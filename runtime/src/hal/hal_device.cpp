@@ -138,7 +138,7 @@ struct halDevice {
     std::unique_ptr<DeviceFile> file;
     Mapping aperture;
 
-    // The queue of synchronous calls (halDeviceRun, halMemcpy, halMemset): one ring
+    // The queue of synchronous calls (halDeviceRun): one ring
     // client for everything, see hal_queue.cpp.
     halQueue *sync_queue = nullptr;
     std::mutex sync_lock; /* Protects: sync_queue (serialises the calls on it) */
@@ -301,30 +301,6 @@ int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out) {
         return ret;
     *out = mq;
     return 0;
-}
-
-int halMemcpy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir) {
-    if (dir >= NPU_DIR_COUNT)
-        return -EINVAL;
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_COPY;
-    sqe.dir = static_cast<uint8_t>(dir);
-    sqe.dst = reinterpret_cast<uint64_t>(dst);
-    sqe.src = reinterpret_cast<uint64_t>(src);
-    sqe.len = count;
-    return dev->Run(&sqe, 1);
-}
-
-int halMemset(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir) {
-    if (dir >= NPU_DIR_COUNT)
-        return -EINVAL;
-    struct npu_sqe sqe = {};
-    sqe.opcode = NPU_OP_MEMSET;
-    sqe.dir = static_cast<uint8_t>(dir);
-    sqe.dst = reinterpret_cast<uint64_t>(dst);
-    sqe.len = count;
-    sqe.value = value;
-    return dev->Run(&sqe, 1);
 }
 
 int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n) {
