@@ -335,6 +335,30 @@ static struct mock_area *area_find(unsigned long addr)
 }
 
 /*
+ * Back [p, p + len) now, as the kernel's vmalloc_huge() allocates (and with
+ * __GFP_ZERO clears) its pages when it is called. A lazy mapping would move
+ * that cost, one 2 MiB clear per huge page, into whatever touches the
+ * memory first: for the device's HBM chunks, the first copy into each,
+ * milliseconds on a host that backs its own memory lazily too. Plain
+ * vmalloc() stays lazy: the driver sizes some tables for the worst case
+ * and touches little of them. Return: 0, or -ENOMEM.
+ */
+static int vmalloc_populate(char *p, size_t len)
+{
+	volatile char *q = p;
+	size_t off;
+
+	if (!madvise(p, len, MADV_POPULATE_WRITE))
+		return 0;
+	if (errno != EINVAL)
+		return -ENOMEM;
+	/* Before Linux 5.14: one write per page does the same. */
+	for (off = 0; off < len; off += PAGE_SIZE)
+		q[off] = 0;
+	return 0;
+}
+
+/*
  * @align is PAGE_SIZE, or VMALLOC_HUGE_SIZE for vmalloc_huge(): then the
  * area starts on a huge page boundary and may be backed by transparent
  * huge pages, one fault per 2 MiB instead of 512.
@@ -365,6 +389,10 @@ static void *vmalloc_aligned(unsigned long size, size_t align)
 		 */
 		map = PTR_ALIGN(map + PAGE_SIZE, align) - PAGE_SIZE;
 		madvise(map + PAGE_SIZE, data_len, MADV_HUGEPAGE);
+		if (vmalloc_populate(map + PAGE_SIZE, data_len)) {
+			munmap(map_start, map_len);
+			return NULL;
+		}
 	}
 	/* Guard page: an overrun faults, like the kernel's vmalloc guard. */
 	if (mprotect(map + PAGE_SIZE + data_len, PAGE_SIZE, PROT_NONE)) {
