@@ -386,12 +386,14 @@ static void test_release_of_many_objects_is_fast(void **state)
 	print_message("%d rings + %d allocations: created in %.0f ms, released in %.1f ms\n",
 		      RINGS, ALLOCS, create_ms, release_ms);
 	/*
-	 * Under qemu-user (the aarch64 cross build's ctest sets this) the
-	 * same work runs tens of times slower than native (1018 ms there on a
-	 * loaded machine): the bound is ten times wider, so that emulation
-	 * alone does not fail it.
+	 * Under 1 s, or, where load, sanitizers or qemu-user slow everything
+	 * down (1018 ms under ASan beside a loaded build; tens of times
+	 * slower under emulation), less than creating the same objects took
+	 * in this run: creation is linear, and a release that grew
+	 * quadratically again would cost many times more at this size
+	 * (natively release takes about a tenth of creation).
 	 */
-	assert_true(release_ms < (getenv("NPU_TEST_QEMU_USER") ? 10000 : 1000));
+	assert_true(release_ms < 1000 || release_ms < create_ms);
 	munmap(mem, bytes * RINGS);
 	unload();
 }
