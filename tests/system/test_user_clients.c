@@ -55,6 +55,24 @@ static int open_device(int flags)
 	return fd < 0 ? -errno : fd;
 }
 
+/*
+ * open_device() until it is not refused for the cap, or SETTLE_MS pass:
+ * processes that closed their files a moment ago stay charged until npud
+ * has their RELEASE, which the kernel sends after the close returned.
+ */
+static int open_until_served(void)
+{
+	struct timespec ts = { 0, 20 * 1000 * 1000 };
+	int fd, waited;
+
+	for (waited = 0;; waited += 20) {
+		fd = open_device(O_CLOEXEC);
+		if (fd != -EUSERS || waited >= SETTLE_MS)
+			return fd;
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* In a child: close every descriptor above 2 but @a and @b (other children's pipes). */
 static void close_others(int a, int b)
 {
@@ -91,7 +109,7 @@ static void holder_start(struct holder *h, bool second)
 
 		close_others(to[0], from[1]);
 		if (!become_nobody()) {
-			r[0] = open_device(O_CLOEXEC);
+			r[0] = open_until_served();
 			r[1] = second && r[0] >= 0 ? open_device(O_CLOEXEC) : 0;
 		}
 		if (write(from[1], r, sizeof(r)) != (ssize_t)sizeof(r))
@@ -186,12 +204,14 @@ static void test_a_user_past_its_client_processes_is_refused(void **state)
 }
 
 /*
- * The exec'd image: opens the device again, says so on fd 5, waits for a
+ * The exec'd image: opens the device again (as open_until_served()), says
+ * so on fd 5, waits for a
  * byte on fd 6, closes fd 3 (the old image's file), says so, and waits for
  * fd 6 to close.
  */
 static const char exec_script[] =
-	"exec 4<>\"$1\" || exit 1; echo opened >&5; read x <&6; "
+	"i=0; until command exec 4<>\"$1\"; do i=$((i + 1)); [ $i -lt 100 ] || exit 1; "
+	"sleep 0.05; done 2>/dev/null; echo opened >&5; read x <&6; "
 	"exec 3>&-; echo closed >&5; read x <&6; exit 0";
 
 static void expect_line(int fd, const char *want)
