@@ -70,8 +70,8 @@ if [[ -n $exported_wrapped && $exported_wrapped != "$wrapped" ]]; then
 fi
 exported=$(comm -23 <(echo "$exported") <(echo "$wrapped"))
 declared=$( (sort -u "$tmp/marked"
-	grep -hoE '^[a-z][a-z0-9_ *]*\bhal[A-Za-z0-9_]*\(' "$inc"/npu/hal.h |
-		grep -oE 'hal[A-Za-z0-9_]*\($' | tr -d '(') | sort -u)
+	grep -hoE '^[a-z][a-z0-9_ *]*\bnpuHal[A-Za-z0-9_]*\(' "$inc"/npu/hal.h |
+		grep -oE 'npuHal[A-Za-z0-9_]*\($' | tr -d '(') | sort -u)
 extra=$(comm -23 <(echo "$exported") <(echo "$declared"))
 missing=$(comm -13 <(echo "$exported") <(echo "$declared"))
 if [[ -n $extra ]]; then

@@ -13,7 +13,7 @@
  *                              halves of a ratio must see the same speed
  *   syscalls_per_async_op      doorbells + blocking waits (the ring
  *                              statistics of every queue of the process,
- *                              halQueueStatsTotal) per copy, over the
+ *                              npuHalQueueStatsTotal) per copy, over the
  *                              timed runs of the measurement above
  *   pinned_h2d_64m_ratio       one 64 MiB H2D aclrtMemcpyAsync from
  *                              aclrtMallocHost memory, submit to
@@ -138,9 +138,9 @@ static void bench_small(struct async_bufs *b, unsigned int runs, unsigned int op
 		double t0;
 
 		if (r == 1) {
-			err = halQueueStatsTotal(&st0);
+			err = npuHalQueueStatsTotal(&st0);
 			if (err) {
-				fprintf(stderr, "npu-bench: halQueueStatsTotal: %s\n",
+				fprintf(stderr, "npu-bench: npuHalQueueStatsTotal: %s\n",
 					strerror(-err));
 				e = ACL_ERROR_INTERNAL_ERROR;
 				break;
@@ -165,9 +165,9 @@ static void bench_small(struct async_bufs *b, unsigned int runs, unsigned int op
 		}
 	}
 	if (!e) {
-		err = halQueueStatsTotal(&st1);
+		err = npuHalQueueStatsTotal(&st1);
 		if (err) {
-			fprintf(stderr, "npu-bench: halQueueStatsTotal: %s\n", strerror(-err));
+			fprintf(stderr, "npu-bench: npuHalQueueStatsTotal: %s\n", strerror(-err));
 			e = ACL_ERROR_INTERNAL_ERROR;
 		}
 	}

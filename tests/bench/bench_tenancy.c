@@ -15,7 +15,7 @@
  *   the in-process backend, where this process can read those files.
  *
  * Two driver contexts of one process stand for two processes: each
- * halDeviceOpen is a context of its own, with its own owner id.
+ * npuHalDeviceOpen is a context of its own, with its own owner id.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -33,7 +33,7 @@
 #define SZ_1G (1ull << 30)
 
 /* Fill @size bytes at device address @va on the device's synchronous queue. */
-static int fill(halDevice *dev, uint64_t va, uint64_t size)
+static int fill(npuHalDevice *dev, uint64_t va, uint64_t size)
 {
 	struct npu_sqe sqe = { 0 };
 
@@ -42,23 +42,23 @@ static int fill(halDevice *dev, uint64_t va, uint64_t size)
 	sqe.dst = va;
 	sqe.len = size;
 	sqe.value = 0x5a;
-	return halDeviceRun(dev, &sqe, 1);
+	return npuHalDeviceRun(dev, &sqe, 1);
 }
 
 /* Allocate, write and free @size in @dev: its frames are then dirty for @dev. */
-static int dirty(halDevice *dev, uint64_t size)
+static int dirty(npuHalDevice *dev, uint64_t size)
 {
 	struct npu_mem_alloc a;
-	int err = halMemAlloc(dev, size, NPU_POLICY_HUGE_ONLY, 0, &a);
+	int err = npuHalMemAlloc(dev, size, NPU_POLICY_HUGE_ONLY, 0, &a);
 
 	if (err)
 		return err;
 	err = fill(dev, a.va, size);
-	halMemFree(dev, a.va);
+	npuHalMemFree(dev, a.va);
 	return err;
 }
 
-static double bench_scrub_alloc(halDevice *x, halDevice *y, int iters)
+static double bench_scrub_alloc(npuHalDevice *x, npuHalDevice *y, int iters)
 {
 	static double t[MAX_ITERS];
 	struct npu_mem_alloc a;
@@ -71,15 +71,15 @@ static double bench_scrub_alloc(halDevice *x, halDevice *y, int iters)
 		if (err)
 			break;
 		t0 = bench_now_us();
-		err = halMemAlloc(y, SZ_2M, NPU_POLICY_HUGE_ONLY, 0, &a);
+		err = npuHalMemAlloc(y, SZ_2M, NPU_POLICY_HUGE_ONLY, 0, &a);
 		if (!err)
-			err = halMemFree(y, a.va);
+			err = npuHalMemFree(y, a.va);
 		t[i] = bench_now_us() - t0;
 	}
-	return err ? -(double)halErrorToAcl(err) : bench_median(t, iters);
+	return err ? -(double)npuHalErrorToAcl(err) : bench_median(t, iters);
 }
 
-static double bench_release(halDevice *x, int runs)
+static double bench_release(npuHalDevice *x, int runs)
 {
 	static double t[64];
 	struct npu_mem_alloc a;
@@ -88,16 +88,16 @@ static double bench_release(halDevice *x, int runs)
 	for (i = 0; !err && i < runs; i++) {
 		double t0;
 
-		err = halMemAlloc(x, SZ_128M, NPU_POLICY_HUGE_ONLY, 0, &a);
+		err = npuHalMemAlloc(x, SZ_128M, NPU_POLICY_HUGE_ONLY, 0, &a);
 		if (err)
 			break;
 		err = fill(x, a.va, SZ_128M);
 		t0 = bench_now_us();
 		if (!err)
-			err = halMemFree(x, a.va);
+			err = npuHalMemFree(x, a.va);
 		t[i] = (bench_now_us() - t0) / (double)(SZ_128M / SZ_2M);
 	}
-	return err ? -(double)halErrorToAcl(err) : bench_median(t, runs);
+	return err ? -(double)npuHalErrorToAcl(err) : bench_median(t, runs);
 }
 
 /* The number after "@key " in debugfs file @path; -1 if there is none. */
@@ -107,7 +107,7 @@ static double debugfs_value(const char *path, const char *key)
 	char buf[1024], *p;
 	size_t n = strlen(key);
 
-	if (halInprocDebugfsRead(path, buf, sizeof(buf)) < 0)
+	if (npuHalInprocDebugfsRead(path, buf, sizeof(buf)) < 0)
 		return -1;
 	for (p = buf; (p = strstr(p, key)); p += n)
 		if ((p == buf || p[-1] == '\n') && p[n] == ' ' && sscanf(p + n, " %llu", &v) == 1)
@@ -115,18 +115,18 @@ static double debugfs_value(const char *path, const char *key)
 	return -1;
 }
 
-static double bench_backing_after_free(halDevice *x)
+static double bench_backing_after_free(npuHalDevice *x)
 {
 	struct npu_mem_alloc a;
 	double backing, used;
-	int err = halMemAlloc(x, SZ_1G, NPU_POLICY_HUGE_ONLY, 0, &a);
+	int err = npuHalMemAlloc(x, SZ_1G, NPU_POLICY_HUGE_ONLY, 0, &a);
 
 	if (err)
-		return -(double)halErrorToAcl(err);
+		return -(double)npuHalErrorToAcl(err);
 	err = fill(x, a.va, SZ_1G);
-	halMemFree(x, a.va);
+	npuHalMemFree(x, a.va);
 	if (err)
-		return -(double)halErrorToAcl(err);
+		return -(double)npuHalErrorToAcl(err);
 	backing = debugfs_value("npu/npu0/hbm", "backing_bytes");
 	used = debugfs_value("npu/npu0/counters", "hbm_used_bytes");
 	if (backing < 0 || used < 0)
@@ -136,7 +136,7 @@ static double bench_backing_after_free(halDevice *x)
 
 void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *rep)
 {
-	halDevice *x = NULL, *y = NULL;
+	npuHalDevice *x = NULL, *y = NULL;
 	double scrub, release;
 	int err;
 
@@ -144,23 +144,23 @@ void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *r
 		iters = MAX_ITERS;
 	if (runs > 64)
 		runs = 64;
-	err = halDeviceOpen(0, &x);
+	err = npuHalDeviceOpen(0, &x);
 	if (!err)
-		err = halDeviceOpen(0, &y);
+		err = npuHalDeviceOpen(0, &y);
 	if (err) {
-		scrub = release = -(double)halErrorToAcl(err);
+		scrub = release = -(double)npuHalErrorToAcl(err);
 	} else {
 		scrub = bench_scrub_alloc(x, y, (int)iters);
 		release = bench_release(x, (int)runs);
-		if (!strcmp(halBackendName(), "inproc"))
+		if (!strcmp(npuHalBackendName(), "inproc"))
 			bench_report_add(rep, "hbm_backing_after_free_mb",
 					 "host memory backing HBM after 1 GiB freed", "MiB",
 					 bench_backing_after_free(x));
 	}
 	if (y)
-		halDeviceClose(y);
+		npuHalDeviceClose(y);
 	if (x)
-		halDeviceClose(x);
+		npuHalDeviceClose(x);
 	bench_report_add(rep, "scrub_alloc_2m_us",
 			 "alloc+free 2 MiB another context just freed", "us", scrub);
 	bench_report_add(rep, "release_2m_us", "free of written HBM, per 2 MiB chunk", "us",

@@ -41,7 +41,7 @@ struct bench_iters {
 	unsigned int big;	/* each 64 MiB copy, memcpy and process_vm_* */
 	unsigned int malloc;	/* aclrtMalloc + aclrtFree of 2 MiB */
 	unsigned int small;	/* synchronous 4 KiB H2D */
-	unsigned int nop;	/* halNop */
+	unsigned int nop;	/* npuHalNop */
 	unsigned int live;	/* live 4 KiB allocations of the scale measurements */
 };
 
@@ -326,24 +326,24 @@ static void bench_memcpy_4k(const struct bench_bufs *b, unsigned int n,
 static void bench_nop(unsigned int n, struct bench_result *r)
 {
 	double *v = samples_alloc(n);
-	halDevice *dev;
-	int err = halDeviceOpen(0, &dev);
+	npuHalDevice *dev;
+	int err = npuHalDeviceOpen(0, &dev);
 
 	if (err) {
-		fprintf(stderr, "npu-bench: halDeviceOpen: %s\n", strerror(-err));
+		fprintf(stderr, "npu-bench: npuHalDeviceOpen: %s\n", strerror(-err));
 		exit(1);
 	}
 	for (unsigned int i = 0; i < n; i++) {
 		double t0 = now_sec();
 
-		err = halNop(dev);
+		err = npuHalNop(dev);
 		v[i] = (now_sec() - t0) * 1e6;
 		if (err) {
-			fprintf(stderr, "npu-bench: halNop: %s\n", strerror(-err));
+			fprintf(stderr, "npu-bench: npuHalNop: %s\n", strerror(-err));
 			exit(1);
 		}
 	}
-	halDeviceClose(dev);
+	npuHalDeviceClose(dev);
 	r->ioctl_floor_us = median(v, n);
 	free(v);
 }
@@ -428,7 +428,7 @@ static void print_table(const char *backend, const struct bench_iters *it,
 	printf("%-28s %10.2f %8u\n", "aclrtMalloc+aclrtFree 2 MiB", r->malloc_free_2m_us,
 	       it->malloc);
 	printf("%-28s %10.2f %8u\n", "aclrtMemcpy H2D 4 KiB", r->memcpy_4k_us, it->small);
-	printf("%-28s %10.2f %8u\n", "halNop (ioctl floor)", r->ioctl_floor_us, it->nop);
+	printf("%-28s %10.2f %8u\n", "npuHalNop (ioctl floor)", r->ioctl_floor_us, it->nop);
 	if (rep->n)
 		printf("\n%-40s %12s %8s\n", "more", "value", "unit");
 	for (i = 0; i < rep->n; i++)
@@ -529,7 +529,7 @@ int main(int argc, char **argv)
 	if (big)
 		it.big = (unsigned int)big;
 	if (sweep_dir != NULL)
-		return bench_sweep(sweep_dir, sweep_max, halBackendName());
+		return bench_sweep(sweep_dir, sweep_max, npuHalBackendName());
 
 	/* Both host buffers are touched before anything is timed. */
 	b.host_src = host_alloc(SIZE_64M);
@@ -559,9 +559,9 @@ int main(int argc, char **argv)
 	bench_scale(it.small, it.live, &rep);
 
 	if (json)
-		print_json(halBackendName(), &it, &r, &rep);
+		print_json(npuHalBackendName(), &it, &r, &rep);
 	else
-		print_table(halBackendName(), &it, &r, &rep);
+		print_table(npuHalBackendName(), &it, &r, &rep);
 	for (i = 0; i < rep.n; i++) {
 		if (rep.v[i].value < 0) {
 			fprintf(stderr, "npu-bench: %s failed with aclError %.0f\n", rep.v[i].key,

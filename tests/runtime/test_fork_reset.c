@@ -78,7 +78,7 @@ static int fork_child_checks(const struct parent_state *p) {
      * The in-process device is the parent's: the child may not open it,
      * and then there is no device to try the callbacks on.
      */
-    if (halBackendIsInproc()) {
+    if (npuHalBackendIsInproc()) {
         (void)aclrtSetDevice(0);
         return g_device_state_calls == 0 ? 0 : 13;
     }

@@ -15,8 +15,8 @@
 #include "npu/hal.h"
 
 struct fixture {
-	halDevice *dev;
-	halQueue *q;
+	npuHalDevice *dev;
+	npuHalQueue *q;
 	struct npu_mem_alloc buf;
 };
 
@@ -24,11 +24,11 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	if (!f || halDeviceOpen(0, &f->dev) != 0)
+	if (!f || npuHalDeviceOpen(0, &f->dev) != 0)
 		return -1;
-	if (halQueueCreate(f->dev, 16, &f->q) != 0)
+	if (npuHalQueueCreate(f->dev, 16, &f->q) != 0)
 		return -1;
-	if (halMemAlloc(f->dev, 1 << 20, NPU_POLICY_NORMAL_ONLY, 0, &f->buf) != 0)
+	if (npuHalMemAlloc(f->dev, 1 << 20, NPU_POLICY_NORMAL_ONLY, 0, &f->buf) != 0)
 		return -1;
 	*state = f;
 	return 0;
@@ -38,9 +38,9 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	halQueueDestroy(f->q);
-	halMemFree(f->dev, f->buf.va);
-	halDeviceClose(f->dev);
+	npuHalQueueDestroy(f->q);
+	npuHalMemFree(f->dev, f->buf.va);
+	npuHalDeviceClose(f->dev);
 	free(f);
 	return 0;
 }
@@ -61,15 +61,15 @@ static struct npu_sqe copy_sqe(uint32_t dir, uint64_t dst, uint64_t src, uint64_
 static void test_create_bad_entries(void **state)
 {
 	struct fixture *f = *state;
-	halQueue *q = NULL;
+	npuHalQueue *q = NULL;
 
-	assert_int_equal(halQueueCreate(f->dev, 3, &q), -EINVAL);
-	assert_int_equal(halQueueCreate(f->dev, NPU_RING_MAX_ENTRIES * 2, &q), -EINVAL);
+	assert_int_equal(npuHalQueueCreate(f->dev, 3, &q), -EINVAL);
+	assert_int_equal(npuHalQueueCreate(f->dev, NPU_RING_MAX_ENTRIES * 2, &q), -EINVAL);
 	assert_null(q);
-	assert_int_equal(halQueueCreate(f->dev, 0, &q), 0);
-	assert_int_equal(halQueueSubmitted(q), 0);
-	assert_int_equal(halQueueCompleted(q), 0);
-	halQueueDestroy(q);
+	assert_int_equal(npuHalQueueCreate(f->dev, 0, &q), 0);
+	assert_int_equal(npuHalQueueSubmitted(q), 0);
+	assert_int_equal(npuHalQueueCompleted(q), 0);
+	npuHalQueueDestroy(q);
 }
 
 /* H2D, D2D, D2H through one queue: each step depends on the previous. */
@@ -87,13 +87,13 @@ static void test_ordered_round_trip(void **state)
 	s[0] = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)src, N);
 	s[1] = copy_sqe(NPU_DIR_D2D, f->buf.va + 65536, f->buf.va, N);
 	s[2] = copy_sqe(NPU_DIR_D2H, (uint64_t)(uintptr_t)dst, f->buf.va + 65536, N);
-	uint64_t before = halQueueSubmitted(f->q);
-	assert_int_equal(halQueueSubmit(f->q, s, 3, &last), 0);
+	uint64_t before = npuHalQueueSubmitted(f->q);
+	assert_int_equal(npuHalQueueSubmit(f->q, s, 3, &last), 0);
 	assert_int_equal(last, before + 3);
-	assert_int_equal(halQueueWait(f->q, last, 0), 0);
-	assert_true(halQueueCompleted(f->q) >= last);
+	assert_int_equal(npuHalQueueWait(f->q, last, 0), 0);
+	assert_true(npuHalQueueCompleted(f->q) >= last);
 	assert_memory_equal(src, dst, N);
-	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+	assert_int_equal(npuHalQueueTakeError(f->q, NULL), 0);
 	free(src);
 	free(dst);
 }
@@ -114,10 +114,10 @@ static void test_batch_larger_than_ring(void **state)
 		s[i] = copy_sqe(NPU_DIR_H2D, f->buf.va + 8 * (uint64_t)i,
 				(uint64_t)(uintptr_t)&vals[i], 8);
 	}
-	assert_int_equal(halQueueSubmit(f->q, s, N, &last), 0);
+	assert_int_equal(npuHalQueueSubmit(f->q, s, N, &last), 0);
 	s[0] = copy_sqe(NPU_DIR_D2H, (uint64_t)(uintptr_t)out, f->buf.va, 8 * N);
-	assert_int_equal(halQueueSubmit(f->q, s, 1, &last), 0);
-	assert_int_equal(halQueueWait(f->q, last, 0), 0);
+	assert_int_equal(npuHalQueueSubmit(f->q, s, 1, &last), 0);
+	assert_int_equal(npuHalQueueWait(f->q, last, 0), 0);
 	assert_memory_equal(vals, out, 8 * N);
 	free(vals);
 	free(out);
@@ -135,13 +135,13 @@ static void test_errors(void **state)
 	s[2] = copy_sqe(NPU_DIR_D2H, (uint64_t)(uintptr_t)&back, f->buf.va, 8);
 	s[3] = s[2];
 	s[3].opcode = NPU_OP_COUNT; /* unknown opcode */
-	first = halQueueSubmitted(f->q) + 2;
-	assert_int_equal(halQueueSubmit(f->q, s, 4, NULL), 0);
-	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q), 0), 0);
+	first = npuHalQueueSubmitted(f->q) + 2;
+	assert_int_equal(npuHalQueueSubmit(f->q, s, 4, NULL), 0);
+	assert_int_equal(npuHalQueueWait(f->q, npuHalQueueSubmitted(f->q), 0), 0);
 	assert_int_equal(back, 42);
-	assert_int_equal(halQueueTakeError(f->q, &seq), -EFAULT);
+	assert_int_equal(npuHalQueueTakeError(f->q, &seq), -EFAULT);
 	assert_int_equal(seq, first);
-	assert_int_equal(halQueueTakeError(f->q, &seq), 0);
+	assert_int_equal(npuHalQueueTakeError(f->q, &seq), 0);
 }
 
 /* Every failed descriptor is kept, in order, until it is taken. */
@@ -150,34 +150,34 @@ static void test_errors_all_kept(void **state)
 	struct fixture *f = *state;
 	uint64_t v = 42, first;
 	struct npu_sqe s[3];
-	struct halQueueError e[4];
+	struct npuHalQueueError e[4];
 
 	s[0] = copy_sqe(NPU_DIR_D2D, f->buf.va, f->buf.va + (1 << 20), 8); /* past the end */
 	s[1] = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)&v, 8);
 	s[2] = s[0];
-	first = halQueueSubmitted(f->q) + 1;
-	assert_int_equal(halQueueSubmit(f->q, s, 3, NULL), 0);
-	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q), 0), 0);
-	assert_int_equal(halQueueTakeErrors(f->q, e, 4), 2);
+	first = npuHalQueueSubmitted(f->q) + 1;
+	assert_int_equal(npuHalQueueSubmit(f->q, s, 3, NULL), 0);
+	assert_int_equal(npuHalQueueWait(f->q, npuHalQueueSubmitted(f->q), 0), 0);
+	assert_int_equal(npuHalQueueTakeErrors(f->q, e, 4), 2);
 	assert_int_equal(e[0].seq, first);
 	assert_int_equal(e[0].res, -EFAULT);
 	assert_int_equal(e[1].seq, first + 2);
 	assert_int_equal(e[1].res, -EFAULT);
-	assert_int_equal(halQueueTakeErrors(f->q, e, 4), 0);
+	assert_int_equal(npuHalQueueTakeErrors(f->q, e, 4), 0);
 	/* The count goes on past what the caller has room for. */
-	assert_int_equal(halQueueSubmit(f->q, s, 3, NULL), 0);
-	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q), 0), 0);
-	assert_int_equal(halQueueTakeErrors(f->q, e, 1), 2);
+	assert_int_equal(npuHalQueueSubmit(f->q, s, 3, NULL), 0);
+	assert_int_equal(npuHalQueueWait(f->q, npuHalQueueSubmitted(f->q), 0), 0);
+	assert_int_equal(npuHalQueueTakeErrors(f->q, e, 1), 2);
 	assert_int_equal(e[0].seq, first + 3);
-	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+	assert_int_equal(npuHalQueueTakeError(f->q, NULL), 0);
 }
 
 static void test_wait_bad_seq(void **state)
 {
 	struct fixture *f = *state;
 
-	assert_int_equal(halQueueWait(f->q, halQueueSubmitted(f->q) + 1, 0), -EINVAL);
-	assert_int_equal(halQueueWait(f->q, 0, 0), 0);
+	assert_int_equal(npuHalQueueWait(f->q, npuHalQueueSubmitted(f->q) + 1, 0), -EINVAL);
+	assert_int_equal(npuHalQueueWait(f->q, 0, 0), 0);
 }
 
 /* A value wait that nobody releases times out; a write then releases it. */
@@ -192,25 +192,25 @@ static void test_value_wait_timeout(void **state)
 	s.dir = NPU_DIR_H2D;
 	s.dst = f->buf.va + 4096;
 	s.len = 8;
-	assert_int_equal(halQueueSubmit(f->q, &s, 1, NULL), 0);
+	assert_int_equal(npuHalQueueSubmit(f->q, &s, 1, NULL), 0);
 	memset(&s, 0, sizeof(s));
 	s.opcode = NPU_OP_VALUE_WAIT;
 	s.dst = f->buf.va + 4096;
 	s.value = 5;
 	s.cond = NPU_WAIT_GEQ;
-	assert_int_equal(halQueueSubmit(f->q, &s, 1, &seq), 0);
-	assert_int_equal(halQueueWait(f->q, seq, 30ULL * 1000 * 1000), -ETIME);
+	assert_int_equal(npuHalQueueSubmit(f->q, &s, 1, &seq), 0);
+	assert_int_equal(npuHalQueueWait(f->q, seq, 30ULL * 1000 * 1000), -ETIME);
 
-	halQueue *q2;
-	assert_int_equal(halQueueCreate(f->dev, 8, &q2), 0);
+	npuHalQueue *q2;
+	assert_int_equal(npuHalQueueCreate(f->dev, 8, &q2), 0);
 	memset(&s, 0, sizeof(s));
 	s.opcode = NPU_OP_VALUE_WRITE;
 	s.dst = f->buf.va + 4096;
 	s.value = 6;
-	assert_int_equal(halQueueSubmit(q2, &s, 1, NULL), 0);
-	assert_int_equal(halQueueWait(f->q, seq, 0), 0);
-	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
-	halQueueDestroy(q2);
+	assert_int_equal(npuHalQueueSubmit(q2, &s, 1, NULL), 0);
+	assert_int_equal(npuHalQueueWait(f->q, seq, 0), 0);
+	assert_int_equal(npuHalQueueTakeError(f->q, NULL), 0);
+	npuHalQueueDestroy(q2);
 }
 
 static void test_stats(void **state)
@@ -222,12 +222,12 @@ static void test_stats(void **state)
 
 	memset(&s, 0, sizeof(s));
 	s.opcode = NPU_OP_NOP;
-	assert_int_equal(halQueueStats(f->q, &st), 0);
+	assert_int_equal(npuHalQueueStats(f->q, &st), 0);
 	uint64_t before = st.sqes;
 	for (int i = 0; i < 10; i++)
-		assert_int_equal(halQueueSubmit(f->q, &s, 1, &seq), 0);
-	assert_int_equal(halQueueWait(f->q, seq, 0), 0);
-	assert_int_equal(halQueueStats(f->q, &st), 0);
+		assert_int_equal(npuHalQueueSubmit(f->q, &s, 1, &seq), 0);
+	assert_int_equal(npuHalQueueWait(f->q, seq, 0), 0);
+	assert_int_equal(npuHalQueueStats(f->q, &st), 0);
 	assert_int_equal(st.sqes, before + 10);
 	assert_true(st.doorbells >= 1);
 }
@@ -236,8 +236,8 @@ static void test_stats(void **state)
  * A ring the driver failed for good (an impossible sq_tail in its shared
  * memory: -EPROTO) is a task-scheduler error upstream, not an internal one.
  */
-/* One descriptor on the device's synchronous queue (halDeviceRun). */
-static int sync_op(halDevice *dev, uint8_t opcode, uint32_t dir, void *dst, const void *src,
+/* One descriptor on the device's synchronous queue (npuHalDeviceRun). */
+static int sync_op(npuHalDevice *dev, uint8_t opcode, uint32_t dir, void *dst, const void *src,
 		   uint64_t len, uint8_t value)
 {
 	struct npu_sqe sqe = { 0 };
@@ -248,15 +248,15 @@ static int sync_op(halDevice *dev, uint8_t opcode, uint32_t dir, void *dst, cons
 	sqe.src = (uint64_t)(uintptr_t)src;
 	sqe.len = len;
 	sqe.value = value;
-	return halDeviceRun(dev, &sqe, 1);
+	return npuHalDeviceRun(dev, &sqe, 1);
 }
 
-static int sync_copy(halDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir)
+static int sync_copy(npuHalDevice *dev, void *dst, const void *src, uint64_t count, uint32_t dir)
 {
 	return sync_op(dev, NPU_OP_COPY, dir, dst, src, count, 0);
 }
 
-static int sync_fill(halDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir)
+static int sync_fill(npuHalDevice *dev, void *dst, uint8_t value, uint64_t count, uint32_t dir)
 {
 	return sync_op(dev, NPU_OP_MEMSET, dir, dst, NULL, count, value);
 }
@@ -272,7 +272,7 @@ static void test_sync_calls_return_their_own_result(void **state)
 	uint64_t v = 0x1122334455667788ULL, back = 0;
 	struct npu_ring_stats before, after;
 
-	assert_int_equal(halQueueStatsTotal(&before), 0);
+	assert_int_equal(npuHalQueueStatsTotal(&before), 0);
 	assert_int_equal(sync_copy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D), 0);
 	/* Past the end of the allocation: this call fails, the next does not. */
 	assert_int_equal(sync_copy(f->dev, &back, (void *)(uintptr_t)(f->buf.va + (1 << 20)), 8,
@@ -283,12 +283,12 @@ static void test_sync_calls_return_their_own_result(void **state)
 	assert_int_equal(sync_fill(f->dev, (void *)(uintptr_t)f->buf.va, 0xab, 8, NPU_DIR_H2D), 0);
 	assert_int_equal(sync_copy(f->dev, &back, (void *)(uintptr_t)f->buf.va, 8, NPU_DIR_D2H), 0);
 	assert_true(back == 0xababababababababULL);
-	assert_int_equal(halQueueStatsTotal(&after), 0);
+	assert_int_equal(npuHalQueueStatsTotal(&after), 0);
 	assert_int_equal(after.sqes - before.sqes, 0);
 }
 
 /*
- * halDeviceRun: n descriptors on the device's synchronous queue, more than
+ * npuHalDeviceRun: n descriptors on the device's synchronous queue, more than
  * it holds at once. All of them run, even after one failed; the call
  * returns the first failure, which does not stick to the next call.
  */
@@ -305,8 +305,8 @@ static void test_device_run_runs_all_and_returns_the_first_error(void **state)
 		sqes[i] = copy_sqe(NPU_DIR_H2D, f->buf.va + 8 * (uint64_t)i, (uintptr_t)&src[i], 8);
 	}
 	sqes[BAD].dst = end; /* past the end of the allocation */
-	assert_int_equal(halDeviceRun(f->dev, sqes, 0), 0);
-	assert_int_equal(halDeviceRun(f->dev, sqes, N), -EFAULT);
+	assert_int_equal(npuHalDeviceRun(f->dev, sqes, 0), 0);
+	assert_int_equal(npuHalDeviceRun(f->dev, sqes, N), -EFAULT);
 	assert_int_equal(sync_copy(f->dev, back, (void *)(uintptr_t)f->buf.va, sizeof(back),
 				   NPU_DIR_D2H),
 			 0);
@@ -315,7 +315,7 @@ static void test_device_run_runs_all_and_returns_the_first_error(void **state)
 			assert_true(back[i] == src[i]);
 	}
 	sqes[BAD].dst = f->buf.va + 8 * BAD;
-	assert_int_equal(halDeviceRun(f->dev, sqes, N), 0);
+	assert_int_equal(npuHalDeviceRun(f->dev, sqes, N), 0);
 }
 
 /*
@@ -337,18 +337,18 @@ static void test_parent_queue_in_a_forked_child_is_ebadf(void **state)
 		struct npu_ring_stats st;
 		uint64_t seq = 99;
 
-		if (halQueueSubmit(f->q, &s, 1, NULL) != -EBADF)
+		if (npuHalQueueSubmit(f->q, &s, 1, NULL) != -EBADF)
 			_exit(1);
-		if (halQueueWait(f->q, halQueueSubmitted(f->q), 0) != -EBADF)
+		if (npuHalQueueWait(f->q, npuHalQueueSubmitted(f->q), 0) != -EBADF)
 			_exit(2);
-		if (halQueueTakeError(f->q, &seq) != -EBADF || seq != 0)
+		if (npuHalQueueTakeError(f->q, &seq) != -EBADF || seq != 0)
 			_exit(3);
-		if (halQueueAbort(f->q) != -EBADF || halQueueStats(f->q, &st) != -EBADF)
+		if (npuHalQueueAbort(f->q) != -EBADF || npuHalQueueStats(f->q, &st) != -EBADF)
 			_exit(4);
 		if (sync_copy(f->dev, (void *)(uintptr_t)f->buf.va, &v, 8, NPU_DIR_H2D) != -EBADF)
 			_exit(5);
-		(void)halQueueCompleted(f->q);
-		halQueueDestroy(f->q);
+		(void)npuHalQueueCompleted(f->q);
+		npuHalQueueDestroy(f->q);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -358,16 +358,16 @@ static void test_parent_queue_in_a_forked_child_is_ebadf(void **state)
 	struct npu_sqe s = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)&v, 8);
 	uint64_t last = 0;
 
-	assert_int_equal(halQueueSubmit(f->q, &s, 1, &last), 0);
-	assert_int_equal(halQueueWait(f->q, last, 0), 0);
-	assert_int_equal(halQueueTakeError(f->q, NULL), 0);
+	assert_int_equal(npuHalQueueSubmit(f->q, &s, 1, &last), 0);
+	assert_int_equal(npuHalQueueWait(f->q, last, 0), 0);
+	assert_int_equal(npuHalQueueTakeError(f->q, NULL), 0);
 }
 
 static void test_failed_ring_maps_to_ts_error(void **state)
 {
 	(void)state;
-	assert_int_equal(halErrorToAcl(-EPROTO), ACL_ERROR_RT_TS_ERROR);
-	assert_int_equal(halErrorToAcl(-EFAULT), ACL_ERROR_RT_PARAM_INVALID);
+	assert_int_equal(npuHalErrorToAcl(-EPROTO), ACL_ERROR_RT_TS_ERROR);
+	assert_int_equal(npuHalErrorToAcl(-EFAULT), ACL_ERROR_RT_PARAM_INVALID);
 }
 
 int main(void)
@@ -388,7 +388,7 @@ int main(void)
 	};
 
 	/* What the runtime does for its users; a direct HAL user does it too. */
-	if (pthread_atfork(halForkPrepare, halForkParent, halForkChild) != 0)
+	if (pthread_atfork(npuHalForkPrepare, npuHalForkParent, npuHalForkChild) != 0)
 		return 1;
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

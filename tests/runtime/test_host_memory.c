@@ -31,7 +31,7 @@ static long pinned_pages(void)
 		long n;
 
 		snprintf(path, sizeof(path), "npu/npu%d/counters", dev);
-		n = halInprocDebugfsRead(path, buf, sizeof(buf) - 1);
+		n = npuHalInprocDebugfsRead(path, buf, sizeof(buf) - 1);
 		if (n < 0)
 			break;
 		buf[n] = '\0';
@@ -47,7 +47,7 @@ static int group_setup(void **state)
 	(void)state;
 	if (aclInit(NULL) != ACL_SUCCESS)
 		return -1;
-	if (halBackendIsInproc())
+	if (npuHalBackendIsInproc())
 		pinned_at_start = pinned_pages();
 	return aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
 }
@@ -382,7 +382,7 @@ static void test_pinned_pages_follow_devices(void **state)
 	long base, open_cost = 0;
 
 	(void)state;
-	if (!halBackendIsInproc()) {
+	if (!npuHalBackendIsInproc()) {
 		free(reg);
 		skip();
 	}

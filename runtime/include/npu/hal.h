@@ -13,7 +13,7 @@
  * K/M/G suffix; default 16G) configure the in-process device.
  *
  * Every function returns 0 or a negative errno from the driver or the
- * system; halErrorToAcl() maps that to the upstream error code. All
+ * system; npuHalErrorToAcl() maps that to the upstream error code. All
  * functions are thread safe.
  */
 #ifndef NPU_HAL_H
@@ -28,41 +28,41 @@
 extern "C" {
 #endif
 
-typedef struct halDevice halDevice;
+typedef struct npuHalDevice npuHalDevice;
 
 /* Which backend the process uses: "inproc", or the path of device 0. */
-const char *halBackendName(void);
+const char *npuHalBackendName(void);
 /* True when the backend is the in-process device. */
-int halBackendIsInproc(void);
+int npuHalBackendIsInproc(void);
 /*
  * Reads a debugfs file of the in-process driver, path relative to the
  * debugfs root (e.g. "npu/npu0/counters", as under /sys/kernel/debug for
  * npu.ko): its statistics, for tests and benchmarks. Returns the bytes
  * read or -errno (-ENOENT before the in-process device is loaded).
  */
-long halInprocDebugfsRead(const char *path, char *buf, size_t len);
+long npuHalInprocDebugfsRead(const char *path, char *buf, size_t len);
 
 /*
  * fork(): the HAL's files belong to the process that opened them. The
  * runtime's pthread_atfork handlers call these around every fork. In the
- * child, halForkChild() closes, without any ioctl, every device file,
+ * child, npuHalForkChild() closes, without any ioctl, every device file,
  * io_uring and ring/pool memory file descriptor the parent's HAL objects
- * hold (halForkTrackFd), and from then on those objects fail every call
+ * hold (npuHalForkTrackFd), and from then on those objects fail every call
  * with -EBADF; the child may open devices afresh. The in-process device is
  * the parent's: a child refuses to open it (-EOPNOTSUPP) once the parent
  * had loaded it.
  */
-void halForkPrepare(void);
-void halForkParent(void);
-void halForkChild(void);
+void npuHalForkPrepare(void);
+void npuHalForkParent(void);
+void npuHalForkChild(void);
 /* True in a child forked after the parent loaded the in-process device. */
-int halForkInprocUnusable(void);
+int npuHalForkInprocUnusable(void);
 /* A descriptor to close in a forked child (untrack it before closing it). */
-void halForkTrackFd(int fd);
-void halForkUntrackFd(int fd);
+void npuHalForkTrackFd(int fd);
+void npuHalForkUntrackFd(int fd);
 
 /* Number of physical devices the backend offers. */
-int halGetDeviceCount(uint32_t *count);
+int npuHalGetDeviceCount(uint32_t *count);
 
 /*
  * Open physical device devId for this process: open the file, reserve the
@@ -70,24 +70,24 @@ int halGetDeviceCount(uint32_t *count);
  * create the ring that synchronous copies use. Each open is one driver
  * context; closing it frees everything the context holds.
  */
-int halDeviceOpen(uint32_t devId, halDevice **dev);
-void halDeviceClose(halDevice *dev);
+int npuHalDeviceOpen(uint32_t devId, npuHalDevice **dev);
+void npuHalDeviceClose(npuHalDevice *dev);
 
 /* The device-VA aperture of dev: no host address is ever inside it. */
-uint64_t halApertureBase(const halDevice *dev);
-uint64_t halApertureSize(const halDevice *dev);
+uint64_t npuHalApertureBase(const npuHalDevice *dev);
+uint64_t npuHalApertureSize(const npuHalDevice *dev);
 /* True when [addr, addr + size) lies inside dev's aperture. */
-int halIsDeviceAddress(const halDevice *dev, const void *addr, size_t size);
+int npuHalIsDeviceAddress(const npuHalDevice *dev, const void *addr, size_t size);
 
-int halGetVersion(halDevice *dev, struct npu_version *version);
-int halDeviceInfo(halDevice *dev, struct npu_device_info *info);
-int halMemInfo(halDevice *dev, struct npu_mem_info *info);
+int npuHalGetVersion(npuHalDevice *dev, struct npu_version *version);
+int npuHalDeviceInfo(npuHalDevice *dev, struct npu_device_info *info);
+int npuHalMemInfo(npuHalDevice *dev, struct npu_mem_info *info);
 
 /* policy: NPU_POLICY_*; flags: NPU_MEM_*. */
-int halMemAlloc(halDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
+int npuHalMemAlloc(npuHalDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
 		struct npu_mem_alloc *out);
-int halMemFree(halDevice *dev, uint64_t va);
-int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out);
+int npuHalMemFree(npuHalDevice *dev, uint64_t va);
+int npuHalMemQuery(npuHalDevice *dev, uint64_t va, struct npu_mem_query *out);
 
 /*
  * The synchronous path: n descriptors that the caller built (the runtime's
@@ -96,10 +96,10 @@ int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out);
  * device operands device VAs of dev. Returns the first descriptor error
  * (0 or -errno); every descriptor runs whatever an earlier one returned.
  */
-int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n);
+int npuHalDeviceRun(npuHalDevice *dev, const struct npu_sqe *sqes, uint32_t n);
 
 /* NPU_IOCTL_NOP round trip: the backend's ioctl floor. */
-int halNop(halDevice *dev);
+int npuHalNop(npuHalDevice *dev);
 
 /* ---------------------------------------------------------------------- */
 /* Queues, host memory and peers                                           */
@@ -111,136 +111,136 @@ int halNop(halDevice *dev);
  * engines. Each descriptor gets a sequence number (1, 2, ... per queue);
  * the HAL writes it into user_data, so callers leave user_data alone.
  * All queue functions are thread safe. In a forked child a queue of the
- * parent fails every call with -EBADF (halQueueCompleted returns what had
- * completed at the fork) and halQueueDestroy leaves it alone.
+ * parent fails every call with -EBADF (npuHalQueueCompleted returns what had
+ * completed at the fork) and npuHalQueueDestroy leaves it alone.
  */
-typedef struct halQueue halQueue;
+typedef struct npuHalQueue npuHalQueue;
 
 /* entries: a power of two in [1, NPU_RING_MAX_ENTRIES]; 0 picks the default. */
-int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out);
+int npuHalQueueCreate(npuHalDevice *dev, uint32_t entries, npuHalQueue **out);
 /* Waits for every submitted descriptor, then destroys the ring. */
-void halQueueDestroy(halQueue *q);
+void npuHalQueueDestroy(npuHalQueue *q);
 /*
  * Append n descriptors, in order, and make sure an engine will run them
  * (the doorbell only when the engine asked for it with NEED_WAKEUP). Blocks
  * while the ring is full. *last_seq (may be NULL) gets the sequence number
  * of the last one.
  */
-int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq);
+int npuHalQueueSubmit(npuHalQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq);
 /* Sequence number up to which everything has completed; never blocks. */
-uint64_t halQueueCompleted(halQueue *q);
+uint64_t npuHalQueueCompleted(npuHalQueue *q);
 /* Sequence number of the last descriptor submitted (0 if none). */
-uint64_t halQueueSubmitted(halQueue *q);
+uint64_t npuHalQueueSubmitted(npuHalQueue *q);
 /*
  * Wait until descriptor seq (and so every older one) has completed: spin
  * briefly, then block. timeout_ns 0 waits forever. Returns 0 or -ETIME.
  */
-int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns);
+int npuHalQueueWait(npuHalQueue *q, uint64_t seq, uint64_t timeout_ns);
 /*
  * The first descriptor error since the last take: returns its res (a
  * negative errno) and its sequence number in *seq (may be NULL), and
  * clears it with the later ones; 0 when none failed.
  */
-int halQueueTakeError(halQueue *q, uint64_t *seq);
+int npuHalQueueTakeError(npuHalQueue *q, uint64_t *seq);
 /*
  * Every descriptor error since the last take, in completion order (so the
- * first is the one halQueueTakeError reports): copies up to max of them to
+ * first is the one npuHalQueueTakeError reports): copies up to max of them to
  * out, clears them all and returns how many failed. A queue keeps the
  * first HAL_QUEUE_MAX_ERRORS of a stretch; the count goes on past them.
  */
 #define HAL_QUEUE_MAX_ERRORS 64
-struct halQueueError {
+struct npuHalQueueError {
 	uint64_t seq;	/* sequence number of the failed descriptor */
 	int res;	/* its result, a negative errno */
 };
-uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max);
+uint32_t npuHalQueueTakeErrors(npuHalQueue *q, struct npuHalQueueError *out, uint32_t max);
 /*
  * Cancel every descriptor submitted so far that has not started (a
  * VALUE_WAIT holding the queue included); returns once they have completed
- * with -ECANCELED, which halQueueTakeError does not report. A submitter
+ * with -ECANCELED, which npuHalQueueTakeError does not report. A submitter
  * blocked for room meanwhile gets it; what is submitted after the call
  * runs as usual. For aclrtDestroyStreamForce and aclrtStreamAbort.
  */
-int halQueueAbort(halQueue *q);
+int npuHalQueueAbort(npuHalQueue *q);
 /* Driver-side statistics of the queue's ring. */
-int halQueueStats(halQueue *q, struct npu_ring_stats *out);
+int npuHalQueueStats(npuHalQueue *q, struct npu_ring_stats *out);
 /*
- * The sum of halQueueStats over every live queue of this process, the
+ * The sum of npuHalQueueStats over every live queue of this process, the
  * runtime's streams included (ring_id 0): what benchmarks difference to
  * count the system calls of a stretch of stream work.
  */
-int halQueueStatsTotal(struct npu_ring_stats *out);
+int npuHalQueueStatsTotal(struct npu_ring_stats *out);
 
 /*
  * Register [ptr, ptr + size) of this process with dev so the engines copy
  * it directly (pinned). fd is a memfd backing the range at offset fd_off,
  * or -1 for anonymous memory. Page aligned. Unregister takes the same ptr.
  */
-int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off);
-int halHostUnregister(halDevice *dev, void *ptr);
+int npuHalHostRegister(npuHalDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off);
+int npuHalHostUnregister(npuHalDevice *dev, void *ptr);
 
 /*
  * Let descriptors of dev's queues name device VAs of peer (both opened by
  * this process on the same driver instance), and stop it again.
  */
-int halPeerEnable(halDevice *dev, halDevice *peer);
-int halPeerDisable(halDevice *dev, halDevice *peer);
+int npuHalPeerEnable(npuHalDevice *dev, npuHalDevice *peer);
+int npuHalPeerDisable(npuHalDevice *dev, npuHalDevice *peer);
 /* 1 if dev and peer can reach each other (same driver instance), else 0. */
-int halPeerCapable(halDevice *dev, halDevice *peer);
+int npuHalPeerCapable(npuHalDevice *dev, npuHalDevice *peer);
 
 /* ---------------------------------------------------------------------- */
 /* Sharing: IPC keys, physical memory, shareable handles                  */
 /* ---------------------------------------------------------------------- */
 
 /*
- * Everything below is per driver context (per halDevice): VAs, physical
+ * Everything below is per driver context (per npuHalDevice): VAs, physical
  * handles and the exports a context made belong to it, and closing the
  * device releases them. Keys are NPU_IPC_KEY_LEN characters, no NUL.
  */
 
 /* The caller's TGID as the driver sees it: what whitelists hold. */
-int halGetBareTgid(int32_t *tgid);
+int npuHalGetBareTgid(int32_t *tgid);
 
 /* IPC: export the first size bytes of the allocation at va (flags: NPU_SHARE_*). */
-int halIpcExport(halDevice *dev, uint64_t va, uint64_t size, uint32_t flags,
+int npuHalIpcExport(npuHalDevice *dev, uint64_t va, uint64_t size, uint32_t flags,
 		 char key[NPU_IPC_KEY_LEN]);
-int halIpcSetPid(halDevice *dev, const char key[NPU_IPC_KEY_LEN], const int32_t *pids,
+int npuHalIpcSetPid(npuHalDevice *dev, const char key[NPU_IPC_KEY_LEN], const int32_t *pids,
 		 uint32_t count);
-int halIpcImport(halDevice *dev, const char key[NPU_IPC_KEY_LEN], struct npu_ipc_import *out);
-int halIpcUnimport(halDevice *dev, uint64_t va);
-int halIpcDestroy(halDevice *dev, const char key[NPU_IPC_KEY_LEN]);
+int npuHalIpcImport(npuHalDevice *dev, const char key[NPU_IPC_KEY_LEN], struct npu_ipc_import *out);
+int npuHalIpcUnimport(npuHalDevice *dev, uint64_t va);
+int npuHalIpcDestroy(npuHalDevice *dev, const char key[NPU_IPC_KEY_LEN]);
 
 /* Physical memory: page_class NPU_CLASS_*, flags NPU_MEM_P2P and NPU_MEM_HOST. */
-int halPhysAlloc(halDevice *dev, uint64_t size, uint32_t page_class, uint32_t flags,
+int npuHalPhysAlloc(npuHalDevice *dev, uint64_t size, uint32_t page_class, uint32_t flags,
 		 uint32_t *handle);
-int halPhysFree(halDevice *dev, uint32_t handle);
-int halPhysRetain(halDevice *dev, uint64_t va, uint32_t *handle);
-int halPhysInfo(halDevice *dev, uint32_t handle, struct npu_phys_info *out);
+int npuHalPhysFree(npuHalDevice *dev, uint32_t handle);
+int npuHalPhysRetain(npuHalDevice *dev, uint64_t va, uint32_t *handle);
+int npuHalPhysInfo(npuHalDevice *dev, uint32_t handle, struct npu_phys_info *out);
 /* A handle of dev for the memory behind handle peer_handle of peer (same process). */
-int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t *handle);
+int npuHalPhysPeer(npuHalDevice *dev, npuHalDevice *peer, uint32_t peer_handle, uint32_t *handle);
 
 /* Reservations and mappings; want_va 0 lets the driver choose. */
-int halVmmReserve(halDevice *dev, uint64_t size, uint64_t want_va, uint32_t flags, uint64_t *va);
-int halVmmRelease(halDevice *dev, uint64_t va);
-int halVmmMap(halDevice *dev, uint64_t va, uint64_t size, uint32_t handle, uint32_t flags);
-int halVmmUnmap(halDevice *dev, uint64_t va);
-int halVmmSetAccess(halDevice *dev, uint64_t va, uint64_t size, uint32_t loc_type,
+int npuHalVmmReserve(npuHalDevice *dev, uint64_t size, uint64_t want_va, uint32_t flags, uint64_t *va);
+int npuHalVmmRelease(npuHalDevice *dev, uint64_t va);
+int npuHalVmmMap(npuHalDevice *dev, uint64_t va, uint64_t size, uint32_t handle, uint32_t flags);
+int npuHalVmmUnmap(npuHalDevice *dev, uint64_t va);
+int npuHalVmmSetAccess(npuHalDevice *dev, uint64_t va, uint64_t size, uint32_t loc_type,
 		    uint32_t loc_id, uint32_t access);
-int halVmmGetAccess(halDevice *dev, uint64_t va, uint32_t loc_type, uint32_t loc_id,
+int npuHalVmmGetAccess(npuHalDevice *dev, uint64_t va, uint32_t loc_type, uint32_t loc_id,
 		    uint32_t *access);
 
 /* Shareable handles of physical memory (flags: NPU_SHARE_*). */
-int halShareExport(halDevice *dev, uint32_t handle, uint32_t flags, uint64_t *share);
-int halShareSetPid(halDevice *dev, uint64_t share, const int32_t *pids, uint32_t count);
-int halShareImport(halDevice *dev, uint64_t share, struct npu_share_import *out);
+int npuHalShareExport(npuHalDevice *dev, uint32_t handle, uint32_t flags, uint64_t *share);
+int npuHalShareSetPid(npuHalDevice *dev, uint64_t share, const int32_t *pids, uint32_t count);
+int npuHalShareImport(npuHalDevice *dev, uint64_t share, struct npu_share_import *out);
 
 /*
  * npu-smi: up to count records into buf; *total is how many exist (retry
  * with a bigger buffer when it is larger than count).
  */
-int halSmiProcs(halDevice *dev, struct npu_smi_proc *buf, uint32_t count, uint32_t *total);
-int halSmiShares(halDevice *dev, struct npu_smi_share *buf, uint32_t count, uint32_t *total);
-int halSmiUsers(halDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total);
+int npuHalSmiProcs(npuHalDevice *dev, struct npu_smi_proc *buf, uint32_t count, uint32_t *total);
+int npuHalSmiShares(npuHalDevice *dev, struct npu_smi_share *buf, uint32_t count, uint32_t *total);
+int npuHalSmiUsers(npuHalDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total);
 
 /*
  * Map a negative errno to the upstream code, as DESIGN.md gives it: the
@@ -250,7 +250,7 @@ int halSmiUsers(halDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32
  * 507899). Every HAL function returns 0 or -errno; the caller's context
  * decides where a different code is due.
  */
-int halErrorToAcl(int err);
+int npuHalErrorToAcl(int err);
 
 #ifdef __cplusplus
 }

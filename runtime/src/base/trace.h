@@ -21,7 +21,7 @@
  *
  * The trace is base's, under every layer: the API layer times its calls
  * with it, the HAL records its rings, the core names the rings' lanes
- * (hal/hal_trace.h finds a halQueue's lane). What it reads of a descriptor
+ * (hal/hal_trace.h finds a npuHalQueue's lane). What it reads of a descriptor
  * is the driver's ABI (struct npu_sqe of uapi/npu/npu_uapi.h), which base
  * includes as it would any system header.
  *

@@ -416,7 +416,7 @@ Error Planner::Execute(Stream *s, CopyPlan &p, uint64_t *seq) {
         case Route::kSync: {
             if (s != nullptr)
                 NPU_RETURN_IF_ERROR(s->Synchronize());
-            int err = halDeviceRun(p.engine_->hal(), RingSqes(p.descs()), p.n_);
+            int err = npuHalDeviceRun(p.engine_->hal(), RingSqes(p.descs()), p.n_);
             if (err != 0)
                 return SyncFailed(err, p, *p.engine_);
             return Error::Ok();
@@ -525,7 +525,7 @@ Error CopyNow(const Context &ctx, void *dst, const void *src, size_t count) {
     if (skip)
         return Error::Ok();
     const RingDesc d = CopyDesc(dir, dst, src, count);
-    int err = halDeviceRun(engine->hal(), RingSqes(&d), 1);
+    int err = npuHalDeviceRun(engine->hal(), RingSqes(&d), 1);
     if (err != 0) {
         return Error::FromHal(err, "%s copy of %zu bytes from %p to %p on device %d failed",
                               DirName(dir), count, src, dst, engine->user_id());
@@ -560,8 +560,8 @@ Error CopyBatchNow(const BatchCopy *copies, size_t n) {
             taken[i] = true;
             descs.push_back(CopyDesc(to_device ? NPU_DIR_H2D : NPU_DIR_D2H, c.dst, c.src, c.size));
         }
-        int err = halDeviceRun(engine->hal(), RingSqes(descs.data()),
-                               static_cast<uint32_t>(descs.size()));
+        int err = npuHalDeviceRun(engine->hal(), RingSqes(descs.data()),
+                                  static_cast<uint32_t>(descs.size()));
         if (err != 0) {
             return Error::FromHal(err, "%zu copies of the batch on device %d failed", descs.size(),
                                   engine->user_id());
@@ -573,13 +573,13 @@ Error CopyBatchNow(const BatchCopy *copies, size_t n) {
 int RunCopy(DeviceSession &engine, void *dst, const void *src, size_t count) {
     const RingDesc d = CopyDesc(DirOf(engine.InAperture(dst, count), engine.InAperture(src, count)),
                                 dst, src, count);
-    return halDeviceRun(engine.hal(), RingSqes(&d), 1);
+    return npuHalDeviceRun(engine.hal(), RingSqes(&d), 1);
 }
 
 int RunFill(DeviceSession &engine, void *dst, uint8_t value, size_t count) {
     const RingDesc d =
         MemsetDesc(engine.InAperture(dst, count) ? NPU_DIR_H2D : NPU_DIR_H2H, dst, value, count);
-    return halDeviceRun(engine.hal(), RingSqes(&d), 1);
+    return npuHalDeviceRun(engine.hal(), RingSqes(&d), 1);
 }
 
 size_t MemcpyDescSize() {

@@ -13,7 +13,7 @@
 //   kHost  the stream drained, then the CPU (a word fill of host memory that
 //          no engine can reach).
 // Execute(plan) runs it. There is one synchronous path: the device's
-// synchronous queue (halDeviceRun). Every byte of device memory moves
+// synchronous queue (npuHalDeviceRun). Every byte of device memory moves
 // through a descriptor; the runtime never touches device memory itself.
 //
 // Descriptors are RingDesc: the 64 bytes of the ring's ABI descriptor, made
@@ -221,7 +221,7 @@ size_t MemcpyDescSize();
 Error WriteMemcpyDesc(const Context &ctx, void *desc, const void *src, void *dst, size_t count);
 
 // ---------------------------------------------------------------------
-// Descriptors of the runtime's own words, for Stream::Submit or a halQueue
+// Descriptors of the runtime's own words, for Stream::Submit or a npuHalQueue
 
 // The word at addr := value.
 RingDesc ValueWriteDesc(uint64_t addr, uint64_t value);
@@ -229,7 +229,7 @@ RingDesc ValueWriteDesc(uint64_t addr, uint64_t value);
 RingDesc ValueWaitDesc(uint64_t addr, uint64_t value, uint32_t cond);
 // The engine's clock into the word at addr.
 RingDesc TimestampDesc(uint64_t addr);
-// What a halQueue takes: the descriptors as the ring's ABI type.
+// What a npuHalQueue takes: the descriptors as the ring's ABI type.
 inline const ::npu_sqe *RingSqes(const RingDesc *descs) {
     return reinterpret_cast<const ::npu_sqe *>(descs);
 }

@@ -27,19 +27,19 @@ std::array<std::atomic<uint64_t>, kCachedDevices> g_size_of{};
 std::array<std::atomic<uint64_t>, kCachedDevices> g_last_busy{};
 std::array<std::atomic<uint64_t>, kCachedDevices> g_last_up{};
 
-// halDeviceInfo of user device user_id: its open session's, else a
+// npuHalDeviceInfo of user device user_id: its open session's, else a
 // short-lived open's.
 Error DeviceInfoOf(int32_t user_id, uint32_t phys, struct npu_device_info *info) {
     std::shared_ptr<DeviceSession> session = DeviceManager::Get().SessionOf(user_id);
     int err = 0;
     if (session) {
-        err = halDeviceInfo(session->hal(), info);
+        err = npuHalDeviceInfo(session->hal(), info);
     } else {
-        halDevice *dev = nullptr;
-        err = halDeviceOpen(phys, &dev);
+        npuHalDevice *dev = nullptr;
+        err = npuHalDeviceOpen(phys, &dev);
         if (err == 0) {
-            err = halDeviceInfo(dev, info);
-            halDeviceClose(dev);
+            err = npuHalDeviceInfo(dev, info);
+            npuHalDeviceClose(dev);
         }
     }
     if (err != 0)
@@ -84,13 +84,13 @@ Error DeviceMemorySize(int32_t user_id, uint64_t *bytes) {
     std::shared_ptr<DeviceSession> session = DeviceManager::Get().SessionOf(user_id);
     int err = 0;
     if (session) {
-        err = halGetVersion(session->hal(), &version);
+        err = npuHalGetVersion(session->hal(), &version);
     } else {
-        halDevice *dev = nullptr;
-        err = halDeviceOpen(phys, &dev);
+        npuHalDevice *dev = nullptr;
+        err = npuHalDeviceOpen(phys, &dev);
         if (err == 0) {
-            err = halGetVersion(dev, &version);
-            halDeviceClose(dev);
+            err = npuHalGetVersion(dev, &version);
+            npuHalDeviceClose(dev);
         }
     }
     if (err != 0)

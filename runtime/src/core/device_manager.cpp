@@ -50,9 +50,9 @@ Error DeviceManager::EnsureDiscoveredLocked() {
     if (discovered_)
         return Error::Ok();
     uint32_t physical = 0;
-    int err = halGetDeviceCount(&physical);
+    int err = npuHalGetDeviceCount(&physical);
     if (err != 0)
-        return Error::FromHal(err, "cannot count devices (backend %s)", halBackendName());
+        return Error::FromHal(err, "cannot count devices (backend %s)", npuHalBackendName());
     auto visible = ParseVisibleDevices(std::getenv("ASCEND_RT_VISIBLE_DEVICES"), physical);
     if (visible) {
         visible_ = *visible;

@@ -14,7 +14,7 @@ Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequ
                            void **out) {
     DeviceSession &session = ctx.session();
     struct npu_mem_alloc result = {};
-    int err = halMemAlloc(session.hal(), req.size, req.policy, req.flags, &result);
+    int err = npuHalMemAlloc(session.hal(), req.size, req.policy, req.flags, &result);
     if (err == -ENOMEM) {
         return Error::FromHal(err,
                               "device %d cannot provide %" PRIu64
@@ -60,7 +60,7 @@ Error FreeDeviceMemory(void *ptr) {
                              "(interior pointer or double free)",
                              ptr, session->user_id());
     }
-    int err = halMemFree(session->hal(), base);
+    int err = npuHalMemFree(session->hal(), base);
     if (err != 0)
         return Error::FromHal(err, "freeing devPtr %p on device %d", ptr, session->user_id());
     return Error::Ok();
@@ -74,7 +74,7 @@ Error DeviceAddressRange(const void *ptr, void **base, size_t *size) {
     if (a && a->kind == MemoryKind::kVmmReservation) {
         // The range is the mapping at ptr, which only the driver knows.
         struct npu_mem_query q = {};
-        int err = halMemQuery(session->hal(), reinterpret_cast<uintptr_t>(ptr), &q);
+        int err = npuHalMemQuery(session->hal(), reinterpret_cast<uintptr_t>(ptr), &q);
         if (err != 0) {
             return Error::FromHal(err, "cannot query address %p of device %d", ptr,
                                   session->user_id());
@@ -110,7 +110,7 @@ Error DeviceAddressRange(const void *ptr, void **base, size_t *size) {
 
 Error DeviceMappingPageSize(DeviceSession &session, const void *ptr, uint32_t *page_size) {
     struct npu_mem_query q = {};
-    int err = halMemQuery(session.hal(), reinterpret_cast<uint64_t>(ptr), &q);
+    int err = npuHalMemQuery(session.hal(), reinterpret_cast<uint64_t>(ptr), &q);
     if (err != 0)
         return Error::FromHal(err, "cannot query address %p of device %d", ptr, session.user_id());
     // The driver answers for any address: NONE (a hole of the aperture, e.g.

@@ -7,9 +7,9 @@
 namespace npu::rt {
 
 Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<DeviceSession> *out) {
-    halDevice *hal = nullptr;
-    int err = halDeviceOpen(phys_id, &hal);
-    if (err != 0 && halForkInprocUnusable()) {
+    npuHalDevice *hal = nullptr;
+    int err = npuHalDeviceOpen(phys_id, &hal);
+    if (err != 0 && npuHalForkInprocUnusable()) {
         return Error::FromHal(err,
                               "cannot open device %d in a forked child: the in-process device "
                               "belongs to the parent, which loaded it before fork(); a child "
@@ -19,12 +19,12 @@ Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<Dev
     }
     if (err != 0) {
         return Error::FromHal(err, "cannot open device %d (physical %u, backend %s)", user_id,
-                              phys_id, halBackendName());
+                              phys_id, npuHalBackendName());
     }
     struct npu_version version = {};
-    err = halGetVersion(hal, &version);
+    err = npuHalGetVersion(hal, &version);
     if (err != 0) {
-        halDeviceClose(hal);
+        npuHalDeviceClose(hal);
         return Error::FromHal(err, "cannot query device %d (physical %u)", user_id, phys_id);
     }
     bool huge1g = (version.features & NPU_FEATURE_HUGE1G) != 0;
@@ -38,11 +38,11 @@ Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<Dev
 
 DeviceSession::~DeviceSession() {
     HostPool::Get().DeviceClosing(hal_);
-    halDeviceClose(hal_);
+    npuHalDeviceClose(hal_);
 }
 
 bool DeviceSession::InAperture(const void *addr, size_t len) const {
-    return halIsDeviceAddress(hal_, addr, len == 0 ? 1 : len) != 0;
+    return npuHalIsDeviceAddress(hal_, addr, len == 0 ? 1 : len) != 0;
 }
 
 void DeviceSession::SetPhysReserve(uint32_t id, uint64_t reserve) {

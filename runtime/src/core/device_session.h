@@ -14,7 +14,7 @@
 
 #include "core/allocation_registry.h"
 #include "core/error.h"
-struct halDevice;
+struct npuHalDevice;
 
 namespace npu::rt {
 
@@ -27,7 +27,7 @@ class DeviceSession {
     DeviceSession(const DeviceSession &) = delete;
     DeviceSession &operator=(const DeviceSession &) = delete;
 
-    halDevice *hal() const { return hal_; }
+    npuHalDevice *hal() const { return hal_; }
     uint32_t physical_id() const { return phys_id_; }
     int32_t user_id() const { return user_id_; }
     // True when the device has 1 GiB pages.
@@ -52,7 +52,7 @@ class DeviceSession {
     void ForgetPhysReserve(uint32_t id);
 
   private:
-    DeviceSession(halDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g,
+    DeviceSession(npuHalDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g,
                   bool has_copy_indirect, bool has_copy_deref)
         : hal_(hal),
           phys_id_(phys_id),
@@ -61,7 +61,7 @@ class DeviceSession {
           has_copy_indirect_(has_copy_indirect),
           has_copy_deref_(has_copy_deref) {}
 
-    halDevice *const hal_;  // owned: closed by the destructor
+    npuHalDevice *const hal_;  // owned: closed by the destructor
     const uint32_t phys_id_;
     const int32_t user_id_;
     const bool has_huge1g_;

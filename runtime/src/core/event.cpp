@@ -37,7 +37,7 @@ HandleTable<Event> &EventTable() {
 
 EventSlab::~EventSlab() {
     for (uint64_t va : chunks_)
-        halMemFree(session_->hal(), va);
+        npuHalMemFree(session_->hal(), va);
 }
 
 Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
@@ -50,7 +50,7 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
         }
         const uint64_t bytes = kSlotsPerChunk * kSlotBytes;
         struct npu_mem_alloc a = {};
-        int err = halMemAlloc(session_->hal(), bytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
+        int err = npuHalMemAlloc(session_->hal(), bytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
         if (err != 0) {
             return Error::FromErrno(err, kEventMemoryCodes,
                                     "cannot allocate event memory on device %d (events live in "
@@ -62,7 +62,7 @@ Error EventSlab::Alloc(uint32_t *slot, uint64_t *va, uint64_t *epoch) {
         // Epoch 0 everywhere: a never-recorded slot satisfies no wait.
         err = RunFill(*session_, reinterpret_cast<void *>(a.va), 0, bytes);
         if (err != 0) {
-            halMemFree(session_->hal(), a.va);
+            npuHalMemFree(session_->hal(), a.va);
             return Error::FromHal(err, "cannot clear event memory on device %d",
                                   session_->user_id());
         }

@@ -10,11 +10,11 @@ namespace npu::rt {
 namespace {
 
 void ForkPrepare() {
-    halForkPrepare();
+    npuHalForkPrepare();
 }
 
 void ForkParent() {
-    halForkParent();
+    npuHalForkParent();
 }
 
 // Runs in the child, which has only the thread that called fork(). The
@@ -22,7 +22,7 @@ void ForkParent() {
 // which touches none of the parent's files: the order of the two does not
 // matter.
 void ForkChild() {
-    halForkChild();
+    npuHalForkChild();
     // The forking thread's current context is the parent's: forget it
     // without releasing it (the parent's objects are never destroyed here).
     ThreadState::ForgetCurrentContextInChild();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // fork(): a child forked from a process using the runtime starts afresh.
 // The pthread_atfork child handler (core/fork.cpp) closes the parent's
-// device files without a single ioctl (halForkChild) and forgets the
+// device files without a single ioctl (npuHalForkChild) and forgets the
 // forking thread's current context; base's own child handler
 // (base/singleton.h) gives every process-wide object a new instance. The
 // parent's objects are left as they are and never touched again (not even

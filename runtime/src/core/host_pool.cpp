@@ -39,7 +39,7 @@ HostPool::Segment::~Segment() {
     if (base != nullptr)
         ::munmap(base, size);
     if (fd >= 0) {
-        halForkUntrackFd(fd);
+        npuHalForkUntrackFd(fd);
         ::close(fd);
     }
 }
@@ -68,7 +68,7 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
                              "cannot size and seal a pinned segment of %zu bytes: %s", size,
                              std::strerror(errno));
     }
-    halForkTrackFd(seg->fd);
+    npuHalForkTrackFd(seg->fd);
     void *p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, seg->fd, 0);
     if (p == MAP_FAILED) {
         return Error::Format(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -89,7 +89,7 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
     // just copies it the pageable way.
     for (const auto &[dev, phys] : devices_) {
         (void)phys;
-        if (halHostRegister(dev, seg->base, seg->size, seg->fd, 0) == 0)
+        if (npuHalHostRegister(dev, seg->base, seg->size, seg->fd, 0) == 0)
             seg->registered.insert(dev);
     }
     segment_bytes_ += size;
@@ -105,8 +105,8 @@ Error HostPool::NewSegmentLocked(size_t size, bool dedicated, Segment **out) {
 // empty pool (ForkChild(), from the pthread_atfork child handler).
 
 void HostPool::DropSegmentLocked(Segment *seg) {
-    for (halDevice *dev : seg->registered)
-        halHostUnregister(dev, seg->base);
+    for (npuHalDevice *dev : seg->registered)
+        npuHalHostUnregister(dev, seg->base);
     seg->registered.clear();
     segment_bytes_ -= seg->size;
     auto it = std::find_if(segments_.begin(), segments_.end(),
@@ -262,7 +262,7 @@ Error HostPool::Register(void *ptr, uint64_t size, bool mapped) {
         uintptr_t end = RoundUp(addr + size, kPage);
         for (const auto &[dev, phys] : devices_) {
             (void)phys;
-            if (halHostRegister(dev, reinterpret_cast<void *>(first), end - first, -1, 0) == 0)
+            if (npuHalHostRegister(dev, reinterpret_cast<void *>(first), end - first, -1, 0) == 0)
                 r.registered.insert(dev);
         }
     }
@@ -278,8 +278,8 @@ Error HostPool::Unregister(void *ptr) {
                              "%p is not the start of a registered host range", ptr);
     }
     auto first = reinterpret_cast<void *>(it->first & ~(uintptr_t)(kPage - 1));
-    for (halDevice *dev : it->second.registered)
-        halHostUnregister(dev, first);
+    for (npuHalDevice *dev : it->second.registered)
+        npuHalHostUnregister(dev, first);
     regs_.erase(it);
     return Error::Ok();
 }
@@ -320,8 +320,8 @@ bool HostPool::Lookup(const void *ptr, size_t len, HostMemoryInfo *info) {
     return false;
 }
 
-bool HostPool::PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_id) {
-    for (halDevice *dev : devs) {
+bool HostPool::PinnedOnLocked(const std::set<npuHalDevice *> &devs, uint32_t phys_id) {
+    for (npuHalDevice *dev : devs) {
         auto it = devices_.find(dev);
         if (it != devices_.end() && it->second == phys_id)
             return true;
@@ -344,11 +344,11 @@ bool HostPool::PinnedFor(const void *ptr, size_t len, uint32_t phys_id) {
     return PinnedOnLocked(r->second.registered, phys_id);
 }
 
-void HostPool::DeviceOpened(halDevice *dev, uint32_t phys_id) {
+void HostPool::DeviceOpened(npuHalDevice *dev, uint32_t phys_id) {
     std::lock_guard<std::mutex> lock(mu_);
     devices_[dev] = phys_id;
     for (const auto &s : segments_) {
-        if (halHostRegister(dev, s->base, s->size, s->fd, 0) == 0)
+        if (npuHalHostRegister(dev, s->base, s->size, s->fd, 0) == 0)
             s->registered.insert(dev);
     }
     for (auto &[addr, r] : regs_) {
@@ -356,12 +356,12 @@ void HostPool::DeviceOpened(halDevice *dev, uint32_t phys_id) {
             continue;
         uintptr_t first = addr & ~(uintptr_t)(kPage - 1);
         uintptr_t end = RoundUp(addr + r.size, kPage);
-        if (halHostRegister(dev, reinterpret_cast<void *>(first), end - first, -1, 0) == 0)
+        if (npuHalHostRegister(dev, reinterpret_cast<void *>(first), end - first, -1, 0) == 0)
             r.registered.insert(dev);
     }
 }
 
-void HostPool::DeviceClosing(halDevice *dev) {
+void HostPool::DeviceClosing(npuHalDevice *dev) {
     // The driver drops the registrations when the file closes.
     std::lock_guard<std::mutex> lock(mu_);
     devices_.erase(dev);

@@ -31,7 +31,7 @@
 #include "core/host_memory.h"
 #include <sys/types.h>
 
-struct halDevice;
+struct npuHalDevice;
 
 namespace npu::rt {
 
@@ -39,7 +39,7 @@ class HostPool {
   public:
     // The instance (base::Singleton). In a forked child: an empty pool.
     // The parent's segments are not mapped in the child (MADV_DONTFORK)
-    // and their memfds are closed by halForkChild().
+    // and their memfds are closed by npuHalForkChild().
     static HostPool &Get();
 
     // A pool allocation of size bytes (> 0): 64-byte aligned, page aligned
@@ -61,8 +61,8 @@ class HostPool {
     bool PinnedFor(const void *ptr, size_t len, uint32_t phys_id);
 
     // Device session hooks (DeviceSession::Open / ~DeviceSession).
-    void DeviceOpened(halDevice *dev, uint32_t phys_id);
-    void DeviceClosing(halDevice *dev);
+    void DeviceOpened(npuHalDevice *dev, uint32_t phys_id);
+    void DeviceClosing(npuHalDevice *dev);
 
     // For tests and diagnostics: bytes in segments, live allocations and
     // registrations.
@@ -81,10 +81,10 @@ class HostPool {
         int fd = -1;
         char *base = nullptr;
         size_t size = 0;
-        bool dedicated = false;            // made for one large allocation
-        std::map<size_t, size_t> free;     // offset -> length, coalesced
-        size_t used = 0;                   // bytes allocated
-        std::set<halDevice *> registered;  // devices that pinned it
+        bool dedicated = false;               // made for one large allocation
+        std::map<size_t, size_t> free;        // offset -> length, coalesced
+        size_t used = 0;                      // bytes allocated
+        std::set<npuHalDevice *> registered;  // devices that pinned it
         ~Segment();
     };
     struct PoolAlloc {
@@ -96,8 +96,8 @@ class HostPool {
     struct Registration {
         uint64_t size = 0;
         bool mapped = false;
-        Segment *segment = nullptr;        // inside a pool segment: pinned with it
-        std::set<halDevice *> registered;  // devices that pinned it (segment == null)
+        Segment *segment = nullptr;           // inside a pool segment: pinned with it
+        std::set<npuHalDevice *> registered;  // devices that pinned it (segment == null)
     };
 
     Segment *SegmentOfLocked(uintptr_t addr, size_t len);
@@ -105,14 +105,14 @@ class HostPool {
     void DropSegmentLocked(Segment *seg);
     bool CarveLocked(Segment *seg, size_t size, size_t align, size_t *off);
     void ReleaseLocked(Segment *seg, size_t off, size_t size);
-    bool PinnedOnLocked(const std::set<halDevice *> &devs, uint32_t phys_id);
+    bool PinnedOnLocked(const std::set<npuHalDevice *> &devs, uint32_t phys_id);
 
     std::mutex mu_;  // Protects: everything below
     std::vector<std::unique_ptr<Segment>> segments_;
     size_t segment_bytes_ = 0;
-    std::map<uintptr_t, PoolAlloc> allocs_;    // by base
-    std::map<uintptr_t, Registration> regs_;   // by base
-    std::map<halDevice *, uint32_t> devices_;  // open devices -> physical id
+    std::map<uintptr_t, PoolAlloc> allocs_;       // by base
+    std::map<uintptr_t, Registration> regs_;      // by base
+    std::map<npuHalDevice *, uint32_t> devices_;  // open devices -> physical id
 };
 
 }  // namespace npu::rt

@@ -74,8 +74,8 @@ HostTaskQueue::~HostTaskQueue() {
     if (ring_ != nullptr) {
         // A wait for a stream that will never reach its task (abandoned)
         // must not hold the destruction.
-        halQueueAbort(ring_);
-        halQueueDestroy(ring_);
+        npuHalQueueAbort(ring_);
+        npuHalQueueDestroy(ring_);
     }
 }
 
@@ -102,7 +102,7 @@ void HostTaskQueue::Wake() {
 Error HostTaskQueue::EnsureRing() {
     if (ring_ != nullptr)
         return Error::Ok();
-    int err = halQueueCreate(session_->hal(), 0, &ring_);
+    int err = npuHalQueueCreate(session_->hal(), 0, &ring_);
     if (err != 0) {
         ring_ = nullptr;
         return Error::FromHal(err, "cannot create the ring that runs host tasks on device %d",
@@ -118,11 +118,11 @@ Error HostTaskQueue::WaitReached(HostTask *task, uint64_t timeout_ns, bool *reac
     if (task->wait_seq == 0) {
         const RingDesc d = ValueWaitDesc(task->gate->reached_va_,
                                          task->gate->reached_base_ + task->k, NPU_WAIT_GEQ);
-        int err = halQueueSubmit(ring_, RingSqes(&d), 1, &task->wait_seq);
+        int err = npuHalQueueSubmit(ring_, RingSqes(&d), 1, &task->wait_seq);
         if (err != 0)
             return Error::FromHal(err, "cannot queue the wait for a host task");
     }
-    int err = halQueueWait(ring_, task->wait_seq, timeout_ns);
+    int err = npuHalQueueWait(ring_, task->wait_seq, timeout_ns);
     if (err == -ETIME)
         return Error::Ok();
     if (err != 0)
@@ -136,9 +136,9 @@ Error HostTaskQueue::Release(const HostTask &task) {
         return Error::Ok();
     const RingDesc d = ValueWriteDesc(task.gate->released_va_, task.gate->released_base_ + task.k);
     uint64_t seq = 0;
-    int err = halQueueSubmit(ring_, RingSqes(&d), 1, &seq);
+    int err = npuHalQueueSubmit(ring_, RingSqes(&d), 1, &seq);
     if (err == 0)
-        err = halQueueWait(ring_, seq, 0);
+        err = npuHalQueueWait(ring_, seq, 0);
     if (err != 0)
         return Error::FromHal(err, "cannot release the stream after its host task");
     return Error::Ok();
@@ -179,8 +179,8 @@ Error HostTaskQueue::RunReady(uint64_t timeout_ns, const std::atomic<bool> *stop
         if (task->gate->abandoned()) {
             // Its stream will never reach it: a wait of ours still queued
             // for it would hold our ring (and every later task) for ever.
-            if (task->wait_seq != 0 && halQueueCompleted(ring_) < task->wait_seq)
-                halQueueAbort(ring_);
+            if (task->wait_seq != 0 && npuHalQueueCompleted(ring_) < task->wait_seq)
+                npuHalQueueAbort(ring_);
             std::lock_guard<std::mutex> lock(mu_);
             tasks_.pop_front();
             continue;

@@ -35,7 +35,7 @@
 #include "base/singleton.h"
 #include "core/error.h"
 
-struct halQueue;
+struct npuHalQueue;
 
 namespace npu::rt {
 
@@ -106,8 +106,8 @@ class HostTaskQueue {
     Error EnsureRing();
 
     const std::shared_ptr<DeviceSession> session_;
-    halQueue *ring_ = nullptr;  // owned; only the consumer uses it
-    std::mutex mu_;             // Protects: tasks_ (in launch order), woken_ (the wake-up flag)
+    npuHalQueue *ring_ = nullptr;  // owned; only the consumer uses it
+    std::mutex mu_;                // Protects: tasks_ (in launch order), woken_ (the wake-up flag)
     std::condition_variable cv_;
     std::deque<HostTask> tasks_;
     bool woken_ = false;

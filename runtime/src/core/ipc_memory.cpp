@@ -14,9 +14,9 @@ namespace npu::rt::ipc {
 static_assert(kKeyLength == NPU_IPC_KEY_LEN, "an IPC key");
 
 Error GetBareTgid(int32_t *pid) {
-    int err = halGetBareTgid(pid);
+    int err = npuHalGetBareTgid(pid);
     if (err != 0)
-        return Error::FromHal(err, "cannot ask the driver (backend %s)", halBackendName());
+        return Error::FromHal(err, "cannot ask the driver (backend %s)", npuHalBackendName());
     return Error::Ok();
 }
 
@@ -25,8 +25,8 @@ Error ExportKey(void *dev_ptr, size_t size, bool no_whitelist, char *key) {
     if (!s)
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "devPtr %p is not device memory", dev_ptr);
     char raw[kKeyLength];
-    int err = halIpcExport(s->hal(), reinterpret_cast<uintptr_t>(dev_ptr), size,
-                           no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
+    int err = npuHalIpcExport(s->hal(), reinterpret_cast<uintptr_t>(dev_ptr), size,
+                              no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
     if (err == -ENOSPC) {
         return Error::FromErrno(err, kShareCodes,
                                 "the process reached its limit of IPC keys on device %d (npu-smi "
@@ -49,7 +49,7 @@ Error SetImportPid(Context &ctx, const std::string &key, int32_t *pid, size_t co
     std::shared_ptr<DeviceSession> s = ShareRegistry::Get().ExporterOfKey(key);
     if (!s)
         s = ctx.session_ptr();
-    int err = halIpcSetPid(s->hal(), key.data(), pid, static_cast<uint32_t>(count));
+    int err = npuHalIpcSetPid(s->hal(), key.data(), pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
         return Error::FromErrno(
             err, kShareCodes,
@@ -74,7 +74,7 @@ Error ImportKey(Context &ctx, const std::string &key, void **dev_ptr) {
     // reach the exporter's frames directly (one driver instance), so
     // ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS needs no further step.
     struct npu_ipc_import imp = {};
-    int err = halIpcImport(s.hal(), key.data(), &imp);
+    int err = npuHalIpcImport(s.hal(), key.data(), &imp);
     if (err == -EPERM) {
         return Error::FromErrno(err, kShareCodes,
                                 "this process (tgid as the driver sees it) is not on the whitelist "
@@ -108,7 +108,7 @@ Error CloseKey(Context &ctx, const std::string &key) {
         if (!s)
             return Error::Ok();  // the device was reset: the import went with it
         s->allocations().Remove(imp->va);
-        int err = halIpcUnimport(s->hal(), imp->va);
+        int err = npuHalIpcUnimport(s->hal(), imp->va);
         if (err != 0)
             return Error::FromErrno(err, kShareCodes, "unmapping the import of key %.8s...",
                                     key.c_str());
@@ -119,7 +119,7 @@ Error CloseKey(Context &ctx, const std::string &key) {
     std::shared_ptr<DeviceSession> s = reg.ExporterOfKey(key);
     if (!s)
         s = ctx.session_ptr();
-    int err = halIpcDestroy(s->hal(), key.data());
+    int err = npuHalIpcDestroy(s->hal(), key.data());
     if (err != 0) {
         return Error::FromErrno(err, kShareCodes,
                                 "key %.8s... is neither imported nor exported by this process",

@@ -40,19 +40,19 @@ Error IpcSignal::Export(Context &ctx, bool no_whitelist, std::unique_ptr<IpcSign
     std::unique_ptr<IpcSignal> sig(new IpcSignal(ctx.session_ptr(), false));
     DeviceSession &s = *sig->session_;
     struct npu_mem_alloc a = {};
-    int err = halMemAlloc(s.hal(), kBytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
+    int err = npuHalMemAlloc(s.hal(), kBytes, NPU_POLICY_NORMAL_ONLY, 0, &a);
     if (err != 0)
         return Error::FromHal(err, "cannot allocate the shared words on device %d", s.user_id());
     sig->va_ = a.va;
     err = RunFill(s, reinterpret_cast<void *>(a.va), 0, kBytes);
     if (err != 0) {
-        halMemFree(s.hal(), a.va);
+        npuHalMemFree(s.hal(), a.va);
         return Error::FromHal(err, "cannot clear the shared words on device %d", s.user_id());
     }
     char raw[kKeyLength];
-    err = halIpcExport(s.hal(), a.va, kBytes, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
+    err = npuHalIpcExport(s.hal(), a.va, kBytes, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, raw);
     if (err != 0) {
-        halMemFree(s.hal(), a.va);
+        npuHalMemFree(s.hal(), a.va);
         return Error::FromErrno(
             err, kShareCodes, "cannot export the shared words on device %d%s", s.user_id(),
             err == -ENOSPC ? ": the process reached its limit of IPC keys" : "");
@@ -68,7 +68,7 @@ Error IpcSignal::Import(Context &ctx, const std::string &key, std::unique_ptr<Ip
     char raw[kKeyLength] = {};
     key.copy(raw, kKeyLength);
     struct npu_ipc_import imp = {};
-    int err = halIpcImport(s.hal(), raw, &imp);
+    int err = npuHalIpcImport(s.hal(), raw, &imp);
     if (err == -EPERM) {
         return Error::FromErrno(
             err, kShareCodes,
@@ -81,7 +81,7 @@ Error IpcSignal::Import(Context &ctx, const std::string &key, std::unique_ptr<Ip
                                 key.c_str(), s.user_id(), ImportNotFoundHint(err));
     }
     if (imp.size < kBytes) {
-        halIpcUnimport(s.hal(), imp.va);
+        npuHalIpcUnimport(s.hal(), imp.va);
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                              "key %.8s... names memory, not an IPC event or notify", key.c_str());
     }
@@ -92,13 +92,13 @@ Error IpcSignal::Import(Context &ctx, const std::string &key, std::unique_ptr<Ip
 }
 
 IpcSignal::~IpcSignal() {
-    halDevice *dev = session_->hal();
+    npuHalDevice *dev = session_->hal();
     if (imported_) {
-        halIpcUnimport(dev, va_);
+        npuHalIpcUnimport(dev, va_);
         return;
     }
-    halIpcDestroy(dev, key_.data());
-    halMemFree(dev, va_);
+    npuHalIpcDestroy(dev, key_.data());
+    npuHalMemFree(dev, va_);
 }
 
 Error IpcSignal::Read(uint64_t offset, uint64_t *value) const {
@@ -117,7 +117,7 @@ Error IpcSignal::Write(uint64_t offset, uint64_t value) const {
 }
 
 Error IpcSignal::SetImportPid(const int32_t *pid, size_t count) const {
-    int err = halIpcSetPid(session_->hal(), key_.data(), pid, static_cast<uint32_t>(count));
+    int err = npuHalIpcSetPid(session_->hal(), key_.data(), pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
         return Error::FromErrno(err, kShareCodes,
                                 "a pid names no running process (pass TGIDs from "

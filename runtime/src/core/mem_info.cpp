@@ -54,7 +54,7 @@ Error QueryMemInfo(DeviceSession &dev, aclrtMemAttr attr, size_t *free_bytes, si
                              static_cast<int>(attr), dev.user_id());
     }
     struct npu_mem_info info = {};
-    int err = halMemInfo(dev.hal(), &info);
+    int err = npuHalMemInfo(dev.hal(), &info);
     if (err != 0)
         return Error::FromHal(err, "memory info of device %d", dev.user_id());
     int idx = cls == MemClass::kNormal ? NPU_CLASS_NORMAL
@@ -74,7 +74,7 @@ Error QueryMemUsage(int32_t user_id, std::vector<MemUsage> *out) {
     std::shared_ptr<DeviceSession> dev = DeviceManager::Get().SessionOf(user_id);
     if (dev) {
         struct npu_mem_info info = {};
-        int err = halMemInfo(dev->hal(), &info);
+        int err = npuHalMemInfo(dev->hal(), &info);
         if (err != 0)
             return Error::FromHal(err, "memory info of device %d", user_id);
         const AllocationRegistry::Usage m = dev->allocations().UsageOf(MemoryKind::kDevice);

@@ -50,7 +50,7 @@ Error EnsureLinkLocked(PeerState &st, int32_t user_dev, int32_t peer_user_dev,
     auto it = st.links.find(key);
     if (it != st.links.end() && LinkLive(it->second, dev, peer))
         return Error::Ok();
-    int err = halPeerEnable(dev->hal(), peer->hal());
+    int err = npuHalPeerEnable(dev->hal(), peer->hal());
     if (err != 0 && err != -EEXIST) {
         return Error::FromHal(err, "the driver refused peer access from device %d to device %d",
                               user_dev, peer_user_dev);
@@ -116,7 +116,7 @@ Error DisablePeerAccess(int32_t user_dev, int32_t peer_user_dev) {
     std::shared_ptr<DeviceSession> peer = it->second.peer.lock();
     st.links.erase(it);
     if (dev && peer) {
-        int err = halPeerDisable(dev->hal(), peer->hal());
+        int err = npuHalPeerDisable(dev->hal(), peer->hal());
         // -ENOENT: the peer's file closed and took the link with it.
         if (err != 0 && err != -ENOENT) {
             return Error::FromHal(err, "cannot drop peer access from device %d to device %d",
@@ -135,7 +135,7 @@ Error CanAccessPeer(int32_t user_dev, int32_t peer_user_dev, bool *can) {
     std::shared_ptr<DeviceSession> dev = DeviceManager::Get().SessionOf(user_dev);
     std::shared_ptr<DeviceSession> peer = DeviceManager::Get().SessionOf(peer_user_dev);
     if (dev && peer) {
-        *can = halPeerCapable(dev->hal(), peer->hal()) != 0;
+        *can = npuHalPeerCapable(dev->hal(), peer->hal()) != 0;
         return Error::Ok();
     }
     // The devices of one backend are one driver instance: any two of them

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Peer access between devices. aclrtDeviceEnablePeerAccess
 // records, device-wide and in one direction, that user device dev may reach
-// device peer; the driver link (halPeerEnable: the rings of dev's driver
+// device peer; the driver link (npuHalPeerEnable: the rings of dev's driver
 // context may name device VAs of peer's context) is made lazily, because
 // either device may be reset and set again after the enable: a link belongs
 // to one pair of open device sessions and dies with either of them. All
@@ -34,7 +34,7 @@ Error EnsurePeerLink(int32_t user_dev, int32_t peer_user_dev);
 Error EnablePeerAccess(int32_t user_dev, int32_t peer_user_dev);
 Error DisablePeerAccess(int32_t user_dev, int32_t peer_user_dev);
 
-// Whether the two user devices can reach each other (halPeerCapable).
+// Whether the two user devices can reach each other (npuHalPeerCapable).
 Error CanAccessPeer(int32_t user_dev, int32_t peer_user_dev, bool *can);
 
 }  // namespace npu::rt

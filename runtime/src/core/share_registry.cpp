@@ -94,7 +94,7 @@ bool DecodePhysHandle(const void *handle, int32_t *user_device, uint32_t *id) {
 }
 
 const char *ImportNotFoundHint(int err) {
-    if (err != -ENOENT || std::strcmp(halBackendName(), "inproc") != 0)
+    if (err != -ENOENT || std::strcmp(npuHalBackendName(), "inproc") != 0)
         return "";
     return " (this process runs on a private in-process device, which no other process can "
            "reach: load npu.ko, or start npud --fuse DIR and set NPU_DEVICE=DIR/npu0 in "

@@ -55,9 +55,9 @@ Stream::~Stream() {
         if (abandon_) {
             if (host_gate_)
                 host_gate_->MarkAbandoned();  // its host tasks never run
-            halQueueAbort(queue_);
+            npuHalQueueAbort(queue_);
         }
-        halQueueDestroy(queue_);
+        npuHalQueueDestroy(queue_);
     }
     // After the drain, which may have needed the thread serving callbacks.
     ReportSubscriptions::Get().Forget(handle_);
@@ -92,7 +92,7 @@ Error Stream::Abort() {
     abort_gen_.fetch_add(1, std::memory_order_acq_rel);
     // First the ring: a submitter blocked for room in it (one queueing a
     // host task, which holds host_mu_, included) gets it back.
-    int err = halQueueAbort(queue_);
+    int err = npuHalQueueAbort(queue_);
     if (err == 0) {
         // Host tasks wait for their stream to reach them, which a
         // cancelled stream never does: their gate is abandoned (they are
@@ -103,7 +103,7 @@ Error Stream::Abort() {
         if (host_gate_) {
             host_gate_->MarkAbandoned();
             host_gate_.reset();
-            err = halQueueAbort(queue_);
+            err = npuHalQueueAbort(queue_);
         }
     }
     aborting_.store(false, std::memory_order_release);
@@ -120,8 +120,8 @@ Error Stream::SubmitFailed(int err) {
 }
 
 Error Stream::TakeTaskError() {
-    halQueueError failed[HAL_QUEUE_MAX_ERRORS];
-    const uint32_t n = halQueueTakeErrors(queue_, failed, HAL_QUEUE_MAX_ERRORS);
+    npuHalQueueError failed[HAL_QUEUE_MAX_ERRORS];
+    const uint32_t n = npuHalQueueTakeErrors(queue_, failed, HAL_QUEUE_MAX_ERRORS);
     if (n == 0)
         return Error::Ok();
     // Every caller of TakeTaskError holds no runtime lock (only a pin of
@@ -151,7 +151,7 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns, base::ErrnoOverrides co
     if (seq == 0)
         return Error::Ok();
     const uint64_t gen = abort_gen_.load(std::memory_order_acquire);
-    int err = halQueueWait(queue_, seq, timeout_ns);
+    int err = npuHalQueueWait(queue_, seq, timeout_ns);
     if (abort_gen_.load(std::memory_order_acquire) != gen)
         return AbortedError();
     if (err == -ETIME) {
@@ -166,24 +166,24 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns, base::ErrnoOverrides co
 }
 
 bool Stream::Done(uint64_t seq) {
-    if (halQueueCompleted(queue_) < seq)
+    if (npuHalQueueCompleted(queue_) < seq)
         return false;
     AcquireHostTaskEffects();
     return true;
 }
 
 bool Stream::Idle() {
-    return Done(halQueueSubmitted(queue_));
+    return Done(npuHalQueueSubmitted(queue_));
 }
 
 Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
     if (aborting_.load(std::memory_order_acquire)) {
         if (seq != nullptr)
-            *seq = halQueueSubmitted(queue_);
+            *seq = npuHalQueueSubmitted(queue_);
         return Error::Ok();
     }
     uint64_t last = 0;
-    int err = halQueueSubmit(queue_, RingSqes(descs), n, &last);
+    int err = npuHalQueueSubmit(queue_, RingSqes(descs), n, &last);
     if (err != 0)
         return SubmitFailed(err);
     if (seq != nullptr)
@@ -194,7 +194,7 @@ Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
 }
 
 Error Stream::Synchronize(uint64_t timeout_ns) {
-    NPU_RETURN_IF_ERROR(WaitSeq(halQueueSubmitted(queue_), timeout_ns));
+    NPU_RETURN_IF_ERROR(WaitSeq(npuHalQueueSubmitted(queue_), timeout_ns));
     ReapDeferred(false);
     return TakeTaskError();
 }
@@ -214,7 +214,7 @@ void Stream::ReapDeferred(bool all) {
     std::vector<void *> ready;
     {
         std::lock_guard<std::mutex> lock(deferred_mu_);
-        const uint64_t done = all ? UINT64_MAX : halQueueCompleted(queue_);
+        const uint64_t done = all ? UINT64_MAX : npuHalQueueCompleted(queue_);
         auto keep = std::partition(deferred_.begin(), deferred_.end(),
                                    [done](const auto &d) { return d.first > done; });
         for (auto it = keep; it != deferred_.end(); ++it)
@@ -303,7 +303,7 @@ Error ContextStreams::CreateLocked(Stream::Kind kind, uint32_t flags, uint32_t p
                              before);
     }
     std::unique_ptr<Stream> s(new Stream(ctx_, session_, kind, flags, priority));
-    int err = halQueueCreate(session_->hal(), 0, &s->queue_);
+    int err = npuHalQueueCreate(session_->hal(), 0, &s->queue_);
     if (err != 0) {
         return Error::FromErrno(err, kRingCreateCodes,
                                 "cannot create the ring of a new stream on device %d%s",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Stream: an in-order queue of device work, one halQueue (one ring) each.
+// Stream: an in-order queue of device work, one npuHalQueue (one ring) each.
 // ContextStreams: the streams of one context, with its default stream (the
 // NULL stream, created on first use) and the event slab.
 //
@@ -22,7 +22,7 @@
 #include "core/error.h"
 #include "error_codes/rt_error_codes.h"
 
-struct halQueue;
+struct npuHalQueue;
 
 namespace npu::rt {
 
@@ -63,7 +63,7 @@ class Stream {
     Context *context() const { return ctx_; }
     DeviceSession &session() const { return *session_; }
     const std::shared_ptr<DeviceSession> &session_ptr() const { return session_; }
-    halQueue *queue() const { return queue_; }
+    npuHalQueue *queue() const { return queue_; }
     void *handle() const { return handle_; }
     uint32_t flags() const { return flags_; }
     Kind kind() const { return kind_; }
@@ -158,7 +158,7 @@ class Stream {
     std::atomic<uint32_t> priority_;
     std::atomic<uint32_t> user_tag_{0};
     std::atomic<uint32_t> cache_op_{0};
-    halQueue *queue_ = nullptr;  // owned
+    npuHalQueue *queue_ = nullptr;  // owned
     void *handle_ = nullptr;
     bool abandon_ = false;
     std::atomic<uint64_t> failure_mode_{0};

@@ -141,7 +141,7 @@ Error AllocPhysical(int32_t dev, bool host, size_t size, const MemClass &mc, uin
         return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "device %d has no 1 GiB pages", dev);
     }
     uint32_t id = 0;
-    int err = halPhysAlloc(s->hal(), size, mc.page_class, npu_flags, &id);
+    int err = npuHalPhysAlloc(s->hal(), size, mc.page_class, npu_flags, &id);
     if (err == -ENOSPC) {
         return Error::FromErrno(err, kShareCodes,
                                 "the process reached its limit of physical handles on device %d "
@@ -176,12 +176,12 @@ Error AllocPhysical(int32_t dev, bool host, size_t size, const MemClass &mc, uin
 
 Error FreePhysical(const PhysRef &ref, aclrtDrvMemHandle handle) {
     DeviceSession &s = *ref.session;
-    int err = halPhysFree(s.hal(), ref.id);
+    int err = npuHalPhysFree(s.hal(), ref.id);
     if (err != 0)
         return Error::FromErrno(err, kShareHandleCodes, "handle %p is unknown or already freed",
                                 handle);
     struct npu_phys_info pi = {};
-    if (s.PhysReserve(ref.id) != 0 && halPhysInfo(s.hal(), ref.id, &pi) == -ENOENT)
+    if (s.PhysReserve(ref.id) != 0 && npuHalPhysInfo(s.hal(), ref.id, &pi) == -ENOENT)
         s.ForgetPhysReserve(ref.id);  // that was the last reference
     return Error::Ok();
 }
@@ -189,7 +189,7 @@ Error FreePhysical(const PhysRef &ref, aclrtDrvMemHandle handle) {
 Error Properties(const PhysRef &ref, aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop) {
     DeviceSession &s = *ref.session;
     struct npu_phys_info pi = {};
-    int err = halPhysInfo(s.hal(), ref.id, &pi);
+    int err = npuHalPhysInfo(s.hal(), ref.id, &pi);
     if (err != 0)
         return Error::FromErrno(err, kShareHandleCodes, "handle %p is unknown or already freed",
                                 handle);
@@ -216,7 +216,7 @@ Error Retain(void *va, aclrtDrvMemHandle *out) {
     std::shared_ptr<DeviceSession> s;
     NPU_RETURN_IF_ERROR(SessionOfAddress(va, "virPtr", &s));
     uint32_t id = 0;
-    int err = halPhysRetain(s->hal(), reinterpret_cast<uintptr_t>(va), &id);
+    int err = npuHalPhysRetain(s->hal(), reinterpret_cast<uintptr_t>(va), &id);
     if (err != 0)
         return Error::FromErrno(err, kShareCodes, "virPtr %p is not in a VMM mapping", va);
     *out = EncodePhysHandle(s->user_id(), id);
@@ -229,8 +229,8 @@ Error Reserve(size_t size, size_t alignment, void *expect, bool huge_va, void **
     if (alignment != 0)
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "alignment %zu must be 0", alignment);
     uint64_t va = 0;
-    int err = halVmmReserve(s->hal(), size, reinterpret_cast<uintptr_t>(expect),
-                            huge_va ? NPU_RESERVE_HUGE : 0, &va);
+    int err = npuHalVmmReserve(s->hal(), size, reinterpret_cast<uintptr_t>(expect),
+                               huge_va ? NPU_RESERVE_HUGE : 0, &va);
     if (err != 0) {
         return Error::FromErrno(
             err, kShareCodes,
@@ -250,7 +250,7 @@ Error Reserve(size_t size, size_t alignment, void *expect, bool huge_va, void **
 Error Release(void *va) {
     std::shared_ptr<DeviceSession> s;
     NPU_RETURN_IF_ERROR(SessionOfAddress(va, "virPtr", &s));
-    int err = halVmmRelease(s->hal(), reinterpret_cast<uintptr_t>(va));
+    int err = npuHalVmmRelease(s->hal(), reinterpret_cast<uintptr_t>(va));
     if (err != 0) {
         return Error::FromErrno(
             err, kShareCodes,
@@ -273,7 +273,7 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
     }
     uint32_t map_id = ref.id;
     if (vs != ref.session) {
-        int err = halPhysPeer(vs->hal(), ref.session->hal(), ref.id, &map_id);
+        int err = npuHalPhysPeer(vs->hal(), ref.session->hal(), ref.id, &map_id);
         if (err != 0) {
             return Error::FromErrno(
                 err, kShareHandleCodes,
@@ -283,11 +283,11 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
                 handle, ref.session->user_id(), vs->user_id());
         }
     }
-    int err = halVmmMap(vs->hal(), reinterpret_cast<uintptr_t>(va), size, map_id,
-                        no_access ? NPU_MAP_NOACCESS : 0);
+    int err = npuHalVmmMap(vs->hal(), reinterpret_cast<uintptr_t>(va), size, map_id,
+                           no_access ? NPU_MAP_NOACCESS : 0);
     // The mapping holds the memory: the handle made for it is not needed.
     if (map_id != ref.id)
-        halPhysFree(vs->hal(), map_id);
+        npuHalPhysFree(vs->hal(), map_id);
     if (err != 0) {
         return Error::FromErrno(
             err, kShareHandleCodes,
@@ -303,15 +303,15 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
 Error Unmap(void *va) {
     std::shared_ptr<DeviceSession> s;
     NPU_RETURN_IF_ERROR(SessionOfAddress(va, "virPtr", &s));
-    int err = halVmmUnmap(s->hal(), reinterpret_cast<uintptr_t>(va));
+    int err = npuHalVmmUnmap(s->hal(), reinterpret_cast<uintptr_t>(va));
     if (err != 0)
         return Error::FromErrno(err, kShareCodes, "virPtr %p is not the start of a mapping", va);
     return Error::Ok();
 }
 
 Error SetAccess(DeviceSession &s, void *va, size_t size, int32_t loc_type, uint32_t loc_id) {
-    int err = halVmmSetAccess(s.hal(), reinterpret_cast<uintptr_t>(va), size,
-                              static_cast<uint32_t>(loc_type), loc_id, NPU_ACCESS_RW);
+    int err = npuHalVmmSetAccess(s.hal(), reinterpret_cast<uintptr_t>(va), size,
+                                 static_cast<uint32_t>(loc_type), loc_id, NPU_ACCESS_RW);
     if (err != 0)
         return Error::FromErrno(err, kShareCodes,
                                 "virPtr %p + %zu bytes is not exactly one mapping", va, size);
@@ -320,8 +320,8 @@ Error SetAccess(DeviceSession &s, void *va, size_t size, int32_t loc_type, uint3
 
 Error GetAccess(DeviceSession &s, void *va, int32_t loc_type, uint32_t loc_id, uint64_t *flag) {
     uint32_t access = 0;
-    int err = halVmmGetAccess(s.hal(), reinterpret_cast<uintptr_t>(va),
-                              static_cast<uint32_t>(loc_type), loc_id, &access);
+    int err = npuHalVmmGetAccess(s.hal(), reinterpret_cast<uintptr_t>(va),
+                                 static_cast<uint32_t>(loc_type), loc_id, &access);
     if (err != 0)
         return Error::FromErrno(err, kShareCodes, "virPtr %p is not in a mapping (or bad location)",
                                 va);
@@ -332,8 +332,8 @@ Error GetAccess(DeviceSession &s, void *va, int32_t loc_type, uint32_t loc_id, u
 Error ExportHandle(aclrtDrvMemHandle handle, bool no_whitelist, uint64_t *share) {
     PhysRef ref;
     NPU_RETURN_IF_ERROR(LookupHandle(handle, &ref));
-    int err = halShareExport(ref.session->hal(), ref.id, no_whitelist ? NPU_SHARE_NO_WHITELIST : 0,
-                             share);
+    int err = npuHalShareExport(ref.session->hal(), ref.id,
+                                no_whitelist ? NPU_SHARE_NO_WHITELIST : 0, share);
     if (err == -ENOSPC) {
         return Error::FromErrno(err, kShareHandleCodes,
                                 "handle %p cannot be exported: the process reached its limit of "
@@ -358,7 +358,7 @@ Error SetPidHandle(uint64_t share, int32_t *pid, size_t count) {
     std::shared_ptr<DeviceSession> s = ShareRegistry::Get().ExporterOfHandle(share);
     if (!s)
         NPU_RETURN_IF_ERROR(SessionForNewObject(&s));
-    int err = halShareSetPid(s->hal(), share, pid, static_cast<uint32_t>(count));
+    int err = npuHalShareSetPid(s->hal(), share, pid, static_cast<uint32_t>(count));
     if (err == -ESRCH) {
         return Error::FromErrno(
             err, kShareCodes,
@@ -379,7 +379,7 @@ Error SetPidHandle(uint64_t share, int32_t *pid, size_t count) {
 Error ImportHandle(uint64_t share, const std::shared_ptr<DeviceSession> &s,
                    aclrtDrvMemHandle *out) {
     struct npu_share_import si = {};
-    int err = halShareImport(s->hal(), share, &si);
+    int err = npuHalShareImport(s->hal(), share, &si);
     if (err == -EPERM) {
         return Error::FromErrno(err, kShareCodes,
                                 "this process is not on the whitelist of shareable handle 0x%llx",

@@ -44,13 +44,13 @@ bool PathExists(const std::string &path) {
 }
 
 // A device node or FUSE file opened by this process. In a forked child
-// the descriptor is closed (halForkChild) and every call gets -EBADF.
+// the descriptor is closed (npuHalForkChild) and every call gets -EBADF.
 class FdFile final : public DeviceFile {
   public:
-    explicit FdFile(int fd) : fd_(fd), gen_(ForkGeneration()) { halForkTrackFd(fd_); }
+    explicit FdFile(int fd) : fd_(fd), gen_(ForkGeneration()) { npuHalForkTrackFd(fd_); }
     ~FdFile() override {
         if (gen_ == ForkGeneration()) {
-            halForkUntrackFd(fd_);
+            npuHalForkUntrackFd(fd_);
             ::close(fd_);
         }
     }
@@ -280,7 +280,7 @@ int Backend::Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const {
         // A forked child has a copy of the parent's in-process driver,
         // without its engine threads and with whatever locks the parent's
         // other threads held at the fork: not a driver it can use.
-        if (halForkInprocUnusable())
+        if (npuHalForkInprocUnusable())
             return -EOPNOTSUPP;
         int ret = InprocLoad();
         if (ret < 0)
@@ -313,7 +313,7 @@ int Backend::Open(uint32_t devId, std::unique_ptr<DeviceFile> *file) const {
 
 }  // namespace npu::hal
 
-extern "C" long halInprocDebugfsRead(const char *path, char *buf, size_t len) {
+extern "C" long npuHalInprocDebugfsRead(const char *path, char *buf, size_t len) {
     if (path == nullptr || buf == nullptr)
         return -EINVAL;
     return mock_debugfs_read(path, buf, len);

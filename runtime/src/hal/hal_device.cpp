@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * halDevice: one driver context of this process on one device, with its
+ * npuHalDevice: one driver context of this process on one device, with its
  * device-VA aperture and the queue that synchronous copies go through.
  */
 #include <atomic>
@@ -131,21 +131,21 @@ int ReserveAperture(uint32_t devId, Mapping *out) {
 using npu::hal::DeviceFile;
 using npu::hal::Mapping;
 
-struct halDevice {
+struct npuHalDevice {
     uint32_t devId = 0;
     uint32_t ctx_id = 0; /* from CTX_SETUP */
     uint32_t tgid = 0;   /* from CTX_SETUP */
     std::unique_ptr<DeviceFile> file;
     Mapping aperture;
 
-    // The queue of synchronous calls (halDeviceRun): one ring
+    // The queue of synchronous calls (npuHalDeviceRun): one ring
     // client for everything, see hal_queue.cpp.
-    halQueue *sync_queue = nullptr;
+    npuHalQueue *sync_queue = nullptr;
     std::mutex sync_lock; /* Protects: sync_queue (serialises the calls on it) */
 
-    ~halDevice() {
+    ~npuHalDevice() {
         // Its ring is destroyed through file: close the file after it.
-        halQueueDestroy(sync_queue);
+        npuHalQueueDestroy(sync_queue);
         file.reset();
     }
 
@@ -161,42 +161,42 @@ struct halDevice {
     }
 };
 
-npu::hal::DeviceFile *npu::hal::DeviceFileOf(halDevice *dev) {
+npu::hal::DeviceFile *npu::hal::DeviceFileOf(npuHalDevice *dev) {
     return dev->file.get();
 }
 
-uint32_t npu::hal::DeviceCtxId(const halDevice *dev) {
+uint32_t npu::hal::DeviceCtxId(const npuHalDevice *dev) {
     return dev->ctx_id;
 }
 
-uint32_t npu::hal::DeviceTgid(const halDevice *dev) {
+uint32_t npu::hal::DeviceTgid(const npuHalDevice *dev) {
     return dev->tgid;
 }
 
-uint32_t npu::hal::DeviceIndex(const halDevice *dev) {
+uint32_t npu::hal::DeviceIndex(const npuHalDevice *dev) {
     return dev->devId;
 }
 
 extern "C" {
 
-const char *halBackendName(void) {
+const char *npuHalBackendName(void) {
     return npu::hal::Backend::Get().name().c_str();
 }
 
-int halBackendIsInproc(void) {
+int npuHalBackendIsInproc(void) {
     return npu::hal::Backend::Get().inproc() ? 1 : 0;
 }
 
-int halGetDeviceCount(uint32_t *count) {
+int npuHalGetDeviceCount(uint32_t *count) {
     if (count == nullptr)
         return -EINVAL;
     return npu::hal::Backend::Get().DeviceCount(count);
 }
 
-int halDeviceOpen(uint32_t devId, halDevice **out) {
+int npuHalDeviceOpen(uint32_t devId, npuHalDevice **out) {
     if (out == nullptr)
         return -EINVAL;
-    std::unique_ptr<halDevice> dev(new (std::nothrow) halDevice);
+    std::unique_ptr<npuHalDevice> dev(new (std::nothrow) npuHalDevice);
     if (!dev)
         return -ENOMEM;
     dev->devId = devId;
@@ -238,44 +238,44 @@ int halDeviceOpen(uint32_t devId, halDevice **out) {
     return 0;
 }
 
-void halDeviceClose(halDevice *dev) {
+void npuHalDeviceClose(npuHalDevice *dev) {
     delete dev;
 }
 
-uint64_t halApertureBase(const halDevice *dev) {
+uint64_t npuHalApertureBase(const npuHalDevice *dev) {
     return reinterpret_cast<uint64_t>(dev->aperture.addr());
 }
 
-uint64_t halApertureSize(const halDevice *dev) {
+uint64_t npuHalApertureSize(const npuHalDevice *dev) {
     return dev->aperture.size();
 }
 
-int halIsDeviceAddress(const halDevice *dev, const void *addr, size_t size) {
-    const uint64_t base = halApertureBase(dev);
-    const uint64_t len = halApertureSize(dev);
+int npuHalIsDeviceAddress(const npuHalDevice *dev, const void *addr, size_t size) {
+    const uint64_t base = npuHalApertureBase(dev);
+    const uint64_t len = npuHalApertureSize(dev);
     const uint64_t a = reinterpret_cast<uint64_t>(addr);
     if (a < base || a - base >= len)
         return 0;
     return size <= len - (a - base) ? 1 : 0;
 }
 
-int halGetVersion(halDevice *dev, struct npu_version *version) {
+int npuHalGetVersion(npuHalDevice *dev, struct npu_version *version) {
     *version = {};
     return dev->file->Ioctl(NPU_IOCTL_GET_VERSION, version);
 }
 
-int halDeviceInfo(halDevice *dev, struct npu_device_info *info) {
+int npuHalDeviceInfo(npuHalDevice *dev, struct npu_device_info *info) {
     *info = {};
     return dev->file->Ioctl(NPU_IOCTL_DEVICE_INFO, info);
 }
 
-int halMemInfo(halDevice *dev, struct npu_mem_info *info) {
+int npuHalMemInfo(npuHalDevice *dev, struct npu_mem_info *info) {
     *info = {};
     return dev->file->Ioctl(NPU_IOCTL_MEM_INFO, info);
 }
 
-int halMemAlloc(halDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
-                struct npu_mem_alloc *out) {
+int npuHalMemAlloc(npuHalDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
+                   struct npu_mem_alloc *out) {
     struct npu_mem_alloc ma = {};
     ma.size = size;
     ma.policy = policy;
@@ -287,13 +287,13 @@ int halMemAlloc(halDevice *dev, uint64_t size, uint32_t policy, uint32_t flags,
     return 0;
 }
 
-int halMemFree(halDevice *dev, uint64_t va) {
+int npuHalMemFree(npuHalDevice *dev, uint64_t va) {
     struct npu_mem_free mf = {};
     mf.va = va;
     return dev->file->Ioctl(NPU_IOCTL_MEM_FREE, &mf);
 }
 
-int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out) {
+int npuHalMemQuery(npuHalDevice *dev, uint64_t va, struct npu_mem_query *out) {
     struct npu_mem_query mq = {};
     mq.va = va;
     int ret = dev->file->Ioctl(NPU_IOCTL_MEM_QUERY, &mq);
@@ -303,7 +303,7 @@ int halMemQuery(halDevice *dev, uint64_t va, struct npu_mem_query *out) {
     return 0;
 }
 
-int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n) {
+int npuHalDeviceRun(npuHalDevice *dev, const struct npu_sqe *sqes, uint32_t n) {
     if (n == 0)
         return 0;
     if (sqes == nullptr)
@@ -311,7 +311,7 @@ int halDeviceRun(halDevice *dev, const struct npu_sqe *sqes, uint32_t n) {
     return dev->Run(sqes, n);
 }
 
-int halNop(halDevice *dev) {
+int npuHalNop(npuHalDevice *dev) {
     static std::atomic<uint64_t> cookies{1};
     struct npu_nop nop = {};
     nop.cookie = cookies.fetch_add(1, std::memory_order_relaxed);
@@ -321,13 +321,13 @@ int halNop(halDevice *dev) {
     return nop.out == nop.cookie ? 0 : -EIO;
 }
 
-// halHostRegister/halHostUnregister and halPeer*: hal_host.cpp.
+// npuHalHostRegister/npuHalHostUnregister and npuHalPeer*: hal_host.cpp.
 
 }  // extern "C"
 
 namespace npu::hal {
 // For the other HAL files (sharing): one raw command on dev's driver file.
-int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg) {
+int DeviceIoctl(npuHalDevice *dev, unsigned int cmd, void *arg) {
     return dev->file->Ioctl(cmd, arg);
 }
 }  // namespace npu::hal

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * What the other HAL files need from a halDevice (hal_device.cpp owns the
+ * What the other HAL files need from a npuHalDevice (hal_device.cpp owns the
  * struct). Nothing here is exported.
  */
 #ifndef NPU_HAL_DEVICE_H
@@ -10,16 +10,16 @@
 
 #include "hal_internal.h"
 
-struct halDevice;
+struct npuHalDevice;
 
 namespace npu::hal {
 
 // The driver file behind dev; lives as long as dev.
-DeviceFile *DeviceFileOf(halDevice *dev);
+DeviceFile *DeviceFileOf(npuHalDevice *dev);
 // The ctx_id and TGID CTX_SETUP reported for dev.
-uint32_t DeviceCtxId(const halDevice *dev);
-uint32_t DeviceTgid(const halDevice *dev);
-uint32_t DeviceIndex(const halDevice *dev);
+uint32_t DeviceCtxId(const npuHalDevice *dev);
+uint32_t DeviceTgid(const npuHalDevice *dev);
+uint32_t DeviceIndex(const npuHalDevice *dev);
 
 }  // namespace npu::hal
 

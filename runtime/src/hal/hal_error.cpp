@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * halErrorToAcl: a public export of the HAL (npu/hal.h, checked by
+ * npuHalErrorToAcl: a public export of the HAL (npu/hal.h, checked by
  * tests/check_exports.sh and api/libascendcl.map, and called by tests and
  * benchmarks that use the HAL directly). The HAL itself returns -errno
  * only; the table is base's (base/errno_codes.h), and this is a thin
@@ -13,6 +13,6 @@
 #include "npu/hal.h"
 #pragma GCC visibility pop
 
-extern "C" int halErrorToAcl(int err) {
+extern "C" int npuHalErrorToAcl(int err) {
     return npu::base::ErrnoToCode(err);
 }

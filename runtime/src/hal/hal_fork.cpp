@@ -51,7 +51,7 @@ uint32_t ForkGeneration() {
 
 extern "C" {
 
-void halForkTrackFd(int fd) {
+void npuHalForkTrackFd(int fd) {
     if (fd < 0)
         return;
     npu::hal::ForkState &s = npu::hal::State();
@@ -59,7 +59,7 @@ void halForkTrackFd(int fd) {
     s.fds.insert(fd);
 }
 
-void halForkUntrackFd(int fd) {
+void npuHalForkUntrackFd(int fd) {
     if (fd < 0)
         return;
     npu::hal::ForkState &s = npu::hal::State();
@@ -68,15 +68,15 @@ void halForkUntrackFd(int fd) {
 }
 
 // Held across fork() so that the child's copy of the set is consistent.
-void halForkPrepare(void) {
+void npuHalForkPrepare(void) {
     npu::hal::State().mu.lock();
 }
 
-void halForkParent(void) {
+void npuHalForkParent(void) {
     npu::hal::State().mu.unlock();
 }
 
-void halForkChild(void) {
+void npuHalForkChild(void) {
     npu::hal::ForkState &s = npu::hal::State();
     npu::hal::g_generation.fetch_add(1, std::memory_order_relaxed);
     if (npu::hal::InprocLoaded())
@@ -87,7 +87,7 @@ void halForkChild(void) {
     s.mu.unlock();
 }
 
-int halForkInprocUnusable(void) {
+int npuHalForkInprocUnusable(void) {
     return npu::hal::g_inproc_unusable.load(std::memory_order_relaxed) ? 1 : 0;
 }
 

@@ -22,7 +22,7 @@ using npu::hal::DeviceTgid;
 
 namespace {
 
-int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd) {
+int PeerIoctl(npuHalDevice *dev, npuHalDevice *peer, unsigned int cmd) {
     if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
         return -EINVAL;
     struct npu_peer pr = {};
@@ -35,7 +35,7 @@ int PeerIoctl(halDevice *dev, halDevice *peer, unsigned int cmd) {
 
 extern "C" {
 
-int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off) {
+int npuHalHostRegister(npuHalDevice *dev, void *ptr, uint64_t size, int fd, uint64_t fd_off) {
     if (dev == nullptr)
         return -EINVAL;
     struct npu_host_register hr = {};
@@ -46,7 +46,7 @@ int halHostRegister(halDevice *dev, void *ptr, uint64_t size, int fd, uint64_t f
     return DeviceIoctl(dev, NPU_IOCTL_HOST_REGISTER, &hr);
 }
 
-int halHostUnregister(halDevice *dev, void *ptr) {
+int npuHalHostUnregister(npuHalDevice *dev, void *ptr) {
     if (dev == nullptr)
         return -EINVAL;
     struct npu_host_unregister hu = {};
@@ -54,15 +54,15 @@ int halHostUnregister(halDevice *dev, void *ptr) {
     return DeviceIoctl(dev, NPU_IOCTL_HOST_UNREGISTER, &hu);
 }
 
-int halPeerEnable(halDevice *dev, halDevice *peer) {
+int npuHalPeerEnable(npuHalDevice *dev, npuHalDevice *peer) {
     return PeerIoctl(dev, peer, NPU_IOCTL_PEER_ENABLE);
 }
 
-int halPeerDisable(halDevice *dev, halDevice *peer) {
+int npuHalPeerDisable(npuHalDevice *dev, npuHalDevice *peer) {
     return PeerIoctl(dev, peer, NPU_IOCTL_PEER_DISABLE);
 }
 
-int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t *handle) {
+int npuHalPhysPeer(npuHalDevice *dev, npuHalDevice *peer, uint32_t peer_handle, uint32_t *handle) {
     if (dev == nullptr || peer == nullptr || DeviceIndex(dev) == DeviceIndex(peer))
         return -EINVAL;
     struct npu_phys_peer pp = {};
@@ -76,7 +76,7 @@ int halPhysPeer(halDevice *dev, halDevice *peer, uint32_t peer_handle, uint32_t 
     return 0;
 }
 
-int halPeerCapable(halDevice *dev, halDevice *peer) {
+int npuHalPeerCapable(npuHalDevice *dev, npuHalDevice *peer) {
     // One backend per process, so two devices it opened belong to the
     // same driver instance (the in-process module, or one npud / kmod
     // whose device files share a stem); a device is not its own peer.

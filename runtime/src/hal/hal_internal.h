@@ -16,8 +16,8 @@
 #include "base/log.h"
 #include "npu/npu_uapi.h"
 
-struct halDevice;
-struct halQueue;
+struct npuHalDevice;
+struct npuHalQueue;
 
 namespace npu::hal {
 
@@ -83,13 +83,13 @@ uint32_t ForkGeneration();
 // hal_backend.cpp: true once this process (or the parent it was forked
 // from) loaded the in-process device.
 bool InprocLoaded();
-// hal_queue.cpp: a queue that halQueueStatsTotal does not count (the
+// hal_queue.cpp: a queue that npuHalQueueStatsTotal does not count (the
 // device's synchronous queue), and its one call: submit n descriptors, wait
 // for them in the same driver entry (the driver may run them in this
 // thread) and return the first error of them (0 when all succeeded). Calls
 // on one queue must be serialised by the caller.
-int QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out);
-int QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n);
+int QueueCreateUnlisted(npuHalDevice *dev, uint32_t entries, npuHalQueue **out);
+int QueueRun(npuHalQueue *q, const struct npu_sqe *sqes, uint32_t n);
 
 // A completion wait that returned -EAGAIN: npud declined to wait because
 // this process already has its share of the daemon's workers waiting (the

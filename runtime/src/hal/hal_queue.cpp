@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * halQueue: one ring of a device, fed by one stream.
+ * npuHalQueue: one ring of a device, fed by one stream.
  *
  * The ring lives in a memfd mapped shared (the daemon duplicates the fd
  * with pidfd_getfd, the kmod pins the pages). user_data of every SQE is the
@@ -83,8 +83,8 @@ uint64_t NowNs() {
 
 }  // namespace
 
-struct halQueue {
-    halDevice *dev = nullptr;
+struct npuHalQueue {
+    npuHalDevice *dev = nullptr;
     npu::hal::DeviceFile *file = nullptr;
     int fd = -1;
     void *mem = nullptr;
@@ -112,15 +112,15 @@ struct halQueue {
     std::atomic<uint64_t> completed{0};
     /* The task errors since the last take: the first HAL_QUEUE_MAX_ERRORS
      * kept (a fixed array: Reap never allocates), nerrors counting all. */
-    struct halQueueError errors[HAL_QUEUE_MAX_ERRORS] = {};
+    struct npuHalQueueError errors[HAL_QUEUE_MAX_ERRORS] = {};
     uint32_t nerrors = 0;
     int last_res = 0; /* result of descriptor `completed` */
 
-    ~halQueue() {
+    ~npuHalQueue() {
         if (mem != nullptr)
             ::munmap(mem, bytes);
         if (fd >= 0) {
-            halForkUntrackFd(fd);
+            npuHalForkUntrackFd(fd);
             ::close(fd);
         }
     }
@@ -136,7 +136,7 @@ struct halQueue {
     int Run(const struct npu_sqe *in, uint32_t n);
 };
 
-int halQueue::Create(uint32_t n) {
+int npuHalQueue::Create(uint32_t n) {
     const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
     bytes = static_cast<size_t>((npu_ring_bytes(n, n) + page - 1) & ~(page - 1));
     fd = ::memfd_create("npu-queue", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -153,7 +153,7 @@ int halQueue::Create(uint32_t n) {
     // The queue is this process's: a forked child gets no mapping of it.
     if (::madvise(p, bytes, MADV_DONTFORK) < 0)
         return -errno;
-    halForkTrackFd(fd);
+    npuHalForkTrackFd(fd);
 
     struct npu_ring_create rc = {};
     rc.addr = reinterpret_cast<uint64_t>(p);
@@ -180,7 +180,7 @@ int halQueue::Create(uint32_t n) {
 
 // Consume every CQE there: advance completed, keep the first error.
 // With try_only, a reap already running elsewhere is left to finish alone.
-void halQueue::Reap(bool try_only) {
+void npuHalQueue::Reap(bool try_only) {
     std::unique_lock<std::mutex> guard(reap_lock, std::defer_lock);
     if (try_only) {
         if (!guard.try_lock())
@@ -208,10 +208,10 @@ void halQueue::Reap(bool try_only) {
         // recorded together below, under one lock.
         if (seen != 0 && c.res != 0)
             npu::base::trace::Completed(trace_lane, seq, c.res, seen);
-        // A cancellation (halQueueAbort, RING_DESTROY) is not a task error.
+        // A cancellation (npuHalQueueAbort, RING_DESTROY) is not a task error.
         if (c.res != 0 && c.res != -ECANCELED) {
             if (nerrors < HAL_QUEUE_MAX_ERRORS)
-                errors[nerrors] = halQueueError{seq, c.res};
+                errors[nerrors] = npuHalQueueError{seq, c.res};
             if (nerrors != UINT32_MAX)
                 nerrors++;
         }
@@ -222,7 +222,7 @@ void halQueue::Reap(bool try_only) {
         npu::base::trace::Completed(trace_lane, done, 0, seen);
 }
 
-int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns) {
+int npuHalQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns) {
     struct npu_ring_enter re = {};
     re.ring_id = ring_id;
     re.to_submit = to_submit;
@@ -238,7 +238,7 @@ int halQueue::Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_
     return ret;
 }
 
-int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
+int npuHalQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     if (completed.load(std::memory_order_acquire) >= seq)
         return 0;
     if (trace_lane == 0)
@@ -249,7 +249,7 @@ int halQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     return ret;
 }
 
-int halQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
+int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
     const auto spin_end = std::chrono::steady_clock::now() + kSpin;
     do {
@@ -293,7 +293,8 @@ int halQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
 // Publish n <= entries descriptors, waiting for room first, and ring the
 // doorbell if the engine sleeps (unless !doorbell: the caller enters the
 // driver itself). *last_seq (may be null) gets the last one's number.
-int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, uint64_t *last_seq) {
+int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell,
+                             uint64_t *last_seq) {
     std::unique_lock<std::mutex> guard(submit_lock);
     // Tracing: look at the CQ on every submission too, so that a
     // completion is observed no later than the stream's next submission.
@@ -351,9 +352,9 @@ int halQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell, u
 // without the doorbell and enters the driver to wait (so an engine-less
 // ring runs them inline, one system call). Returns the first task error
 // of the n, else the result of the last (0, or -ECANCELED). Callers are
-// serialised by the owner of the queue (halDevice): ours are then the
+// serialised by the owner of the queue (npuHalDevice): ours are then the
 // newest descriptors, and the errors recorded are ours.
-int halQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
+int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     uint64_t seq = 0;
     int ret = SubmitChunk(in, n, false, &seq);
     if (ret < 0)
@@ -385,7 +386,7 @@ int halQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
 // Runs n descriptors in chunks of at most entries, every chunk even after
 // a failed one (as one submission of all n would): the first error, a task
 // error before a cancellation, else 0.
-int halQueue::Run(const struct npu_sqe *in, uint32_t n) {
+int npuHalQueue::Run(const struct npu_sqe *in, uint32_t n) {
     int first = 0;
     for (uint32_t i = 0; i < n;) {
         const uint32_t k = std::min(n - i, entries);
@@ -399,11 +400,11 @@ int halQueue::Run(const struct npu_sqe *in, uint32_t n) {
 
 namespace {
 
-// Every live queue of the process, for halQueueStatsTotal. Only queue
+// Every live queue of the process, for npuHalQueueStatsTotal. Only queue
 // creation and destruction take the lock, never the submit path.
 struct QueueRegistry {
     std::mutex mu; /* Protects: queues */
-    std::vector<halQueue *> queues;
+    std::vector<npuHalQueue *> queues;
 };
 
 // Never destroyed (queues may outlive statics); a forked child starts with
@@ -412,13 +413,13 @@ QueueRegistry &Registry() {
     return npu::base::Singleton<QueueRegistry>::Get();
 }
 
-void RegisterQueue(halQueue *q) {
+void RegisterQueue(npuHalQueue *q) {
     QueueRegistry &r = Registry();
     std::lock_guard<std::mutex> guard(r.mu);
     r.queues.push_back(q);
 }
 
-void UnregisterQueue(halQueue *q) {
+void UnregisterQueue(npuHalQueue *q) {
     QueueRegistry &r = Registry();
     std::lock_guard<std::mutex> guard(r.mu);
     auto it = std::find(r.queues.begin(), r.queues.end(), q);
@@ -428,19 +429,19 @@ void UnregisterQueue(halQueue *q) {
 
 }  // namespace
 
-void npu::hal::trace::NameQueue(halQueue *q, const std::string &name) {
+void npu::hal::trace::NameQueue(npuHalQueue *q, const std::string &name) {
     if (q != nullptr)
         npu::base::trace::SetLaneName(q->trace_lane, name);
 }
 
-void npu::hal::trace::EngineTimestamp(halQueue *q, uint64_t seq, uint64_t ns) {
+void npu::hal::trace::EngineTimestamp(npuHalQueue *q, uint64_t seq, uint64_t ns) {
     if (q != nullptr)
         npu::base::trace::EngineTime(q->trace_lane, seq, ns);
 }
 
-// A queue that halQueueStatsTotal does not count (the HAL's own
-// synchronous queue); otherwise halQueueCreate.
-int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **out) {
+// A queue that npuHalQueueStatsTotal does not count (the HAL's own
+// synchronous queue); otherwise npuHalQueueCreate.
+int npu::hal::QueueCreateUnlisted(npuHalDevice *dev, uint32_t entries, npuHalQueue **out) {
     if (dev == nullptr || out == nullptr)
         return -EINVAL;
     if (entries == 0)
@@ -448,7 +449,7 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
     if (entries > NPU_RING_MAX_ENTRIES || (entries & (entries - 1)) != 0)
         return -EINVAL;
     npu::base::trace::Start();
-    std::unique_ptr<halQueue> q(new (std::nothrow) halQueue);
+    std::unique_ptr<npuHalQueue> q(new (std::nothrow) npuHalQueue);
     if (!q)
         return -ENOMEM;
     q->dev = dev;
@@ -461,7 +462,7 @@ int npu::hal::QueueCreateUnlisted(halDevice *dev, uint32_t entries, halQueue **o
     return 0;
 }
 
-int npu::hal::QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n) {
+int npu::hal::QueueRun(npuHalQueue *q, const struct npu_sqe *sqes, uint32_t n) {
     if (q->stale())
         return -EBADF;
     return q->Run(sqes, n);
@@ -469,14 +470,14 @@ int npu::hal::QueueRun(halQueue *q, const struct npu_sqe *sqes, uint32_t n) {
 
 extern "C" {
 
-int halQueueCreate(halDevice *dev, uint32_t entries, halQueue **out) {
+int npuHalQueueCreate(npuHalDevice *dev, uint32_t entries, npuHalQueue **out) {
     int ret = npu::hal::QueueCreateUnlisted(dev, entries, out);
     if (ret == 0)
         RegisterQueue(*out);
     return ret;
 }
 
-void halQueueDestroy(halQueue *q) {
+void npuHalQueueDestroy(npuHalQueue *q) {
     // A parent's queue in a forked child is left alone (leaked): its
     // memory is not mapped here, and whatever the child maps at that
     // address later is not ours to unmap.
@@ -496,7 +497,7 @@ void halQueueDestroy(halQueue *q) {
 // Cancels every descriptor published so far that has not started (a
 // VALUE_WAIT holding the queue included) and returns once they have
 // completed (with -ECANCELED, which Reap does not record as an error), so
-// a following halQueueDestroy does not wait for them. Descriptors
+// a following npuHalQueueDestroy does not wait for them. Descriptors
 // published afterwards run as usual.
 //
 // Not under submit_lock: a submitter waiting for room in a ring that a
@@ -504,7 +505,7 @@ void halQueueDestroy(halQueue *q) {
 // wait is for the descriptors up to the tail read before the ioctl, all
 // of which the driver cancels or has started; a later one may be another
 // VALUE_WAIT, which the caller did not ask to wait for.
-int halQueueAbort(halQueue *q) {
+int npuHalQueueAbort(npuHalQueue *q) {
     if (q == nullptr)
         return -EINVAL;
     if (q->stale())
@@ -522,7 +523,7 @@ int halQueueAbort(halQueue *q) {
     return q->WaitSeq(published, 0);
 }
 
-int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq) {
+int npuHalQueueSubmit(npuHalQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t *last_seq) {
     if (q == nullptr || (n != 0 && sqes == nullptr))
         return -EINVAL;
     if (q->stale())
@@ -542,18 +543,18 @@ int halQueueSubmit(halQueue *q, const struct npu_sqe *sqes, uint32_t n, uint64_t
     return 0;
 }
 
-uint64_t halQueueCompleted(halQueue *q) {
+uint64_t npuHalQueueCompleted(npuHalQueue *q) {
     if (q->stale())
         return q->completed.load(std::memory_order_acquire);
     q->Reap(true);
     return q->completed.load(std::memory_order_acquire);
 }
 
-uint64_t halQueueSubmitted(halQueue *q) {
+uint64_t npuHalQueueSubmitted(npuHalQueue *q) {
     return q->submitted.load(std::memory_order_acquire);
 }
 
-int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns) {
+int npuHalQueueWait(npuHalQueue *q, uint64_t seq, uint64_t timeout_ns) {
     if (q == nullptr || seq > q->submitted.load(std::memory_order_acquire))
         return -EINVAL;
     if (q->stale())
@@ -561,21 +562,21 @@ int halQueueWait(halQueue *q, uint64_t seq, uint64_t timeout_ns) {
     return q->WaitSeq(seq, timeout_ns);
 }
 
-int halQueueTakeError(halQueue *q, uint64_t *seq) {
+int npuHalQueueTakeError(npuHalQueue *q, uint64_t *seq) {
     if (q->stale()) {
         if (seq != nullptr)
             *seq = 0;
         return -EBADF;
     }
-    struct halQueueError first = {};
-    if (halQueueTakeErrors(q, &first, 1) == 0)
+    struct npuHalQueueError first = {};
+    if (npuHalQueueTakeErrors(q, &first, 1) == 0)
         return 0;
     if (seq != nullptr)
         *seq = first.seq;
     return first.res;
 }
 
-uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max) {
+uint32_t npuHalQueueTakeErrors(npuHalQueue *q, struct npuHalQueueError *out, uint32_t max) {
     if (q->stale())
         return 0;
     q->Reap();
@@ -588,7 +589,7 @@ uint32_t halQueueTakeErrors(halQueue *q, struct halQueueError *out, uint32_t max
     return n;
 }
 
-int halQueueStats(halQueue *q, struct npu_ring_stats *out) {
+int npuHalQueueStats(npuHalQueue *q, struct npu_ring_stats *out) {
     if (q == nullptr || out == nullptr)
         return -EINVAL;
     if (q->stale())
@@ -602,15 +603,15 @@ int halQueueStats(halQueue *q, struct npu_ring_stats *out) {
     return 0;
 }
 
-int halQueueStatsTotal(struct npu_ring_stats *out) {
+int npuHalQueueStatsTotal(struct npu_ring_stats *out) {
     if (out == nullptr)
         return -EINVAL;
     struct npu_ring_stats sum = {};
     QueueRegistry &r = Registry();
     std::lock_guard<std::mutex> guard(r.mu);
-    for (halQueue *q : r.queues) {
+    for (npuHalQueue *q : r.queues) {
         struct npu_ring_stats st = {};
-        int ret = halQueueStats(q, &st);
+        int ret = npuHalQueueStats(q, &st);
         if (ret < 0)
             return ret;
         sum.sqes += st.sqes;

@@ -24,8 +24,8 @@ using npu::hal::DeviceIoctl;
 
 namespace {
 
-int SetPid(halDevice *dev, unsigned int cmd, const char *key, uint64_t share, const int32_t *pids,
-           uint32_t count) {
+int SetPid(npuHalDevice *dev, unsigned int cmd, const char *key, uint64_t share,
+           const int32_t *pids, uint32_t count) {
     struct npu_share_set_pid sp = {};
     if (key != nullptr)
         std::memcpy(sp.key, key, NPU_IPC_KEY_LEN);
@@ -36,7 +36,7 @@ int SetPid(halDevice *dev, unsigned int cmd, const char *key, uint64_t share, co
 }
 
 template <typename Rec>
-int SmiQuery(halDevice *dev, unsigned int cmd, Rec *buf, uint32_t count, uint32_t *total) {
+int SmiQuery(npuHalDevice *dev, unsigned int cmd, Rec *buf, uint32_t count, uint32_t *total) {
     struct npu_smi_query q = {};
     q.buf = reinterpret_cast<uint64_t>(buf);
     q.count = count;
@@ -51,7 +51,7 @@ int SmiQuery(halDevice *dev, unsigned int cmd, Rec *buf, uint32_t count, uint32_
 
 extern "C" {
 
-int halGetBareTgid(int32_t *tgid) {
+int npuHalGetBareTgid(int32_t *tgid) {
     // The TGID a driver context reports is fixed by the process, so a
     // fresh file of device 0 tells it (and is closed at once). Cached per
     // process, as (pid << 32 | tgid) in one atomic word so that threads
@@ -81,8 +81,8 @@ int halGetBareTgid(int32_t *tgid) {
     return 0;
 }
 
-int halIpcExport(halDevice *dev, uint64_t va, uint64_t size, uint32_t flags,
-                 char key[NPU_IPC_KEY_LEN]) {
+int npuHalIpcExport(npuHalDevice *dev, uint64_t va, uint64_t size, uint32_t flags,
+                    char key[NPU_IPC_KEY_LEN]) {
     struct npu_ipc_export ie = {};
     ie.va = va;
     ie.size = size;
@@ -94,12 +94,13 @@ int halIpcExport(halDevice *dev, uint64_t va, uint64_t size, uint32_t flags,
     return 0;
 }
 
-int halIpcSetPid(halDevice *dev, const char key[NPU_IPC_KEY_LEN], const int32_t *pids,
-                 uint32_t count) {
+int npuHalIpcSetPid(npuHalDevice *dev, const char key[NPU_IPC_KEY_LEN], const int32_t *pids,
+                    uint32_t count) {
     return SetPid(dev, NPU_IOCTL_IPC_SET_PID, key, 0, pids, count);
 }
 
-int halIpcImport(halDevice *dev, const char key[NPU_IPC_KEY_LEN], struct npu_ipc_import *out) {
+int npuHalIpcImport(npuHalDevice *dev, const char key[NPU_IPC_KEY_LEN],
+                    struct npu_ipc_import *out) {
     struct npu_ipc_import ii = {};
     std::memcpy(ii.key, key, NPU_IPC_KEY_LEN);
     int ret = DeviceIoctl(dev, NPU_IOCTL_IPC_IMPORT, &ii);
@@ -109,20 +110,20 @@ int halIpcImport(halDevice *dev, const char key[NPU_IPC_KEY_LEN], struct npu_ipc
     return 0;
 }
 
-int halIpcUnimport(halDevice *dev, uint64_t va) {
+int npuHalIpcUnimport(npuHalDevice *dev, uint64_t va) {
     struct npu_ipc_unimport iu = {};
     iu.va = va;
     return DeviceIoctl(dev, NPU_IOCTL_IPC_UNIMPORT, &iu);
 }
 
-int halIpcDestroy(halDevice *dev, const char key[NPU_IPC_KEY_LEN]) {
+int npuHalIpcDestroy(npuHalDevice *dev, const char key[NPU_IPC_KEY_LEN]) {
     struct npu_ipc_destroy id = {};
     std::memcpy(id.key, key, NPU_IPC_KEY_LEN);
     return DeviceIoctl(dev, NPU_IOCTL_IPC_DESTROY, &id);
 }
 
-int halPhysAlloc(halDevice *dev, uint64_t size, uint32_t page_class, uint32_t flags,
-                 uint32_t *handle) {
+int npuHalPhysAlloc(npuHalDevice *dev, uint64_t size, uint32_t page_class, uint32_t flags,
+                    uint32_t *handle) {
     struct npu_phys_alloc pa = {};
     pa.size = size;
     pa.page_class = page_class;
@@ -134,13 +135,13 @@ int halPhysAlloc(halDevice *dev, uint64_t size, uint32_t page_class, uint32_t fl
     return 0;
 }
 
-int halPhysFree(halDevice *dev, uint32_t handle) {
+int npuHalPhysFree(npuHalDevice *dev, uint32_t handle) {
     struct npu_phys_free pf = {};
     pf.handle = handle;
     return DeviceIoctl(dev, NPU_IOCTL_PHYS_FREE, &pf);
 }
 
-int halPhysRetain(halDevice *dev, uint64_t va, uint32_t *handle) {
+int npuHalPhysRetain(npuHalDevice *dev, uint64_t va, uint32_t *handle) {
     struct npu_phys_retain pr = {};
     pr.va = va;
     int ret = DeviceIoctl(dev, NPU_IOCTL_PHYS_RETAIN, &pr);
@@ -150,7 +151,7 @@ int halPhysRetain(halDevice *dev, uint64_t va, uint32_t *handle) {
     return 0;
 }
 
-int halPhysInfo(halDevice *dev, uint32_t handle, struct npu_phys_info *out) {
+int npuHalPhysInfo(npuHalDevice *dev, uint32_t handle, struct npu_phys_info *out) {
     struct npu_phys_info pi = {};
     pi.handle = handle;
     int ret = DeviceIoctl(dev, NPU_IOCTL_PHYS_INFO, &pi);
@@ -160,7 +161,8 @@ int halPhysInfo(halDevice *dev, uint32_t handle, struct npu_phys_info *out) {
     return 0;
 }
 
-int halVmmReserve(halDevice *dev, uint64_t size, uint64_t want_va, uint32_t flags, uint64_t *va) {
+int npuHalVmmReserve(npuHalDevice *dev, uint64_t size, uint64_t want_va, uint32_t flags,
+                     uint64_t *va) {
     struct npu_vmm_reserve vr = {};
     vr.size = size;
     vr.va = want_va;
@@ -172,13 +174,13 @@ int halVmmReserve(halDevice *dev, uint64_t size, uint64_t want_va, uint32_t flag
     return 0;
 }
 
-int halVmmRelease(halDevice *dev, uint64_t va) {
+int npuHalVmmRelease(npuHalDevice *dev, uint64_t va) {
     struct npu_vmm_release vr = {};
     vr.va = va;
     return DeviceIoctl(dev, NPU_IOCTL_VMM_RELEASE, &vr);
 }
 
-int halVmmMap(halDevice *dev, uint64_t va, uint64_t size, uint32_t handle, uint32_t flags) {
+int npuHalVmmMap(npuHalDevice *dev, uint64_t va, uint64_t size, uint32_t handle, uint32_t flags) {
     struct npu_vmm_map vm = {};
     vm.va = va;
     vm.size = size;
@@ -187,14 +189,14 @@ int halVmmMap(halDevice *dev, uint64_t va, uint64_t size, uint32_t handle, uint3
     return DeviceIoctl(dev, NPU_IOCTL_VMM_MAP, &vm);
 }
 
-int halVmmUnmap(halDevice *dev, uint64_t va) {
+int npuHalVmmUnmap(npuHalDevice *dev, uint64_t va) {
     struct npu_vmm_unmap vu = {};
     vu.va = va;
     return DeviceIoctl(dev, NPU_IOCTL_VMM_UNMAP, &vu);
 }
 
-int halVmmSetAccess(halDevice *dev, uint64_t va, uint64_t size, uint32_t loc_type, uint32_t loc_id,
-                    uint32_t access) {
+int npuHalVmmSetAccess(npuHalDevice *dev, uint64_t va, uint64_t size, uint32_t loc_type,
+                       uint32_t loc_id, uint32_t access) {
     struct npu_vmm_access va_ = {};
     va_.va = va;
     va_.size = size;
@@ -204,8 +206,8 @@ int halVmmSetAccess(halDevice *dev, uint64_t va, uint64_t size, uint32_t loc_typ
     return DeviceIoctl(dev, NPU_IOCTL_VMM_SET_ACCESS, &va_);
 }
 
-int halVmmGetAccess(halDevice *dev, uint64_t va, uint32_t loc_type, uint32_t loc_id,
-                    uint32_t *access) {
+int npuHalVmmGetAccess(npuHalDevice *dev, uint64_t va, uint32_t loc_type, uint32_t loc_id,
+                       uint32_t *access) {
     struct npu_vmm_access va_ = {};
     va_.va = va;
     va_.loc_type = loc_type;
@@ -217,7 +219,7 @@ int halVmmGetAccess(halDevice *dev, uint64_t va, uint32_t loc_type, uint32_t loc
     return 0;
 }
 
-int halShareExport(halDevice *dev, uint32_t handle, uint32_t flags, uint64_t *share) {
+int npuHalShareExport(npuHalDevice *dev, uint32_t handle, uint32_t flags, uint64_t *share) {
     struct npu_share_export se = {};
     se.handle = handle;
     se.flags = flags;
@@ -228,11 +230,11 @@ int halShareExport(halDevice *dev, uint32_t handle, uint32_t flags, uint64_t *sh
     return 0;
 }
 
-int halShareSetPid(halDevice *dev, uint64_t share, const int32_t *pids, uint32_t count) {
+int npuHalShareSetPid(npuHalDevice *dev, uint64_t share, const int32_t *pids, uint32_t count) {
     return SetPid(dev, NPU_IOCTL_SHARE_SET_PID, nullptr, share, pids, count);
 }
 
-int halShareImport(halDevice *dev, uint64_t share, struct npu_share_import *out) {
+int npuHalShareImport(npuHalDevice *dev, uint64_t share, struct npu_share_import *out) {
     struct npu_share_import si = {};
     si.share = share;
     int ret = DeviceIoctl(dev, NPU_IOCTL_SHARE_IMPORT, &si);
@@ -242,15 +244,15 @@ int halShareImport(halDevice *dev, uint64_t share, struct npu_share_import *out)
     return 0;
 }
 
-int halSmiProcs(halDevice *dev, struct npu_smi_proc *buf, uint32_t count, uint32_t *total) {
+int npuHalSmiProcs(npuHalDevice *dev, struct npu_smi_proc *buf, uint32_t count, uint32_t *total) {
     return SmiQuery(dev, NPU_IOCTL_SMI_PROCS, buf, count, total);
 }
 
-int halSmiShares(halDevice *dev, struct npu_smi_share *buf, uint32_t count, uint32_t *total) {
+int npuHalSmiShares(npuHalDevice *dev, struct npu_smi_share *buf, uint32_t count, uint32_t *total) {
     return SmiQuery(dev, NPU_IOCTL_SMI_SHARES, buf, count, total);
 }
 
-int halSmiUsers(halDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total) {
+int npuHalSmiUsers(npuHalDevice *dev, struct npu_smi_user *buf, uint32_t count, uint32_t *total) {
     return SmiQuery(dev, NPU_IOCTL_SMI_USERS, buf, count, total);
 }
 

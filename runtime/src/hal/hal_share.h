@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the sharing half of the HAL needs from the device half: the driver
- * file behind a halDevice. Internal to the HAL.
+ * file behind a npuHalDevice. Internal to the HAL.
  */
 #ifndef NPU_HAL_SHARE_H
 #define NPU_HAL_SHARE_H
@@ -11,8 +11,8 @@
 namespace npu::hal {
 
 // Issue one command on dev's driver file (0 or -errno). Defined next to
-// struct halDevice (hal_device.cpp).
-int DeviceIoctl(halDevice *dev, unsigned int cmd, void *arg);
+// struct npuHalDevice (hal_device.cpp).
+int DeviceIoctl(npuHalDevice *dev, unsigned int cmd, void *arg);
 
 }  // namespace npu::hal
 

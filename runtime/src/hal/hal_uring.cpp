@@ -49,7 +49,7 @@ class Uring {
     Uring() = default;
     ~Uring() {
         if (live_ && gen_ == ForkGeneration()) {
-            halForkUntrackFd(ring_.ring_fd);
+            npuHalForkUntrackFd(ring_.ring_fd);
             io_uring_queue_exit(&ring_);
         }
     }
@@ -67,7 +67,7 @@ class Uring {
         gen_ = ForkGeneration();
         // Its rings are the parent's alone; the child closes the descriptor.
         (void)io_uring_ring_dontfork(&ring_);
-        halForkTrackFd(ring_.ring_fd);
+        npuHalForkTrackFd(ring_.ring_fd);
         return 0;
     }
 

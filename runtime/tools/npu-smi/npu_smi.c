@@ -27,7 +27,7 @@ static double mib(uint64_t bytes)
 enum smi_query { SMI_PROCS, SMI_SHARES, SMI_USERS };
 
 /* Records of one query, grown until they all fit. */
-static void *query(halDevice *dev, enum smi_query what, size_t rec_size, uint32_t *n)
+static void *query(npuHalDevice *dev, enum smi_query what, size_t rec_size, uint32_t *n)
 {
 	uint32_t count = 16, total = 0;
 	void *buf = NULL;
@@ -40,11 +40,11 @@ static void *query(halDevice *dev, enum smi_query what, size_t rec_size, uint32_
 			break;
 		buf = nb;
 		if (what == SMI_SHARES)
-			ret = halSmiShares(dev, buf, count, &total);
+			ret = npuHalSmiShares(dev, buf, count, &total);
 		else if (what == SMI_USERS)
-			ret = halSmiUsers(dev, buf, count, &total);
+			ret = npuHalSmiUsers(dev, buf, count, &total);
 		else
-			ret = halSmiProcs(dev, buf, count, &total);
+			ret = npuHalSmiProcs(dev, buf, count, &total);
 		if (ret < 0) {
 			fprintf(stderr, "npu-smi: query failed: %s\n", strerror(-ret));
 			break;
@@ -125,7 +125,7 @@ static void print_limits(const struct npu_smi_proc *procs, uint32_t n)
 }
 
 /* Each user's use of its per-user limits on the device ("-": no limit). */
-static void print_users(halDevice *dev)
+static void print_users(npuHalDevice *dev)
 {
 	struct npu_smi_user *users;
 	char procs[16];
@@ -141,13 +141,13 @@ static void print_users(halDevice *dev)
 	free(users);
 }
 
-static void print_device(uint32_t d, halDevice *dev)
+static void print_device(uint32_t d, npuHalDevice *dev)
 {
 	struct npu_device_info info;
 	struct npu_smi_proc *procs;
 	uint32_t n, i, c;
 
-	if (halDeviceInfo(dev, &info) < 0)
+	if (npuHalDeviceInfo(dev, &info) < 0)
 		return;
 	printf("Device %u\n", d);
 	printf("  HBM total %.1f MiB, free %.1f MiB\n", mib(info.hbm_total), mib(info.hbm_free));
@@ -176,7 +176,7 @@ static void print_device(uint32_t d, halDevice *dev)
 	print_users(dev);
 }
 
-static void print_shares(halDevice *dev)
+static void print_shares(npuHalDevice *dev)
 {
 	struct npu_smi_share *recs;
 	uint32_t n = 0, i;
@@ -247,14 +247,14 @@ struct smi_opts {
 	unsigned int interval;	/* -l: seconds between reports, 0: once */
 };
 
-static void json_device(uint32_t d, halDevice *dev, bool first)
+static void json_device(uint32_t d, npuHalDevice *dev, bool first)
 {
 	struct npu_device_info info;
 	struct npu_smi_user *users;
 	struct npu_smi_proc *procs;
 	uint32_t n, i, c;
 
-	if (halDeviceInfo(dev, &info) < 0)
+	if (npuHalDeviceInfo(dev, &info) < 0)
 		return;
 	printf("%s\n  {\"id\": %u, \"hbm_total\": %llu, \"hbm_free\": %llu, \"engines\": %u, "
 	       "\"engine_busy_ns\": %llu, \"up_ns\": %llu, "
@@ -294,7 +294,7 @@ static void json_device(uint32_t d, halDevice *dev, bool first)
 	free(users);
 }
 
-static void json_shares(halDevice *dev)
+static void json_shares(npuHalDevice *dev)
 {
 	struct npu_smi_share *recs;
 	uint32_t n = 0, i;
@@ -325,12 +325,12 @@ static void json_shares(halDevice *dev)
 	free(recs);
 }
 
-static void csv_device(uint32_t d, halDevice *dev)
+static void csv_device(uint32_t d, npuHalDevice *dev)
 {
 	struct npu_device_info info;
 	uint32_t c;
 
-	if (halDeviceInfo(dev, &info) < 0)
+	if (npuHalDeviceInfo(dev, &info) < 0)
 		return;
 	printf("%u,%llu,%llu,%u,%u,%llu", d, (unsigned long long)info.hbm_total,
 	       (unsigned long long)info.hbm_free, info.engines, info.contexts,
@@ -432,24 +432,24 @@ static int parse(int argc, char **argv, struct smi_opts *o)
 static int list_devices(uint32_t count)
 {
 	struct npu_version ver;
-	halDevice *dev;
+	npuHalDevice *dev;
 	uint32_t d;
 	int ret;
 
 	for (d = 0; d < count; d++) {
-		ret = halDeviceOpen(d, &dev);
+		ret = npuHalDeviceOpen(d, &dev);
 		if (ret < 0) {
 			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
 			return 1;
 		}
-		ret = halGetVersion(dev, &ver);
-		halDeviceClose(dev);
+		ret = npuHalGetVersion(dev, &ver);
+		npuHalDeviceClose(dev);
 		if (ret < 0) {
 			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
 			return 1;
 		}
 		printf("NPU %u: %.0f MiB HBM, driver ABI %u.%u (backend %s)\n", d,
-		       mib(ver.hbm_size), ver.abi_major, ver.abi_minor, halBackendName());
+		       mib(ver.hbm_size), ver.abi_major, ver.abi_minor, npuHalBackendName());
 	}
 	return 0;
 }
@@ -458,15 +458,15 @@ static int list_devices(uint32_t count)
 static int report(const struct smi_opts *o, uint32_t count)
 {
 	bool first = true;
-	halDevice *dev;
+	npuHalDevice *dev;
 	uint32_t d;
 	int ret;
 
 	if (o->format == SMI_TEXT) {
-		printf("npu-smi: backend %s, %u device(s)\n", halBackendName(), count);
+		printf("npu-smi: backend %s, %u device(s)\n", npuHalBackendName(), count);
 	} else if (o->format == SMI_JSON) {
 		printf("{\"backend\": ");
-		json_str(halBackendName());
+		json_str(npuHalBackendName());
 		printf(", \"device_count\": %u,\n \"devices\": [", count);
 	} else {
 		printf("id,hbm_total,hbm_free,engines,contexts,allocations,total_4K,free_4K,"
@@ -476,7 +476,7 @@ static int report(const struct smi_opts *o, uint32_t count)
 	for (d = 0; d < count; d++) {
 		if (o->device >= 0 && (uint32_t)o->device != d)
 			continue;
-		ret = halDeviceOpen(d, &dev);
+		ret = npuHalDeviceOpen(d, &dev);
 		if (ret < 0) {
 			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
 			return 1;
@@ -488,14 +488,14 @@ static int report(const struct smi_opts *o, uint32_t count)
 		else
 			csv_device(d, dev);
 		first = false;
-		halDeviceClose(dev);
+		npuHalDeviceClose(dev);
 	}
 	if (o->format == SMI_CSV)
 		return 0;
 	if (o->format == SMI_JSON)
 		printf("]");
 	/* The export table is one per driver instance: any device shows it. */
-	ret = halDeviceOpen(0, &dev);
+	ret = npuHalDeviceOpen(0, &dev);
 	if (ret < 0) {
 		fprintf(stderr, "npu-smi: device 0: %s\n", strerror(-ret));
 		return 1;
@@ -504,7 +504,7 @@ static int report(const struct smi_opts *o, uint32_t count)
 		json_shares(dev);
 	else
 		print_shares(dev);
-	halDeviceClose(dev);
+	npuHalDeviceClose(dev);
 	return 0;
 }
 
@@ -517,8 +517,8 @@ int main(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret == 1 ? 0 : 2;
-	if (halGetDeviceCount(&count) < 0 || count == 0) {
-		fprintf(stderr, "npu-smi: no device (backend %s)\n", halBackendName());
+	if (npuHalGetDeviceCount(&count) < 0 || count == 0) {
+		fprintf(stderr, "npu-smi: no device (backend %s)\n", npuHalBackendName());
 		return 1;
 	}
 	if (o.device >= 0 && (uint32_t)o.device >= count) {
