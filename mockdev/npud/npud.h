@@ -35,6 +35,9 @@ struct npud_options {
 	const char *name;		/* --name: CUSE node names NAME0.., or NULL (npu) */
 	bool no_sandbox;		/* --no-sandbox */
 	unsigned int user_clients;	/* --limit-user-clients, or 0 for the default */
+	bool mount_only;		/* --mount-only: mount, hand over, exit */
+	bool unmount;			/* --unmount: drop a handed-over mount */
+	int fuse_fd;			/* a mounted /dev/fuse passed in, or -1 */
 };
 
 /*
@@ -107,6 +110,13 @@ int npud_sandbox_filter(const struct npud_options *opts);
 
 /* npud_fuse.c, npud_cuse.c: 0 on a clean shutdown, else non-zero. */
 int npud_fuse_run(const struct npud_options *opts);
+int npud_fuse_claim(const char *dir);
+bool npud_fuse_mount_minor(const char *path, unsigned int *minor);
+
+/* npud_fdstore.c: the unit's mount and unmount steps, and the passed connection. */
+int npud_fdstore_listen_fd(void);
+int npud_fdstore_mount(const struct npud_options *opts);
+int npud_fdstore_unmount(const struct npud_options *opts);
 int npud_cuse_run(const struct npud_options *opts);
 
 #endif /* NPUD_H */

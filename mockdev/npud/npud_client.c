@@ -57,6 +57,7 @@ struct npud_client {
  */
 struct npud_owner {
 	struct task_struct *task;	/* the key; the files hold references */
+	pid_t tgid;			/* its process id, for npud_owner_refused() */
 	uid_t uid;			/* the user charged: the first opener's */
 	unsigned int files;		/* open files of this task */
 	struct npud_owner *next;	/* hash chain */
@@ -119,10 +120,45 @@ static struct npud_user **npud_user_slot(uid_t uid)
 }
 
 /*
- * Count one more file of @task, opened by @uid. Return: 0, -EUSERS if the
- * task is a new client process and @uid has its cap of them, -ENOMEM.
+ * Whether an open by process @tgid of @uid is sure to be refused by the
+ * cap of client processes: @uid is at its cap and no client process of
+ * its has that id. Asked before npud spends the descriptors that bind a
+ * new process (mockdev_task_get()), so that a user at the cap cannot make
+ * npud open and close them for every attempt. A reused pid passes here
+ * and is refused by npud_owner_get(), which knows the task itself.
  */
-static int npud_owner_get(struct task_struct *task, uid_t uid)
+static bool npud_owner_refused(pid_t tgid, uid_t uid)
+{
+	struct npud_user *user;
+	struct npud_owner *o;
+	bool refused = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&npud_owners_lock);
+	user = *npud_user_slot(uid);
+	if (!user || !npud_user_clients_max || user->owners < npud_user_clients_max)
+		goto out;
+	refused = true;
+	/* At most the whole table, and only for a user at its cap. */
+	for (i = 0; refused && i < NPUD_OWNER_BUCKETS; i++) {
+		for (o = npud_owners[i]; o; o = o->next) {
+			if (o->tgid == tgid && o->uid == uid) {
+				refused = false;
+				break;
+			}
+		}
+	}
+out:
+	pthread_mutex_unlock(&npud_owners_lock);
+	return refused;
+}
+
+/*
+ * Count one more file of @task (process @tgid), opened by @uid. Return: 0,
+ * -EUSERS if the task is a new client process and @uid has its cap of
+ * them, -ENOMEM.
+ */
+static int npud_owner_get(struct task_struct *task, pid_t tgid, uid_t uid)
 {
 	struct npud_owner **o, *owner;
 	struct npud_user **u, *user;
@@ -158,6 +194,7 @@ static int npud_owner_get(struct task_struct *task, uid_t uid)
 	}
 	user->owners++;
 	owner->task = task;
+	owner->tgid = tgid;
 	owner->uid = uid;
 	owner->files = 1;
 	*o = owner;
@@ -363,6 +400,10 @@ int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_clien
 	if (!misc)
 		return -ENODEV;
 
+	if (npud_owner_refused(tgid, uid)) {
+		npud_log_user_cap(uid, tgid);
+		return -EUSERS;
+	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -383,7 +424,7 @@ int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_clien
 		ret = -EPERM;
 		goto err_put_task;
 	}
-	ret = npud_owner_get(c->task, uid);
+	ret = npud_owner_get(c->task, tgid, uid);
 	if (ret == -EUSERS)
 		npud_log_user_cap(uid, tgid);
 	if (ret)

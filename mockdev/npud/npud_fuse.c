@@ -226,22 +226,36 @@ static void npud_unescape(char *s)
 	*d = '\0';
 }
 
-/* Whether an npud FUSE file system (fuse.npud) is mounted at @path. */
-static bool npud_fuse_mounted(const char *path)
+/**
+ * npud_fuse_mount_minor() - find an npud FUSE file system mounted at @path
+ * @path: an absolute path, as the mount table spells it
+ * @minor: set to the device minor of the topmost such mount, which is its
+ *	FUSE connection's number in /sys/fs/fuse/connections
+ *
+ * Reads only /proc/self/mountinfo: @path itself is never looked up.
+ *
+ * Return: whether one is mounted there.
+ */
+bool npud_fuse_mount_minor(const char *path, unsigned int *minor)
 {
 	char line[PATH_MAX * 2], mnt[PATH_MAX], *sep;
+	unsigned int maj, min;
 	bool found = false;
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		/* id parent major:minor root mount-point options ... - fstype ... */
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &maj, &min, mnt) != 3)
 			continue;
 		sep = strstr(line, " - ");
 		npud_unescape(mnt);
-		found = sep && !strcmp(mnt, path) && !strncmp(sep + 3, "fuse.npud ", 10);
+		if (sep && !strcmp(mnt, path) && !strncmp(sep + 3, "fuse.npud ", 10)) {
+			/* Later lines are mounted on top of earlier ones. */
+			*minor = min;
+			found = true;
+		}
 	}
 	fclose(f);
 	return found;
@@ -256,9 +270,10 @@ static bool npud_fuse_mounted(const char *path)
  *
  * Return: the locked directory's fd, or -1 with the reason on stderr.
  */
-static int npud_fuse_claim(const char *dir)
+int npud_fuse_claim(const char *dir)
 {
 	char path[PATH_MAX];
+	unsigned int minor;
 	struct stat st;
 	int fd;
 
@@ -275,7 +290,7 @@ static int npud_fuse_claim(const char *dir)
 		fprintf(stderr, "npud: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	if (realpath(dir, path) && npud_fuse_mounted(path)) {
+	if (realpath(dir, path) && npud_fuse_mount_minor(path, &minor)) {
 		fprintf(stderr, "npud: another npud serves %s already (stop it first)\n", dir);
 		return -1;
 	}
@@ -293,7 +308,9 @@ static int npud_fuse_claim(const char *dir)
 }
 
 /**
- * npud_fuse_run() - mount DIR, serve it until a shutdown signal, unmount
+ * npud_fuse_run() - mount DIR, serve it until a shutdown signal, unmount;
+ * or serve the connection a service manager passed (opts->fuse_fd), which
+ * the manager mounted and unmounts
  * @opts: parsed options; opts->fuse_dir is set
  *
  * Return: 0 after a clean shutdown, else non-zero.
@@ -305,18 +322,27 @@ int npud_fuse_run(const struct npud_options *opts)
 	struct npud_session session = { .name = opts->fuse_dir };
 	struct npud_session *sessions[] = { &session };
 	struct npud_fuse fs = { .devices = opts->devices, .start = time(NULL) };
+	char passed[32];
 	bool stopped = true;
-	int ret = 1, sig, lock;
+	int ret = 1, sig, lock = -1;
 
-	lock = npud_fuse_claim(opts->fuse_dir);
-	if (lock < 0)
-		return 1;
+	/*
+	 * A connection the service manager mounted and passed (npud_fdstore.c)
+	 * is served as libfuse's /dev/fd/N mount point: no mount, no unmount.
+	 */
+	if (opts->fuse_fd >= 0) {
+		snprintf(passed, sizeof(passed), "/dev/fd/%d", opts->fuse_fd);
+	} else {
+		lock = npud_fuse_claim(opts->fuse_dir);
+		if (lock < 0)
+			return 1;
+	}
 	session.se = fuse_session_new(&args, &npud_fuse_ops, sizeof(npud_fuse_ops), &fs);
 	if (!session.se) {
 		fprintf(stderr, "npud: cannot create the FUSE session\n");
 		goto out_args;
 	}
-	if (fuse_session_mount(session.se, opts->fuse_dir)) {
+	if (fuse_session_mount(session.se, opts->fuse_fd >= 0 ? passed : opts->fuse_dir)) {
 		fprintf(stderr, "npud: cannot mount %s\n", opts->fuse_dir);
 		goto out_destroy;
 	}
@@ -351,6 +377,7 @@ out_destroy:
 	fuse_session_destroy(session.se);
 out_args:
 	fuse_opt_free_args(&args);
-	close(lock);
+	if (lock >= 0)
+		close(lock);
 	return ret;
 }

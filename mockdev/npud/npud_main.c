@@ -4,6 +4,7 @@
  * and serve it to others, as FUSE files or CUSE devices.
  *
  *   npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE ...]
+ *   npud --fuse DIR --mount-only | --unmount
  *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]
  *               [--limit-* N|SIZE ...]
  *
@@ -14,6 +15,10 @@
  * The --limit-* options set the driver's per-process limits, the
  * --limit-user-* options its per-user ones (its limit_* and limit_user_*
  * module parameters).
+ *
+ * Under a service manager, --mount-only and --unmount are the unit's steps
+ * around the sandboxed npud, which then serves the connection the manager
+ * passes it (npud_fdstore.c).
  *
  * Runs in the foreground; SIGINT/SIGTERM shut it down cleanly (exit 0)
  * within NPUD_STOP_MS, whatever its clients are doing.
@@ -39,6 +44,7 @@ static void npud_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE]...\n"
+		"       npud --fuse DIR --mount-only | --unmount\n"
 		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]\n"
 		"                   [--limit-* N|SIZE]...\n"
 		"  --devices N     devices to create (1..%d, default 1)\n"
@@ -52,6 +58,12 @@ static void npud_usage(FILE *out)
 		"                  prints on stderr besides errors\n"
 		"  --no-sandbox    keep all of root's capabilities, no no_new_privs and no\n"
 		"                  system call filter (for debugging; see docs/security.md)\n"
+		"  --mount-only    mount DIR, hand its connection to the service manager's\n"
+		"                  file descriptor store ($NOTIFY_SOCKET) and exit; an npud\n"
+		"                  started with it in $LISTEN_FDS then serves DIR without\n"
+		"                  mounting (packaging/systemd/npud.service)\n"
+		"  --unmount       drop that connection from the store, abort it and\n"
+		"                  unmount DIR (an absolute path), without looking DIR up\n"
 		"per process and device (a call past a limit fails):\n"
 		"  --limit-rings N          rings = streams (default 1984)\n"
 		"  --limit-allocations N    allocations and IPC imports (default 1048576)\n"
@@ -184,6 +196,8 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "name", required_argument, NULL, 'N' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "no-sandbox", no_argument, NULL, 'S' },
+		{ "mount-only", no_argument, NULL, 'M' },
+		{ "unmount", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit-user-clients", required_argument, NULL, 'u' },
 		{ "limit-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 0 },
@@ -260,6 +274,12 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		case 'S':
 			opts->no_sandbox = true;
 			break;
+		case 'M':
+			opts->mount_only = true;
+			break;
+		case 'U':
+			opts->unmount = true;
+			break;
 		case 'u':
 			if (npud_parse_count(optarg, &lv)) {
 				fprintf(stderr, "npud: bad --limit-user-clients %s\n", optarg);
@@ -285,7 +305,10 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		}
 	}
 	if (optind != argc || !opts->fuse_dir == !opts->cuse ||
-	    ((opts->set_mode || opts->name) && !opts->cuse))
+	    ((opts->set_mode || opts->name) && !opts->cuse) ||
+	    (opts->mount_only && opts->unmount) ||
+	    ((opts->mount_only || opts->unmount) && !opts->fuse_dir) ||
+	    (opts->unmount && opts->fuse_dir[0] != '/'))
 		return -EINVAL;
 	return 0;
 }
@@ -342,13 +365,27 @@ static void npud_set_user_clients(const struct npud_options *opts)
 
 int main(int argc, char **argv)
 {
-	struct npud_options opts = { 0 };
+	struct npud_options opts = { .fuse_fd = -1 };
 	char params[64 + sizeof(npud_limit_params)];
 	int ret;
 
 	if (npud_parse(argc, argv, &opts)) {
 		npud_usage(stderr);
 		return 2;
+	}
+	/* The unit's steps around the sandboxed npud need no driver. */
+	if (opts.mount_only)
+		return npud_fdstore_mount(&opts);
+	if (opts.unmount)
+		return npud_fdstore_unmount(&opts);
+	if (opts.fuse_dir) {
+		ret = npud_fdstore_listen_fd();
+		if (ret < 0 && ret != -ENOENT) {
+			fprintf(stderr, "npud: the descriptor passed in $LISTEN_FDS is not a "
+					"/dev/fuse connection: %s\n", strerror(-ret));
+			return 1;
+		}
+		opts.fuse_fd = ret;
 	}
 
 	/* Before any thread exists, so that every thread inherits the mask. */

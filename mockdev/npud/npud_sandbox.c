@@ -14,9 +14,11 @@
  *    and /proc/PID/fd with 0500 (listed, gup.c); for a client of another
  *    uid only this capability passes their permission check
  *    (CAP_DAC_READ_SEARCH would pass the listing but not the write);
- *  - CAP_SYS_ADMIN, with --fuse only: the unmount at shutdown (libfuse's
- *    fuse_session_unmount calls umount2 when npud runs as root), and the
- *    removal of a stale mount and the mount itself at start.
+ *  - CAP_SYS_ADMIN, with --fuse only, and only when npud mounts DIR itself:
+ *    the unmount at shutdown (libfuse's fuse_session_unmount calls umount2
+ *    when npud runs as root), and the removal of a stale mount and the
+ *    mount itself at start. An npud that serves a connection its service
+ *    manager mounted (npud_fdstore.c) keeps neither it nor umount2.
  * Every other capability leaves the effective, permitted, inheritable and
  * bounding sets, and the ambient set is cleared. npud keeps what it was
  * given of these three and no more: started without one, it runs without.
@@ -105,7 +107,7 @@ static const char *const npud_syscalls[] = {
 /* The ioctl of /proc/PID/maps that mockdev/kernel/mm_remote.c makes (Linux 6.11). */
 #define NPUD_PROCMAP_QUERY	_IOC(_IOC_READ | _IOC_WRITE, 'f', 17, 104)
 
-/* Only with --fuse: the unmount at shutdown. */
+/* Only with --fuse, when npud mounted DIR itself: the unmount at shutdown. */
 static const char *const npud_syscalls_fuse[] = { "umount2" };
 
 /* Only with --cuse: --mode, after the sessions start (the nodes appear then). */
@@ -224,7 +226,7 @@ int npud_sandbox_caps(const struct npud_options *opts)
 
 	if (opts->no_sandbox)
 		return 0;
-	if (!opts->cuse)
+	if (!opts->cuse && opts->fuse_fd < 0)
 		keep |= NPUD_CAPS_FUSE;
 	memset(data, 0, sizeof(data));
 	if (syscall(SYS_capget, &hdr, data))
@@ -333,7 +335,7 @@ int npud_sandbox_filter(const struct npud_options *opts)
 	if (!ret && opts->cuse)
 		ret = npud_sandbox_allow(ctx, npud_syscalls_cuse,
 					 NPUD_ARRAY_SIZE(npud_syscalls_cuse));
-	if (!ret && !opts->cuse)
+	if (!ret && !opts->cuse && opts->fuse_fd < 0)
 		ret = npud_sandbox_allow(ctx, npud_syscalls_fuse,
 					 NPUD_ARRAY_SIZE(npud_syscalls_fuse));
 	if (!ret && npud_sanitized)

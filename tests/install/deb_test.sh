@@ -173,8 +173,12 @@ readelf -d "$R/lib64/libascendcl.so.0" | grep -q 'SONAME.*\[libascendcl\.so\.0\]
 [[ $(readlink "$R/lib64/libascendcl.so.0") == "$so" ]] || fail "libascendcl.so.0 does not link to $so"
 [[ $(cat "$root/etc/ld.so.conf.d/npu-runtime.conf") == "$prefix/lib64" ]] ||
 	fail "ld.so.conf.d/npu-runtime.conf does not name $prefix/lib64"
-grep -qx "ExecStart=$prefix/bin/npud --fuse /run/npu --devices 1" "$root/lib/systemd/system/npud.service" ||
-	fail "npud.service does not start $prefix/bin/npud"
+for line in "ExecStartPre=+$prefix/bin/npud --fuse /run/npu/dev --mount-only" \
+	"ExecStart=$prefix/bin/npud --fuse /run/npu/dev --devices 1" \
+	"ExecStopPost=+$prefix/bin/npud --fuse /run/npu/dev --unmount"; do
+	grep -qxF "$line" "$root/lib/systemd/system/npud.service" ||
+		fail "npud.service has no line $line"
+done
 grep -Eq '@[A-Z_]+@' "$root/lib/systemd/system/npud.service" && fail "npud.service has an unsubstituted @VAR@"
 grep -qx "ExecStart=$prefix/bin/npud --cuse --devices 1" "$root/lib/systemd/system/npud-cuse.service" ||
 	fail "npud-cuse.service does not start $prefix/bin/npud"

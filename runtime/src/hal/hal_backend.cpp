@@ -34,7 +34,9 @@ namespace npu::hal {
 namespace {
 
 constexpr const char *kInprocName = "inproc";
-constexpr const char *kDefaultPaths[] = {"/dev/npu0", "/run/npu/npu0"};
+// The kernel module's node, the FUSE file of npud's unit and container layout, and the FUSE
+// file of an npud started by hand on /run/npu.
+constexpr const char *kDefaultPaths[] = {"/dev/npu0", "/run/npu/dev/npu0", "/run/npu/npu0"};
 constexpr uint32_t kMaxDevices = 64;
 constexpr uint64_t kDefaultHbmBytes = 16ULL << 30;
 
@@ -208,10 +210,10 @@ void LogBackendChoice(const std::string &name, bool from_env) {
         Log(LogLevel::kInfo, "backend %s (from NPU_DEVICE)", name.c_str());
     } else if (name == kInprocName) {
         Log(LogLevel::kInfo,
-            "backend inproc: no %s or %s and NPU_DEVICE is not set, so this process has a "
-            "private in-process device that no other process can reach (IPC and shareable "
+            "backend inproc: no %s, %s or %s and NPU_DEVICE is not set, so this process has "
+            "a private in-process device that no other process can reach (IPC and shareable "
             "handles work only inside this process); load npu.ko or start npud to share one",
-            kDefaultPaths[0], kDefaultPaths[1]);
+            kDefaultPaths[0], kDefaultPaths[1], kDefaultPaths[2]);
     } else {
         Log(LogLevel::kInfo, "backend %s (found; NPU_DEVICE is not set)", name.c_str());
     }
