@@ -83,5 +83,15 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
  */
 #include <stddef.h>
 int bench_sweep(const char *dir, size_t max_size, const char *backend);
+/* The sweep's plotting path: whether gnuplot is on PATH, and a script rendered. */
+int bench_have_gnuplot(void);
+int bench_gnuplot(const char *gp, const char *svg);
+/*
+ * --processes: @n rows, @list[i] client processes each; CSV and plot into
+ * @dir unless it is NULL. Parse "1,2,4" into @list: the count, or 0.
+ */
+int bench_procs_parse(const char *text, unsigned int *list);
+int bench_procs(const unsigned int *list, unsigned int n, const char *dir, int json,
+		const char *backend);
 
 #endif /* NPU_BENCH_REPORT_H */

@@ -6,6 +6,12 @@
  *   `live` 4 KiB allocations alive, over the same with none. Each driver
  *   and runtime lookup on the way is a tree descent, so this stays near 1.
  * - memcpy_4k_1m_live_ratio: a synchronous 4 KiB H2D aclrtMemcpy, same.
+ * - memcpy_4k_random_1m_live_ratio: the same copy, each into a random one
+ *   of the live allocations (the first touch of each one's memory
+ *   included), over copies into the one allocation alive before them.
+ *   Device memory that kept refaulting its backing would show here.
+ * - first_touch_2m_us: the first 4 KiB copy into each of 16 new 2 MiB
+ *   allocations held at once (new memory each), the median.
  * - memcpy_4k_p99_us: the 99th percentile of that copy (none live), to
  *   read beside memcpy_4k_us, the median.
  * - memcpy_4k_p99_ratio: that percentile over the median of the same
@@ -25,6 +31,8 @@
 #include "bench_report.h"
 
 #define SZ_4K 4096
+#define SZ_2M (2UL << 20)
+#define FIRST_TOUCH_ALLOCS 16
 
 /* Median of @iters aclrtMalloc + aclrtFree of 4 KiB, or -aclError. */
 static double malloc_free(double *t, unsigned int iters)
@@ -57,12 +65,61 @@ static double memcpy_4k(double *t, unsigned int iters, void *dev, const void *ho
 	return 0;
 }
 
+/* @iters copies into random ones of @ptrs[@n]; their median, or -aclError. */
+static double memcpy_4k_random(double *t, unsigned int iters, void **ptrs, unsigned int n,
+			       const void *host)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	for (unsigned int i = 0; i < iters; i++) {
+		double t0;
+		aclError e;
+		void *dev;
+
+		/* xorshift64: a fixed sequence, so that runs compare. */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		dev = ptrs[x % n];
+		t0 = bench_now_us();
+		e = aclrtMemcpy(dev, SZ_4K, host, SZ_4K, ACL_MEMCPY_HOST_TO_DEVICE);
+		if (e != ACL_SUCCESS)
+			return -(double)e;
+		t[i] = bench_now_us() - t0;
+	}
+	return bench_quantile(t, iters, 0.5);
+}
+
+/* The median first 4 KiB copy into new 2 MiB allocations, or -aclError. */
+static double first_touch_2m(const void *host)
+{
+	void *p[FIRST_TOUCH_ALLOCS] = { NULL };
+	double t[FIRST_TOUCH_ALLOCS], ret = 0;
+	unsigned int i;
+
+	for (i = 0; i < FIRST_TOUCH_ALLOCS && ret == 0; i++) {
+		aclError e = aclrtMalloc(&p[i], SZ_2M, ACL_MEM_MALLOC_HUGE_FIRST);
+		double t0 = bench_now_us();
+
+		if (e == ACL_SUCCESS)
+			e = aclrtMemcpy(p[i], SZ_4K, host, SZ_4K, ACL_MEMCPY_HOST_TO_DEVICE);
+		t[i] = bench_now_us() - t0;
+		if (e != ACL_SUCCESS)
+			ret = -(double)e;
+	}
+	for (i = 0; i < FIRST_TOUCH_ALLOCS; i++)
+		if (p[i])
+			aclrtFree(p[i]);
+	return ret < 0 ? ret : bench_quantile(t, FIRST_TOUCH_ALLOCS, 0.5);
+}
+
 void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep)
 {
 	double *t = calloc(iters > live ? iters : live, sizeof(*t));
 	void **ptrs = calloc(live, sizeof(*ptrs));
 	static char host[SZ_4K];
 	double mf0, mf1, mc0 = -1, mc1 = -1, p99 = -1, p99_ratio = -1, populate = -1;
+	double mr = -1, touch = -1;
 	void *dev = NULL;
 	unsigned int n = 0;
 	aclError e;
@@ -96,10 +153,13 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 		t[n] = bench_now_us() - t0;
 	}
 	populate = bench_quantile(t, live, 0.5);
+	/* First: the random copies touch the live set's memory for the first time. */
+	mr = live ? memcpy_4k_random(t, iters, ptrs, live, host) : -1;
 	mf1 = malloc_free(t, iters);
 	mc1 = memcpy_4k(t, iters, dev, host);
 	if (mc1 == 0)
 		mc1 = bench_quantile(t, iters, 0.5);
+	touch = first_touch_2m(host);
 out:
 	while (n)
 		aclrtFree(ptrs[--n]);
@@ -112,6 +172,11 @@ out:
 			 mf0 > 0 && mf1 > 0 ? mf1 / mf0 : (mf0 < 0 ? mf0 : mf1));
 	bench_report_add(rep, "memcpy_4k_1m_live_ratio", "memcpy 4 KiB, many live / none",
 			 "ratio", mc0 > 0 && mc1 > 0 ? mc1 / mc0 : (mc0 < 0 ? mc0 : mc1));
+	bench_report_add(rep, "memcpy_4k_random_1m_live_ratio",
+			 "memcpy 4 KiB into a random one of many live / into 1", "ratio",
+			 mc0 > 0 && mr > 0 ? mr / mc0 : (mc0 < 0 ? mc0 : mr));
+	bench_report_add(rep, "first_touch_2m_us", "first 4 KiB copy into a new 2 MiB", "us",
+			 touch);
 	bench_report_add(rep, "memcpy_4k_p99_us", "aclrtMemcpy H2D 4 KiB, p99", "us", p99);
 	bench_report_add(rep, "memcpy_4k_p99_ratio", "the same p99 / its median", "ratio",
 			 p99_ratio);

@@ -178,16 +178,30 @@ static int write_csv(const char *path, const struct sweep_row *rows, size_t n)
 	return 0;
 }
 
-static int have_gnuplot(void)
+int bench_have_gnuplot(void)
 {
 	return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* Render @gp (a gnuplot script that writes @svg). Return: 0, or 1 with the reason on stderr. */
+int bench_gnuplot(const char *gp, const char *svg)
+{
+	char cmd[8300];
+
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s'", gp);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "npu-bench: gnuplot %s failed\n", gp);
+		return 1;
+	}
+	fprintf(stderr, "plot: %s\n", svg);
+	return 0;
 }
 
 /* DIR/sweep.gp with the data inline, then gnuplot renders DIR/sweep.svg. */
 static int write_plot(const char *dir, const char *backend, const struct sweep_row *rows,
 		      size_t n)
 {
-	char gp[4096], svg[4096], cmd[8300];
+	char gp[4096], svg[4096];
 	FILE *f;
 
 	snprintf(gp, sizeof(gp), "%s/sweep.gp", dir);
@@ -226,13 +240,7 @@ static int write_plot(const char *dir, const char *backend, const struct sweep_r
 		fprintf(stderr, "npu-bench --sweep: writing %s failed\n", gp);
 		return 1;
 	}
-	snprintf(cmd, sizeof(cmd), "gnuplot '%s'", gp);
-	if (system(cmd) != 0) {
-		fprintf(stderr, "npu-bench --sweep: gnuplot %s failed\n", gp);
-		return 1;
-	}
-	printf("plot: %s\n", svg);
-	return 0;
+	return bench_gnuplot(gp, svg);
 }
 
 int bench_sweep(const char *dir, size_t max_size, const char *backend)
@@ -299,7 +307,7 @@ int bench_sweep(const char *dir, size_t max_size, const char *backend)
 	if (ret != 0)
 		return ret;
 	printf("csv: %s\n", csv);
-	if (!have_gnuplot()) {
+	if (!bench_have_gnuplot()) {
 		printf("plot: skipped (gnuplot is not on PATH; install it to get %s/sweep.svg)\n",
 		       dir);
 		return 0;

@@ -451,6 +451,12 @@ static void usage(FILE *f)
 		   "             plot to DIR/sweep.svg when gnuplot is on PATH (about 10-20 s)\n"
 		   "  --sweep-max SIZE\n"
 		   "             largest size of the sweep (bytes, or with K, M, G; default 256M)\n"
+		   "  --processes[=LIST]\n"
+		   "             only the many-process run: for each N of LIST (default\n"
+		   "             1,2,4,8,16; at most 64) N processes copy 4 KiB synchronously for\n"
+		   "             1 s each on device 0; aggregate copies/s and per-process p99.\n"
+		   "             With --sweep[=DIR], also DIR/processes.csv and, with gnuplot,\n"
+		   "             DIR/processes.svg\n"
 		   "The backend is chosen by NPU_DEVICE (inproc or a device path).\n",
 		iters_default.big);
 }
@@ -463,6 +469,7 @@ int main(int argc, char **argv)
 		{ "iters", required_argument, NULL, 'i' },
 		{ "sweep", optional_argument, NULL, 's' },
 		{ "sweep-max", required_argument, NULL, 'm' },
+		{ "processes", optional_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -473,10 +480,10 @@ int main(int argc, char **argv)
 	long big = 0;
 	const char *sweep_dir = NULL;
 	size_t sweep_max = 256UL << 20;
-	int json = 0, failed = 0, c;
-	unsigned int i;
+	int json = 0, failed = 0, c, nprocs = 0;
+	unsigned int i, procs[16];
 
-	while ((c = getopt_long(argc, argv, "jqi:s::m:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jqi:s::m:p::h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
@@ -493,6 +500,14 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			sweep_dir = optarg != NULL ? optarg : "npu-sweep";
+			break;
+		case 'p':
+			nprocs = bench_procs_parse(optarg != NULL ? optarg : "1,2,4,8,16", procs);
+			if (!nprocs) {
+				fprintf(stderr, "npu-bench: --processes wants a list such as "
+						"1,2,4 of at most 16 counts of 1..64\n");
+				return 2;
+			}
 			break;
 		case 'm': {
 			char *end = NULL;
@@ -528,6 +543,9 @@ int main(int argc, char **argv)
 	}
 	if (big)
 		it.big = (unsigned int)big;
+	if (nprocs)
+		return bench_procs(procs, (unsigned int)nprocs, sweep_dir, json,
+				   npuHalBackendName());
 	if (sweep_dir != NULL)
 		return bench_sweep(sweep_dir, sweep_max, npuHalBackendName());
 
