@@ -34,6 +34,7 @@ struct npud_options {
 	mode_t mode;			/* --mode: CUSE node permissions */
 	const char *name;		/* --name: CUSE node names NAME0.., or NULL (npu) */
 	bool no_sandbox;		/* --no-sandbox */
+	bool require_shared;		/* --require-shared: refuse a mount that does not propagate */
 	unsigned int user_clients;	/* --limit-user-clients, or 0 for the default */
 };
 

@@ -3,7 +3,8 @@
  * npud: run the npu driver (built against the mock kernel) in this process
  * and serve it to others, as FUSE files or CUSE devices.
  *
- *   npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE ...]
+ *   npud --fuse DIR [--require-shared] [--devices N] [--hbm-size SIZE]
+ *               [--limit-* N|SIZE ...]
  *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]
  *               [--limit-* N|SIZE ...]
  *
@@ -38,7 +39,8 @@
 static void npud_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE]...\n"
+		"usage: npud --fuse DIR [--require-shared] [--devices N] [--hbm-size SIZE]\n"
+		"                   [--limit-* N|SIZE]...\n"
 		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]\n"
 		"                   [--limit-* N|SIZE]...\n"
 		"  --devices N     devices to create (1..%d, default 1)\n"
@@ -50,6 +52,9 @@ static void npud_usage(FILE *out)
 		"                  '_' and '-', at most %d, not ending in a digit)\n"
 		"  --log-level L   error, warning, info (default) or debug: what npud\n"
 		"                  prints on stderr besides errors\n"
+		"  --require-shared  (--fuse) refuse to serve a mount that does not\n"
+		"                  propagate to other mount namespaces (the host, other\n"
+		"                  containers); without it npud only warns\n"
 		"  --no-sandbox    keep all of root's capabilities, no no_new_privs and no\n"
 		"                  system call filter (for debugging; see docs/security.md)\n"
 		"per process and device (a call past a limit fails):\n"
@@ -184,6 +189,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "name", required_argument, NULL, 'N' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "no-sandbox", no_argument, NULL, 'S' },
+		{ "require-shared", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit-user-clients", required_argument, NULL, 'u' },
 		{ "limit-rings", required_argument, NULL, NPUD_LIMIT_OPT_BASE + 0 },
@@ -260,6 +266,9 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		case 'S':
 			opts->no_sandbox = true;
 			break;
+		case 'R':
+			opts->require_shared = true;
+			break;
 		case 'u':
 			if (npud_parse_count(optarg, &lv)) {
 				fprintf(stderr, "npud: bad --limit-user-clients %s\n", optarg);
@@ -285,7 +294,8 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		}
 	}
 	if (optind != argc || !opts->fuse_dir == !opts->cuse ||
-	    ((opts->set_mode || opts->name) && !opts->cuse))
+	    ((opts->set_mode || opts->name) && !opts->cuse) ||
+	    (opts->require_shared && !opts->fuse_dir))
 		return -EINVAL;
 	return 0;
 }
