@@ -65,10 +65,12 @@ mkdir -p "$WORK"
 # containers.conf: runc (crun fails on hybrid cgroups), cgroupfs (no
 # systemd needed), no network, and ulimits within the hard limits, since
 # without CAP_SYS_RESOURCE podman's defaults (above them) fail.
+# nproc: at most podman's own default (32768), which runc could set here
+# where the shell's higher hard limit was refused (EPERM).
 nofile=$(ulimit -Hn)
 nproc=$(ulimit -Hu)
-[[ $nofile == unlimited ]] && nofile=1048576
-[[ $nproc == unlimited ]] && nproc=65536
+[[ $nofile == unlimited || $nofile -gt 1048576 ]] && nofile=1048576
+[[ $nproc == unlimited || $nproc -gt 32768 ]] && nproc=32768
 cat >"$WORK/containers.conf" <<EOF
 [containers]
 default_ulimits = ["nofile=$nofile:$nofile", "nproc=$nproc:$nproc"]
