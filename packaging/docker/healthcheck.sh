@@ -52,6 +52,7 @@ cuse)
 		[ -e "$s" ] || continue
 		f=/dev/${s##*/}
 		# Only a node the device cgroup lets this container open.
+		# shellcheck disable=SC2016  # $1 is the inner shell's
 		if [ -c "$f" ] && timeout -k 1 "$t" sh -c ': <>"$1"' _ "$f" 2>/dev/null; then
 			probe "$f"
 		fi

@@ -55,7 +55,9 @@ command -v podman >/dev/null || skip "podman is not installed (apt-get install p
 command -v runc >/dev/null || skip "runc is not installed"
 [[ $(id -u) -eq 0 ]] || skip "not root (the daemon container mounts FUSE and needs --pid host)"
 [[ -c /dev/fuse ]] || skip "no /dev/fuse"
-[[ -d /sys/fs/cgroup ]] && [[ -n $(ls /sys/fs/cgroup 2>/dev/null) ]] || skip "no cgroup file system"
+if [[ ! -d /sys/fs/cgroup || -z $(ls /sys/fs/cgroup 2>/dev/null) ]]; then
+	skip "no cgroup file system"
+fi
 for f in npu-smi npud; do
 	[[ -n $(find "$BUILD" -path "$BUILD/container" -prune -o -name "$f" -type f -print -quit) ]] ||
 		die "$f not found under $BUILD: build first"

@@ -48,9 +48,9 @@ fail() {
 	exit 1
 }
 wait_for() { # WHAT COMMAND...
-	local what=$1 i
+	local what=$1 _
 	shift
-	for i in $(seq 100); do
+	for _ in $(seq 100); do
 		"$@" && return 0
 		sleep 0.1
 	done

@@ -20,8 +20,9 @@ if [ -n "${NPU_DEVICE:-}" ] && [ -e "$NPU_DEVICE" ]; then
 	list=$("$smi" -L)
 	echo "$list"
 	stem=${NPU_DEVICE%0}
-	grep -qF "NPU 0: " <<<"$list" && grep -F "NPU 0: " <<<"$list" | grep -qF "(backend ${stem}0)" ||
+	if ! grep -F "NPU 0: " <<<"$list" | grep -qF "(backend ${stem}0)"; then
 		fail "-L: device 0 does not name ${stem}0"
+	fi
 	grep -F "NPU 1: " <<<"$list" | grep -qF "(backend ${stem}1)" ||
 		fail "-L: device 1 does not name ${stem}1"
 fi
@@ -52,5 +53,7 @@ rc=0
 [ "$rc" -eq 2 ] || fail "cdi bogus exited $rc, want 2"
 rc=0
 NPU_DEVICE=inproc "$smi" cdi generate >/dev/null 2>"$tmp/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q "in-process" "$tmp/err" || fail "inproc: exit $rc, $(cat "$tmp/err")"
+if [ "$rc" -ne 1 ] || ! grep -q "in-process" "$tmp/err"; then
+	fail "inproc: exit $rc, $(cat "$tmp/err")"
+fi
 echo PASS
