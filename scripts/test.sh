@@ -7,7 +7,8 @@
 # ThreadSanitizer build and the runtime tests under it, the kernel
 # module (plain and W=1 C=1, warning-free), the aarch64 cross build and its
 # unit tests under qemu-user, unless --no-cross, and
-# the VM tests: the module and the CUSE device in a qemu guest
+# the container stage (podman), the VM tests: the module and the CUSE
+# device in a qemu guest
 # (scripts/vm/run.sh), unless --no-vm.
 set -euo pipefail
 
@@ -62,7 +63,7 @@ JOBS=$(nproc)
 # One apt-get update and one install for every stage; the cross build's
 # arm64 libraries need arm64 added to dpkg before that update.
 stage_packages() {
-	local pkgs=("${NPU_BUILD_PACKAGES[@]}" "${NPU_KMOD_VM_PACKAGES[@]}")
+	local pkgs=("${NPU_BUILD_PACKAGES[@]}" "${NPU_KMOD_VM_PACKAGES[@]}" "${NPU_CONTAINER_PACKAGES[@]}")
 	if [[ $cross -eq 1 ]]; then
 		ensure_arm64_architecture
 		pkgs+=("${NPU_AARCH64_PACKAGES[@]}")
@@ -165,6 +166,13 @@ stage_deb() {
 		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p' || true)
 	[[ -n $kver ]] || die "linux-headers-amd64 is not installed or names no linux-headers-VERSION"
 	bash "$NPU_ROOT/tests/install/deb_test.sh" "$BUILD" "$BUILD/deb-test" "$kver"
+}
+
+# The container stage (scripts/container/stage.sh): images from the .deb
+# files with podman, the FUSE daemon container and its clients, restarts,
+# health, CDI. Skipped with one line where podman cannot run.
+stage_container() {
+	bash "$NPU_ROOT/scripts/container/stage.sh" "$BUILD"
 }
 
 stage_asan() {
@@ -288,6 +296,8 @@ stage "consumers of the installed prefix (find_package, pkg-config, tools, subpr
 	stage_install_consumers
 stage "CANN sample built the CANN way (set_env.sh, ascendc.cmake, run.sh)" stage_cann_sample
 stage "Debian packages (cpack; dpkg-deb checks, dpkg -x, DKMS tree, consumers)" stage_deb
+stage "containers (podman: images from the .deb files, daemon, clients, restarts, CDI)" \
+	stage_container
 if [[ $quick -eq 0 ]]; then
 	stage "ASan+UBSan build and ctest ($BUILD_ASAN)" stage_asan
 	stage "ThreadSanitizer build and runtime tests ($BUILD_TSAN)" stage_tsan

@@ -34,6 +34,7 @@ struct npud_options {
 	mode_t mode;			/* --mode: CUSE node permissions */
 	const char *name;		/* --name: CUSE node names NAME0.., or NULL (npu) */
 	bool no_sandbox;		/* --no-sandbox */
+	bool require_shared;		/* --require-shared: refuse a mount that does not propagate */
 	unsigned int user_clients;	/* --limit-user-clients, or 0 for the default */
 	bool mount_only;		/* --mount-only: mount, hand over, exit */
 	bool unmount;			/* --unmount: drop a handed-over mount */
@@ -111,6 +112,7 @@ int npud_sandbox_filter(const struct npud_options *opts);
 /* npud_fuse.c, npud_cuse.c: 0 on a clean shutdown, else non-zero. */
 int npud_fuse_run(const struct npud_options *opts);
 int npud_fuse_claim(const char *dir);
+int npud_fuse_check_shared(const struct npud_options *opts);
 bool npud_fuse_mount_minor(const char *path, unsigned int *minor);
 
 /* npud_fdstore.c: the unit's mount and unmount steps, and the passed connection. */

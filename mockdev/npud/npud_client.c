@@ -24,6 +24,7 @@
  * interruptible (and, for fatal ones, killable) waits then end at once.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -372,6 +373,54 @@ static void npud_log_user_cap(uid_t uid, pid_t tgid)
 			 (int)tgid, (unsigned int)uid, npud_user_clients_max);
 }
 
+/*
+ * Every refused open is logged at info or above, since the client only
+ * sees an errno; at most NPUD_REFUSALS_PER_SEC lines a second, the rest
+ * counted and said with the next line, so that a flood of refused opens
+ * cannot flood the log too.
+ */
+#define NPUD_REFUSALS_PER_SEC	10
+
+static void npud_log_refusal(enum npud_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void npud_log_refusal(enum npud_log_level level, const char *fmt, ...)
+{
+	/* Protects: second, said, dropped */
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static time_t second;
+	static unsigned int said, dropped;
+	unsigned int missed = 0;
+	time_t now = time(NULL);
+	char line[512];
+	bool say;
+	va_list ap;
+
+	pthread_mutex_lock(&lock);
+	if (now != second) {
+		second = now;
+		said = 0;
+	}
+	say = said < NPUD_REFUSALS_PER_SEC;
+	if (say) {
+		said++;
+		missed = dropped;
+		dropped = 0;
+	} else {
+		dropped++;
+	}
+	pthread_mutex_unlock(&lock);
+	if (!say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (missed)
+		npud_log(level, "%s (and %u more refusals not logged)\n", line, missed);
+	else
+		npud_log(level, "%s\n", line);
+}
+
 /**
  * npud_client_open() - open device @index for the process of thread @tid
  * @index: device number (npu<index>)
@@ -379,7 +428,8 @@ static void npud_log_user_cap(uid_t uid, pid_t tgid)
  * @uid: the caller's user as FUSE reports it, charged for a new process
  * @clientp: the new client
  *
- * Return: 0 or -errno (-EPERM for an unknown caller, -EUSERS when @uid has
+ * Return: 0 or -errno (-EREMOTE for a caller outside npud's pid namespace,
+ * which FUSE and CUSE report as thread 0; -EUSERS when @uid has
  * its cap of client processes, --limit-user-clients).
  */
 int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_client **clientp)
@@ -390,15 +440,30 @@ int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_clien
 	pid_t tgid;
 	int ret;
 
-	if (tid <= 0)
-		return -EPERM;
+	/*
+	 * The kernel gives us no pid for a caller outside npud's pid
+	 * namespace: npud cannot reach such a process's memory at all.
+	 */
+	if (tid <= 0) {
+		npud_log_refusal(NPUD_LOG_WARNING,
+				 "npud: open of npu%u refused: the caller is in a pid namespace npud cannot see (run npud in the host's pid namespace, e.g. podman/docker run --pid host)",
+				 index);
+		return -EREMOTE;
+	}
 	tgid = mockdev_tid_to_tgid(tid);
-	if (tgid < 0)
+	if (tgid < 0) {
+		npud_log_refusal(NPUD_LOG_INFO,
+				 "npud: open of npu%u by thread %d refused: no such thread in npud's /proc (%s)",
+				 index, (int)tid, strerror(-tgid));
 		return tgid;
+	}
 	snprintf(name, sizeof(name), "npu%u", index);
 	misc = mockdev_misc_find(name);
-	if (!misc)
+	if (!misc) {
+		npud_log_refusal(NPUD_LOG_INFO, "npud: open of npu%u by pid %d refused: no such device",
+				 index, (int)tgid);
 		return -ENODEV;
+	}
 
 	if (npud_owner_refused(tgid, uid)) {
 		npud_log_user_cap(uid, tgid);
@@ -410,17 +475,20 @@ int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_clien
 	c->index = index;
 	c->tgid = tgid;
 	ret = mockdev_task_get(tgid, &c->task);
-	if (ret)
+	if (ret) {
+		npud_log_refusal(NPUD_LOG_INFO, "npud: open of npu%u by pid %d refused: %s", index,
+				 (int)tgid, strerror(-ret));
 		goto err_free;
+	}
 	/*
 	 * The file belongs to the address space the opener has now (its
 	 * thread waits for this reply, so the process cannot exec meanwhile).
 	 * Without one we could not serve it safely.
 	 */
 	if (!mockdev_task_mm_alive(c->task)) {
-		npud_log(NPUD_LOG_WARNING,
-			 "npud: open of npu%u by pid %d refused: its address space cannot be bound (is npud missing CAP_SYS_PTRACE, or is the process exiting?)\n",
-			 index, (int)tgid);
+		npud_log_refusal(NPUD_LOG_WARNING,
+				 "npud: open of npu%u by pid %d refused: its address space cannot be bound (is npud missing CAP_SYS_PTRACE, or is the process exiting?)",
+				 index, (int)tgid);
 		ret = -EPERM;
 		goto err_put_task;
 	}
@@ -430,8 +498,11 @@ int npud_client_open(unsigned int index, pid_t tid, uid_t uid, struct npud_clien
 	if (ret)
 		goto err_put_task;
 	ret = mockdev_file_open(misc, c->task, &c->file);
-	if (ret)
+	if (ret) {
+		npud_log_refusal(NPUD_LOG_INFO, "npud: open of npu%u by pid %d refused by the driver: %s",
+				 index, (int)tgid, strerror(-ret));
 		goto err_put_owner;
+	}
 	npud_clients_add(c);
 	*clientp = c;
 	return 0;

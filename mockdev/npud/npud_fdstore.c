@@ -9,7 +9,8 @@
  *
  *   ExecStartPre=+npud --fuse DIR --mount-only
  *	outside the sandbox: claim DIR as npud_fuse_claim() does, open
- *	/dev/fuse, mount(2) it on DIR, and hand the descriptor to the
+ *	/dev/fuse, mount(2) it on DIR, check that the mount propagates
+ *	(--require-shared refuses if not), and hand the descriptor to the
  *	manager's file descriptor store (sd_notify FDSTORE=1 with
  *	FDNAME=npud-fuse), after removing any descriptor an earlier run left
  *	there (FDSTOREREMOVE=1), so that the store never holds two;
@@ -186,6 +187,10 @@ int npud_fdstore_mount(const struct npud_options *opts)
 		 fd);
 	if (mount("npud", dir, "fuse.npud", MS_NOSUID | MS_NODEV | MS_NOEXEC, data)) {
 		fprintf(stderr, "npud: cannot mount %s: %s\n", dir, strerror(errno));
+		goto fail;
+	}
+	if (npud_fuse_check_shared(opts)) {
+		umount2(dir, MNT_DETACH);
 		goto fail;
 	}
 	ret = npud_notify_with_fd("FDSTOREREMOVE=1\nFDNAME=" NPUD_FDNAME, -1);

@@ -13,6 +13,7 @@
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -262,6 +263,63 @@ bool npud_fuse_mount_minor(const char *path, unsigned int *minor)
 }
 
 /*
+ * Whether the mount at @path takes part in mount propagation: its line of
+ * /proc/self/mountinfo has a "shared:N" optional field. Without one,
+ * nothing mounted here is seen outside npud's own mount namespace: in a
+ * container, neither the host nor other containers see the device files.
+ */
+static bool npud_fuse_shared(const char *path)
+{
+	char line[PATH_MAX * 2], mnt[PATH_MAX], *sep, *shared;
+	bool found = false, is_shared = false;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		sep = strstr(line, " - ");
+		npud_unescape(mnt);
+		if (!sep || strcmp(mnt, path) || strncmp(sep + 3, "fuse.npud ", 10))
+			continue;
+		/* The last matching line is the mount on top. */
+		*sep = '\0';
+		shared = strstr(line, " shared:");
+		found = true;
+		is_shared = shared != NULL;
+	}
+	fclose(f);
+	return found && is_shared;
+}
+
+/*
+ * After mounting: a mount that does not propagate serves only npud's own
+ * mount namespace. Say so, or with --require-shared refuse (-1).
+ */
+int npud_fuse_check_shared(const struct npud_options *opts)
+{
+	char path[PATH_MAX];
+
+	if (!realpath(opts->fuse_dir, path) || npud_fuse_shared(path))
+		return 0;
+	if (opts->require_shared) {
+		fprintf(stderr, "npud: --require-shared: the mount at %s does not propagate (it is not "
+				"on a shared mount): clients outside this mount namespace would not "
+				"see it; share a parent directory (mount --make-rshared, or a bind "
+				"mount with bind-propagation=rshared) and serve a subdirectory of it\n",
+			opts->fuse_dir);
+		return -1;
+	}
+	npud_log(NPUD_LOG_WARNING,
+		 "npud: warning: the mount at %s does not propagate (it is not on a shared mount): "
+		 "only this mount namespace sees it; in a container, bind its parent directory "
+		 "with rshared propagation\n",
+		 opts->fuse_dir);
+	return 0;
+}
+
+/*
  * Make DIR ready for our mount: an npud that was killed leaves its mount
  * behind ("Transport endpoint is not connected"), which is taken away; a
  * live npud mounted there keeps it, and this one refuses to start. The
@@ -274,10 +332,15 @@ int npud_fuse_claim(const char *dir)
 {
 	char path[PATH_MAX];
 	unsigned int minor;
-	struct stat st;
+	struct statfs sfs;
 	int fd;
 
-	if (stat(dir, &st) && errno == ENOTCONN) {
+	/*
+	 * Ask the connection itself: statfs() always goes to the daemon,
+	 * while stat() may be answered from the kernel's attribute cache
+	 * long after a killed npud's connection is gone.
+	 */
+	if (statfs(dir, &sfs) && errno == ENOTCONN) {
 		if (umount2(dir, MNT_DETACH)) {
 			fprintf(stderr, "npud: %s is the mount of an npud that is gone, and it "
 					"cannot be unmounted: %s (try fusermount3 -u -z %s)\n",
@@ -346,6 +409,13 @@ int npud_fuse_run(const struct npud_options *opts)
 		fprintf(stderr, "npud: cannot mount %s\n", opts->fuse_dir);
 		goto out_destroy;
 	}
+	/*
+	 * A passed connection was mounted, and checked, by the service
+	 * manager's mount step in the host's namespace; here, in the service's
+	 * own, the mount is only a copy.
+	 */
+	if (opts->fuse_fd < 0 && npud_fuse_check_shared(opts))
+		goto out_unmount;
 	/* Mounted: nothing after this needs more than the sandbox leaves. */
 	if (npud_sandbox_filter(opts)) {
 		fprintf(stderr, "npud: cannot load the system call filter (--no-sandbox "

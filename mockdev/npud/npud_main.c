@@ -3,7 +3,8 @@
  * npud: run the npu driver (built against the mock kernel) in this process
  * and serve it to others, as FUSE files or CUSE devices.
  *
- *   npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE ...]
+ *   npud --fuse DIR [--require-shared] [--devices N] [--hbm-size SIZE]
+ *               [--limit-* N|SIZE ...]
  *   npud --fuse DIR --mount-only | --unmount
  *   npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]
  *               [--limit-* N|SIZE ...]
@@ -43,7 +44,8 @@
 static void npud_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: npud --fuse DIR [--devices N] [--hbm-size SIZE] [--limit-* N|SIZE]...\n"
+		"usage: npud --fuse DIR [--require-shared] [--devices N] [--hbm-size SIZE]\n"
+		"                   [--limit-* N|SIZE]...\n"
 		"       npud --fuse DIR --mount-only | --unmount\n"
 		"       npud --cuse [--devices N] [--hbm-size SIZE] [--mode MODE] [--name NAME]\n"
 		"                   [--limit-* N|SIZE]...\n"
@@ -56,6 +58,9 @@ static void npud_usage(FILE *out)
 		"                  '_' and '-', at most %d, not ending in a digit)\n"
 		"  --log-level L   error, warning, info (default) or debug: what npud\n"
 		"                  prints on stderr besides errors\n"
+		"  --require-shared  (--fuse) refuse to serve a mount that does not\n"
+		"                  propagate to other mount namespaces (the host, other\n"
+		"                  containers); without it npud only warns\n"
 		"  --no-sandbox    keep all of root's capabilities, no no_new_privs and no\n"
 		"                  system call filter (for debugging; see docs/security.md)\n"
 		"  --mount-only    mount DIR, hand its connection to the service manager's\n"
@@ -196,6 +201,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		{ "name", required_argument, NULL, 'N' },
 		{ "log-level", required_argument, NULL, 'v' },
 		{ "no-sandbox", no_argument, NULL, 'S' },
+		{ "require-shared", no_argument, NULL, 'R' },
 		{ "mount-only", no_argument, NULL, 'M' },
 		{ "unmount", no_argument, NULL, 'U' },
 		{ "help", no_argument, NULL, 'h' },
@@ -274,6 +280,9 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 		case 'S':
 			opts->no_sandbox = true;
 			break;
+		case 'R':
+			opts->require_shared = true;
+			break;
 		case 'M':
 			opts->mount_only = true;
 			break;
@@ -306,6 +315,7 @@ static int npud_parse(int argc, char **argv, struct npud_options *opts)
 	}
 	if (optind != argc || !opts->fuse_dir == !opts->cuse ||
 	    ((opts->set_mode || opts->name) && !opts->cuse) ||
+	    (opts->require_shared && !opts->fuse_dir) ||
 	    (opts->mount_only && opts->unmount) ||
 	    ((opts->mount_only || opts->unmount) && !opts->fuse_dir) ||
 	    (opts->unmount && opts->fuse_dir[0] != '/'))

@@ -24,6 +24,11 @@ NPU_FUZZ_PACKAGES=(clang libclang-rt-14-dev)
 NPU_KMOD_VM_PACKAGES=(linux-headers-amd64 linux-image-amd64 sparse kmod cpio busybox-static
 	qemu-system-x86)
 
+# The container stage (scripts/container/stage.sh): podman with runc (crun
+# fails on hybrid cgroups), and mmdebstrap for the base image.
+# shellcheck disable=SC2034
+NPU_CONTAINER_PACKAGES=(podman runc mmdebstrap uidmap)
+
 # The aarch64 cross build (cmake/toolchains/aarch64-linux-gnu.cmake): the
 # cross compilers, qemu-user to run the tests, and the target's cmocka and
 # liburing from Debian multiarch (ensure_aarch64_cross adds arm64).

@@ -467,10 +467,10 @@ static void op_open(struct nf_state *st, struct fz_in *in)
 			(int)tid, ret);
 	tgid = tid == helper_tid ? getpid() : tid;
 	if (tid <= 0) {
-		if (ret != -EPERM) {
+		if (ret != -EREMOTE) {
 			fprintf(
 			    stderr,
-			    "npud_fuzz: open for tid %d gave %d, not -EPERM\n",
+			    "npud_fuzz: open for tid %d gave %d, not -EREMOTE\n",
 			    (int)tid, ret);
 			abort();
 		}

@@ -7,7 +7,7 @@
  *   NPU_DEVICE=inproc      the driver linked into this process (mock kernel)
  *   NPU_DEVICE=/path/npu0  a device node or FUSE file (kmod, CUSE or npud --fuse);
  *                          device N is the same path with the trailing 0 replaced by N
- *   unset                  /dev/npu0 if it exists, else /run/npu/npu0, else inproc
+ *   unset                  /dev/npu0 if it exists, else /run/npu/dev/npu0, else inproc
  *
  * NPU_INPROC_DEVICES (default 1) and NPU_HBM_SIZE (bytes, with an optional
  * K/M/G suffix; default 16G) configure the in-process device.

@@ -26,6 +26,11 @@ constexpr ErrnoCode kDefaultErrnoCodes[] = {
     // The driver failed a ring for good (its shared memory held an
     // impossible index): the queue's work is lost.
     {-EPROTO, ACL_ERROR_RT_TS_ERROR},
+    // The device file's server is gone (npud stopped or restarted), or
+    // there is no such device.
+    {-ENODEV, ACL_ERROR_RT_NO_DEVICE},
+    // npud cannot see the caller (another pid namespace).
+    {-EREMOTE, ACL_ERROR_RT_NO_PERMISSION},
 };
 
 // The code of err in table, or fallback if no row names it.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/device_session.h"
 
+#include <cerrno>
+
 #include "core/host_pool.h"
 #include "npu/hal.h"
 
@@ -13,9 +15,15 @@ Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<Dev
         return Error::FromHal(err,
                               "cannot open device %d in a forked child: the in-process device "
                               "belongs to the parent, which loaded it before fork(); a child "
-                              "can use npud (NPU_DEVICE=/run/npu/npu0) or the kernel module "
+                              "can use npud (NPU_DEVICE=/run/npu/dev/npu0) or the kernel module "
                               "(/dev/npu0)",
                               user_id);
+    }
+    if (err == -ENODEV) {
+        return Error::Format(ACL_ERROR_RT_NO_DEVICE,
+                             "cannot open device %d (physical %u, backend %s): no such device "
+                             "file (is npud serving it, or the kernel module loaded?)",
+                             user_id, phys_id, npuHalBackendName());
     }
     if (err != 0) {
         return Error::FromHal(err, "cannot open device %d (physical %u, backend %s)", user_id,

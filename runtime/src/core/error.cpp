@@ -33,6 +33,16 @@ Error FromErrnoMessage(int err, base::ErrnoOverrides codes, std::string message)
             "the driver stopped this stream's queue for good because its shared ring "
             "memory was corrupted (an impossible submission index); its pending work is "
             "lost, destroy the stream";
+    } else if (err == -ENODEV) {
+        message +=
+            "the device is gone: the npu daemon (npud) that served this process's device file "
+            "was stopped or restarted since the device was opened; call aclrtResetDevice and "
+            "then aclrtSetDevice to open the device again";
+    } else if (err == -EREMOTE) {
+        message +=
+            "npud cannot see this process: it runs in a different pid namespace, so npud "
+            "cannot reach this process's memory; run npud in the host's pid namespace (a "
+            "container with --pid host)";
     } else {
         message += std::strerror(err < 0 ? -err : err);
     }

@@ -34,8 +34,10 @@ namespace npu::hal {
 namespace {
 
 constexpr const char *kInprocName = "inproc";
-// The kernel module's node, the FUSE file of npud's unit and container layout, and the FUSE
-// file of an npud started by hand on /run/npu.
+// The kernel module's node, then npud's FUSE file: npud (its systemd unit and its container
+// image) serves the subdirectory dev/ of /run/npu, so that containers can share /run/npu and
+// still see npud's mount after it restarts; last, the file of an npud started by hand on
+// /run/npu itself.
 constexpr const char *kDefaultPaths[] = {"/dev/npu0", "/run/npu/dev/npu0", "/run/npu/npu0"};
 constexpr uint32_t kMaxDevices = 64;
 constexpr uint64_t kDefaultHbmBytes = 16ULL << 30;
@@ -66,6 +68,12 @@ class FdFile final : public DeviceFile {
             int ret = ::ioctl(fd_, cmd, arg);
             if (ret >= 0)
                 return ret;
+            if (errno == ENOTCONN || errno == ECONNABORTED) {
+                // FUSE: the npud that served this file is gone (killed,
+                // stopped or restarted, or its connection aborted); the
+                // file never works again.
+                return -ENODEV;
+            }
             if (errno != EINTR)
                 return -errno;
         }

@@ -6,8 +6,11 @@
  *
  *   npu-smi [info] [-q] [-i ID] [--json | --format=csv] [-l SECONDS]
  *   npu-smi -L | --version | --help
+ *   npu-smi cdi generate [--output DIR]
  */
+#include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +18,35 @@
 #include <unistd.h>
 
 #include "npu/hal.h"
+
+#include "npu_smi.h"
+
+/**
+ * npu_smi_device_file() - the file device @d is opened through
+ * @d: device number
+ * @buf: its path ("inproc" for the in-process device)
+ * @len: size of @buf
+ *
+ * Device 0's is the backend's name (NPU_DEVICE, or the default path);
+ * device N's replaces that name's final 0 with N, as the runtime does.
+ *
+ * Return: 0, -ENODEV when the backend names one device only, -ENAMETOOLONG.
+ */
+int npu_smi_device_file(uint32_t d, char *buf, size_t len)
+{
+	const char *name = npuHalBackendName();
+	size_t n = strlen(name);
+	int w;
+
+	if (d == 0 || npuHalBackendIsInproc()) {
+		w = snprintf(buf, len, "%s", name);
+	} else {
+		if (n < 2 || name[n - 1] != '0')
+			return -ENODEV;
+		w = snprintf(buf, len, "%.*s%u", (int)(n - 1), name, d);
+	}
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
 
 static const char *const class_names[NPU_CLASS_COUNT] = { "4K", "2M", "1G" };
 
@@ -143,6 +175,7 @@ static void print_users(npuHalDevice *dev)
 
 static void print_device(uint32_t d, npuHalDevice *dev)
 {
+	char file[PATH_MAX];
 	struct npu_device_info info;
 	struct npu_smi_proc *procs;
 	uint32_t n, i, c;
@@ -150,6 +183,8 @@ static void print_device(uint32_t d, npuHalDevice *dev)
 	if (npuHalDeviceInfo(dev, &info) < 0)
 		return;
 	printf("Device %u\n", d);
+	if (!npu_smi_device_file(d, file, sizeof(file)))
+		printf("  Backend file %s\n", file);
 	printf("  HBM total %.1f MiB, free %.1f MiB\n", mib(info.hbm_total), mib(info.hbm_free));
 	printf("  Engines %u, busy %.3f s of %.3f s up (%.1f%% of their time)\n", info.engines,
 	       info.busy_ns / 1e9, info.up_ns / 1e9,
@@ -346,6 +381,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: npu-smi [info] [-q] [-i ID] [--json | --format=csv] [-l SECONDS]\n"
 		"       npu-smi -L | --version | --help\n"
+		"       npu-smi cdi generate [--output DIR]   a CDI spec of the devices\n"
 		"  info           each device's HBM, its processes and users and their limits,\n"
 		"                 the exports\n"
 		"                 (the default; -q is the same report)\n"
@@ -431,6 +467,7 @@ static int parse(int argc, char **argv, struct smi_opts *o)
 
 static int list_devices(uint32_t count)
 {
+	char file[PATH_MAX];
 	struct npu_version ver;
 	npuHalDevice *dev;
 	uint32_t d;
@@ -448,8 +485,10 @@ static int list_devices(uint32_t count)
 			fprintf(stderr, "npu-smi: device %u: %s\n", d, strerror(-ret));
 			return 1;
 		}
+		if (npu_smi_device_file(d, file, sizeof(file)))
+			snprintf(file, sizeof(file), "%s", npuHalBackendName());
 		printf("NPU %u: %.0f MiB HBM, driver ABI %u.%u (backend %s)\n", d,
-		       mib(ver.hbm_size), ver.abi_major, ver.abi_minor, npuHalBackendName());
+		       mib(ver.hbm_size), ver.abi_major, ver.abi_minor, file);
 	}
 	return 0;
 }
@@ -514,6 +553,8 @@ int main(int argc, char **argv)
 	uint32_t count = 0;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "cdi"))
+		return npu_smi_cdi(argc - 2, argv + 2);
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret == 1 ? 0 : 2;
