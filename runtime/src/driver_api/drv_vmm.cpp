@@ -85,12 +85,17 @@ NPU_DRV_API drvError_t halMemAddressReserve(void **ptr, size_t size, size_t alig
     if (err != ACL_SUCCESS)
         return FromAcl(err);
     if (alignment != 0 && reinterpret_cast<uintptr_t>(va) % alignment != 0) {
+        // Larger than the reservation's own alignment: find an aligned
+        // start inside a reservation of size + alignment, and take it.
         (void)aclrtReleaseMemAddress(va);
-        return Refuse(
-            DRV_ERROR_INVALID_VALUE,
-            "halMemAddressReserve: alignment %zu is above what a reservation of %zu bytes "
-            "gets (the next power of two of its size, at most 1 GiB)",
-            alignment, size);
+        err = aclrtReserveMemAddress(&va, size + alignment, 0, nullptr, huge);
+        if (err != ACL_SUCCESS)
+            return FromAcl(err);
+        uintptr_t at = (reinterpret_cast<uintptr_t>(va) + alignment - 1) & ~(alignment - 1);
+        (void)aclrtReleaseMemAddress(va);
+        err = aclrtReserveMemAddress(&va, size, 0, reinterpret_cast<void *>(at), huge);
+        if (err != ACL_SUCCESS)
+            return FromAcl(err);
     }
     *ptr = va;
     return DRV_ERROR_NONE;
