@@ -340,6 +340,29 @@ static void test_vmm(void **state)
 	(void)aclGetRecentErrMsg();
 }
 
+/* Reservations far beyond one device's memory cost nothing until mapped. */
+static void test_large_window(void **state)
+{
+	const size_t TiB = 1024UL * 1024 * MiB;
+	struct drv_mem_prop prop;
+	drv_mem_handle_t *h = NULL;
+	void *va = NULL, *fixed = NULL;
+
+	(void)state;
+	DRV_OK(halMemAddressReserve(&va, 32 * TiB, 0, NULL, 0));
+	prop_of(&prop, MEM_DEV_SIDE, 0, MEM_HUGE_PAGE_TYPE, MEM_HBM_TYPE);
+	DRV_OK(halMemCreate(&h, 2 * MiB, &prop, 0));
+	DRV_OK(halMemMap((char *)va + 20 * TiB, 2 * MiB, 0, h, 0));
+	check_device_round_trip((char *)va + 20 * TiB, 2 * MiB, 9);
+	DRV_OK(halMemUnmap((char *)va + 20 * TiB));
+	DRV_OK(halMemRelease(h));
+	DRV_OK(halMemAddressFree(va));
+	/* At a fixed address of the layout: 40 TiB, as a hixl rank window asks for. */
+	DRV_OK(halMemAddressReserve(&fixed, 2 * TiB, 0, (void *)(40 * TiB), 0));
+	assert_ptr_equal(fixed, (void *)(40 * TiB));
+	DRV_OK(halMemAddressFree(fixed));
+}
+
 static void test_shareable_handles(void **state)
 {
 	struct drv_mem_prop prop;
@@ -636,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_devices),
 		cmocka_unit_test(test_alloc_and_copies),
 		cmocka_unit_test(test_vmm),
+		cmocka_unit_test(test_large_window),
 		cmocka_unit_test(test_shareable_handles),
 		cmocka_unit_test(test_shmem),
 		cmocka_unit_test(test_host_register),
