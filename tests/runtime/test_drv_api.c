@@ -363,6 +363,37 @@ static void test_large_window(void **state)
 	DRV_OK(halMemAddressFree(fixed));
 }
 
+/*
+ * A fixed address in another open device's window, from a thread on device
+ * 1: the reservation is that device's, and device 1's memory maps there.
+ */
+static void test_fixed_address_any_device(void **state)
+{
+	struct drv_mem_prop prop;
+	drv_mem_handle_t *h = NULL;
+	uint32_t n = 0;
+	void *d0 = NULL, *fixed = NULL;
+
+	(void)state;
+	DRV_OK(drvGetDevNum(&n));
+	if (n < 2)
+		skip();
+	DRV_OK(halMemAlloc(&d0, 2 * MiB, MEM_DEV | 0)); /* device 0 is open */
+	ACL_OK(aclrtSetDevice(1));
+	/* 64 MiB past device 0's allocation: in its window, free. */
+	DRV_OK(halMemAddressReserve(&fixed, 4 * MiB, 0, (char *)d0 + 64 * MiB, 0));
+	assert_ptr_equal(fixed, (char *)d0 + 64 * MiB);
+	prop_of(&prop, MEM_DEV_SIDE, 1, MEM_HUGE_PAGE_TYPE, MEM_HBM_TYPE);
+	DRV_OK(halMemCreate(&h, 2 * MiB, &prop, 0));
+	DRV_OK(halMemMap(fixed, 2 * MiB, 0, h, 0));
+	check_device_round_trip(fixed, 2 * MiB, 13);
+	DRV_OK(halMemUnmap(fixed));
+	DRV_OK(halMemRelease(h));
+	DRV_OK(halMemAddressFree(fixed));
+	ACL_OK(aclrtResetDevice(1));
+	DRV_OK(halMemFree(d0));
+}
+
 static void test_shareable_handles(void **state)
 {
 	struct drv_mem_prop prop;
@@ -660,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_and_copies),
 		cmocka_unit_test(test_vmm),
 		cmocka_unit_test(test_large_window),
+		cmocka_unit_test(test_fixed_address_any_device),
 		cmocka_unit_test(test_shareable_handles),
 		cmocka_unit_test(test_shmem),
 		cmocka_unit_test(test_host_register),

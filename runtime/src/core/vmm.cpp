@@ -243,7 +243,12 @@ Error Retain(void *va, aclrtDrvMemHandle *out) {
 
 Error Reserve(size_t size, size_t alignment, void *expect, bool huge_va, void **out) {
     std::shared_ptr<DeviceSession> s;
-    NPU_RETURN_IF_ERROR(SessionForNewObject(&s));
+    // A fixed address goes to the open device whose window holds it, which
+    // need not be the current one: any device's memory maps there.
+    if (expect != nullptr)
+        s = DeviceManager::Get().FindSession(expect, size);
+    if (!s)
+        NPU_RETURN_IF_ERROR(SessionForNewObject(&s));
     if (alignment != 0)
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "alignment %zu must be 0", alignment);
     uint64_t va = 0;
