@@ -347,8 +347,16 @@ static void test_large_window(void **state)
 	struct drv_mem_prop prop;
 	drv_mem_handle_t *h = NULL;
 	void *va = NULL, *fixed = NULL;
+	uint32_t n = 0;
 
 	(void)state;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+	/* Their shadow memory takes the range: the devices get 1 TiB anywhere. */
+	skip();
+#endif
+	DRV_OK(drvGetDevNum(&n));
+	if (n > 2) /* less than 34 TiB each */
+		skip();
 	DRV_OK(halMemAddressReserve(&va, 32 * TiB, 0, NULL, 0));
 	prop_of(&prop, MEM_DEV_SIDE, 0, MEM_HUGE_PAGE_TYPE, MEM_HBM_TYPE);
 	DRV_OK(halMemCreate(&h, 2 * MiB, &prop, 0));

@@ -34,15 +34,17 @@ namespace {
 
 constexpr uint64_t kGiB = 1ULL << 30;
 constexpr uint64_t kTiB = 1ULL << 40;
-// The devices' windows share [16 TiB, 112 TiB) of the address space: the
+// The devices' windows share [16 TiB, 84 TiB) of the address space: the
 // SVM range of the real driver's layout starts at 16 TiB and its dynamic
 // reservations reach far above it, so device addresses and large VMM
 // reservations (tens of TiB, at fixed addresses such as 40 TiB) sit where
 // programs written for that layout expect them. Each device gets an equal,
-// 1 TiB aligned share, at least 1 TiB: 96 TiB for one device, 48 TiB each
+// 1 TiB aligned share, at least 1 TiB: 68 TiB for one device, 34 TiB each
 // for two. An inaccessible window costs nothing until something is mapped.
 constexpr uint64_t kWindowStart = 16 * kTiB;
-constexpr uint64_t kWindowEnd = 112 * kTiB;
+// Below 84 TiB: a position-independent executable and its heap load from
+// 2/3 of the 128 TiB address space (85.3 TiB) up.
+constexpr uint64_t kWindowEnd = 84 * kTiB;
 // The size of the window ReserveAperture falls back to, anywhere.
 constexpr uint64_t kApertureSize = kTiB;
 // The smallest window ReserveAperture falls back to.
