@@ -8,12 +8,23 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "acl/acl.h"
 #include "driver/ascend_hal.h"
 
 namespace npu::drv {
+
+// The value a C caller stored in an enum-typed parameter or field, read
+// without assuming it is one of the enumerators.
+template <typename E>
+uint32_t Raw(const E &e) {
+    static_assert(sizeof(E) == sizeof(uint32_t), "driver enums are int-sized");
+    uint32_t v;
+    std::memcpy(&v, &e, sizeof(v));
+    return v;
+}
 
 // The driver code for an acl code (DRV_ERROR_NONE for ACL_SUCCESS).
 drvError_t FromAcl(aclError err);

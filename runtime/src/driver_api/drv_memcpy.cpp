@@ -7,6 +7,7 @@
 using npu::drv::AnyContextScope;
 using npu::drv::DeviceScope;
 using npu::drv::FromAcl;
+using npu::drv::Raw;
 using npu::drv::Refuse;
 
 namespace {
@@ -65,9 +66,9 @@ NPU_DRV_API drvError_t halMemcpy(void *dst, size_t dst_size, void *src, size_t c
     }
     if (info->reserve[0] != 0 || info->reserve[1] != 0)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemcpy: info->reserve must be zero");
-    if (!KindOf(static_cast<uint32_t>(info->dir), &kind))
-        return Refuse(DRV_ERROR_INVALID_VALUE, "halMemcpy: info->dir %d is not a copy direction",
-                      static_cast<int>(info->dir));
+    if (!KindOf(Raw(info->dir), &kind))
+        return Refuse(DRV_ERROR_INVALID_VALUE, "halMemcpy: info->dir %u is not a copy direction",
+                      Raw(info->dir));
     DeviceScope scope(info->devid);
     if (scope.status() != DRV_ERROR_NONE)
         return Refuse(scope.status(), "halMemcpy: device %u cannot be opened", info->devid);

@@ -15,6 +15,7 @@ using npu::drv::DeviceScope;
 using npu::drv::FindShare;
 using npu::drv::FromAcl;
 using npu::drv::MarkSharePids;
+using npu::drv::Raw;
 using npu::drv::Refuse;
 using npu::drv::RememberShare;
 using npu::drv::ShareRecord;
@@ -40,17 +41,17 @@ drvError_t ReadInfo(const char *api, drv_mem_handle_type type, const struct MemS
                     ShareInfo *info) {
     if (sh == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE, "%s: share_handle is NULL", api);
-    if (type != MEM_HANDLE_TYPE_NONE && type != MEM_HANDLE_TYPE_FABRIC)
-        return Refuse(DRV_ERROR_INVALID_VALUE, "%s: handle_type %d is not NONE or FABRIC", api,
-                      static_cast<int>(type));
+    if (Raw(type) != MEM_HANDLE_TYPE_NONE && Raw(type) != MEM_HANDLE_TYPE_FABRIC)
+        return Refuse(DRV_ERROR_INVALID_VALUE, "%s: handle_type %u is not NONE or FABRIC", api,
+                      Raw(type));
     std::memcpy(info, sh->share_info, sizeof(*info));
     if (std::memcmp(info->magic, kMagic, sizeof(kMagic)) != 0)
         return Refuse(DRV_ERROR_INVALID_HANDLE,
                       "%s: share_handle was not made by halMemExportToShareableHandleV2", api);
-    if (info->handle_type != static_cast<uint32_t>(type))
+    if (info->handle_type != Raw(type))
         return Refuse(DRV_ERROR_INVALID_VALUE,
-                      "%s: handle_type %d is not the type the handle was exported with (%u)", api,
-                      static_cast<int>(type), info->handle_type);
+                      "%s: handle_type %u is not the type the handle was exported with (%u)", api,
+                      Raw(type), info->handle_type);
     return DRV_ERROR_NONE;
 }
 
@@ -98,10 +99,10 @@ NPU_DRV_API drvError_t halMemExportToShareableHandle(drv_mem_handle_t *handle,
     if (handle == nullptr || shareable_handle == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE,
                       "halMemExportToShareableHandle: handle or shareable_handle is NULL");
-    if (handle_type != MEM_HANDLE_TYPE_NONE)
+    if (Raw(handle_type) != MEM_HANDLE_TYPE_NONE)
         return Refuse(DRV_ERROR_INVALID_VALUE,
                       "halMemExportToShareableHandle: handle_type %d must be MEM_HANDLE_TYPE_NONE",
-                      static_cast<int>(handle_type));
+                      static_cast<int>(Raw(handle_type)));
     if (flags != 0)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemExportToShareableHandle: flags must be 0");
     return Export(handle, false, shareable_handle);
@@ -114,11 +115,11 @@ NPU_DRV_API drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle,
     if (handle == nullptr || share_handle == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE,
                       "halMemExportToShareableHandleV2: handle or share_handle is NULL");
-    if (handle_type != MEM_HANDLE_TYPE_NONE && handle_type != MEM_HANDLE_TYPE_FABRIC)
+    if (Raw(handle_type) != MEM_HANDLE_TYPE_NONE && Raw(handle_type) != MEM_HANDLE_TYPE_FABRIC)
         return Refuse(
             handle_type == MEM_HANDLE_TYPE_POSIX ? DRV_ERROR_NOT_SUPPORT : DRV_ERROR_INVALID_VALUE,
             "halMemExportToShareableHandleV2: handle_type %d is not NONE or FABRIC",
-            static_cast<int>(handle_type));
+            static_cast<int>(Raw(handle_type)));
     if (flags != 0)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemExportToShareableHandleV2: flags must be 0");
     uint64_t share = 0;
@@ -127,7 +128,7 @@ NPU_DRV_API drvError_t halMemExportToShareableHandleV2(drv_mem_handle_t *handle,
         return ret;
     ShareInfo info = {};
     std::memcpy(info.magic, kMagic, sizeof(kMagic));
-    info.handle_type = static_cast<uint32_t>(handle_type);
+    info.handle_type = Raw(handle_type);
     info.share = share;
     info.phys_dev = PhysDevOf(AclHandle(handle));
     std::memset(share_handle, 0, sizeof(*share_handle));
@@ -192,9 +193,9 @@ NPU_DRV_API drvError_t halMemSetPidToShareableHandle(uint64_t shareable_handle, 
 NPU_DRV_API drvError_t halMemShareHandleSetAttribute(uint64_t shareable_handle,
                                                      enum ShareHandleAttrType type,
                                                      struct ShareHandleAttr attr) {
-    if (type != SHR_HANDLE_ATTR_NO_WLIST_IN_SERVER)
+    if (Raw(type) != SHR_HANDLE_ATTR_NO_WLIST_IN_SERVER)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemShareHandleSetAttribute: type %d is unknown",
-                      static_cast<int>(type));
+                      static_cast<int>(Raw(type)));
     if (attr.enableFlag != SHR_HANDLE_NO_WLIST_ENABLE)
         return Refuse(attr.enableFlag == SHR_HANDLE_WLIST_ENABLE ? DRV_ERROR_NOT_SUPPORT
                                                                  : DRV_ERROR_INVALID_VALUE,
@@ -224,9 +225,9 @@ NPU_DRV_API drvError_t halMemShareHandleGetAttribute(uint64_t shareable_handle,
                                                      struct ShareHandleAttr *attr) {
     if (attr == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemShareHandleGetAttribute: attr is NULL");
-    if (type != SHR_HANDLE_ATTR_NO_WLIST_IN_SERVER)
+    if (Raw(type) != SHR_HANDLE_ATTR_NO_WLIST_IN_SERVER)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemShareHandleGetAttribute: type %d is unknown",
-                      static_cast<int>(type));
+                      static_cast<int>(Raw(type)));
     ShareRecord rec;
     if (!FindShare(shareable_handle, &rec))
         return Refuse(DRV_ERROR_OPER_NOT_PERMITTED,

@@ -9,6 +9,7 @@
 using npu::drv::AnyContextScope;
 using npu::drv::DeviceScope;
 using npu::drv::FromAcl;
+using npu::drv::Raw;
 using npu::drv::Refuse;
 
 namespace {
@@ -152,9 +153,9 @@ NPU_DRV_API DVresult halShmemGetAttribute(const char *name, enum ShmemAttrType t
         return ret;
     if (attr == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halShmemGetAttribute: attr is NULL");
-    if (type != SHMEM_ATTR_TYPE_MEM_MAP && type != SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER)
+    if (Raw(type) != SHMEM_ATTR_TYPE_MEM_MAP && Raw(type) != SHMEM_ATTR_TYPE_NO_WLIST_IN_SERVER)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halShmemGetAttribute: type %d is unknown",
-                      static_cast<int>(type));
+                      static_cast<int>(Raw(type)));
     return Refuse(DRV_ERROR_NOT_SUPPORT,
                   "halShmemGetAttribute: the driver does not report a name's attributes");
 }

@@ -5,6 +5,7 @@
 #include "driver_api/drv_common.h"
 
 using npu::drv::FromAcl;
+using npu::drv::Raw;
 using npu::drv::Refuse;
 
 namespace {
@@ -231,24 +232,24 @@ NPU_DRV_API drvError_t halMemSetAccess(void *ptr, size_t size, struct drv_mem_ac
             count, kMaxDesc);
     aclrtMemAccessDesc ad[kMaxDesc] = {};
     for (size_t i = 0; i < count; ++i) {
-        if (desc[i].type != MEM_ACCESS_TYPE_READWRITE) {
-            return Refuse(
-                desc[i].type == MEM_ACCESS_TYPE_NONE || desc[i].type == MEM_ACCESS_TYPE_READ
-                    ? DRV_ERROR_NOT_SUPPORT
-                    : DRV_ERROR_INVALID_VALUE,
-                "halMemSetAccess: desc[%zu].type %d: only MEM_ACCESS_TYPE_READWRITE is "
-                "supported",
-                i, static_cast<int>(desc[i].type));
+        if (Raw(desc[i].type) != MEM_ACCESS_TYPE_READWRITE) {
+            return Refuse(Raw(desc[i].type) == MEM_ACCESS_TYPE_NONE ||
+                                  Raw(desc[i].type) == MEM_ACCESS_TYPE_READ
+                              ? DRV_ERROR_NOT_SUPPORT
+                              : DRV_ERROR_INVALID_VALUE,
+                          "halMemSetAccess: desc[%zu].type %d: only MEM_ACCESS_TYPE_READWRITE is "
+                          "supported",
+                          i, static_cast<int>(Raw(desc[i].type)));
         }
         ad[i].flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
-        if (desc[i].location.side == MEM_DEV_SIDE) {
+        if (Raw(desc[i].location.side) == MEM_DEV_SIDE) {
             ad[i].location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-        } else if (desc[i].location.side == MEM_HOST_SIDE) {
+        } else if (Raw(desc[i].location.side) == MEM_HOST_SIDE) {
             ad[i].location.type = ACL_MEM_LOCATION_TYPE_HOST;
         } else {
             return Refuse(DRV_ERROR_INVALID_VALUE,
                           "halMemSetAccess: desc[%zu].location.side %d is not HOST or DEV", i,
-                          static_cast<int>(desc[i].location.side));
+                          static_cast<int>(Raw(desc[i].location.side)));
         }
         ad[i].location.id = desc[i].location.id;
     }
@@ -260,14 +261,14 @@ NPU_DRV_API drvError_t halMemGetAccess(void *ptr, struct drv_mem_location *locat
     if (ptr == nullptr || location == nullptr || flags == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE, "halMemGetAccess: ptr, location or flags is NULL");
     aclrtMemLocation loc = {};
-    if (location->side == MEM_DEV_SIDE)
+    if (Raw(location->side) == MEM_DEV_SIDE)
         loc.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-    else if (location->side == MEM_HOST_SIDE)
+    else if (Raw(location->side) == MEM_HOST_SIDE)
         loc.type = ACL_MEM_LOCATION_TYPE_HOST;
     else
         return Refuse(DRV_ERROR_INVALID_VALUE,
                       "halMemGetAccess: location->side %d is not HOST or DEV",
-                      static_cast<int>(location->side));
+                      static_cast<int>(Raw(location->side)));
     loc.id = location->id;
     uint64_t f = 0;
     aclError err = aclrtMemGetAccess(ptr, &loc, &f);
@@ -293,10 +294,11 @@ NPU_DRV_API drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop 
     if (granularity == nullptr)
         return Refuse(DRV_ERROR_INVALID_VALUE,
                       "halMemGetAllocationGranularity: granularity is NULL");
-    if (option != MEM_ALLOC_GRANULARITY_MINIMUM && option != MEM_ALLOC_GRANULARITY_RECOMMENDED)
+    if (Raw(option) != MEM_ALLOC_GRANULARITY_MINIMUM &&
+        Raw(option) != MEM_ALLOC_GRANULARITY_RECOMMENDED)
         return Refuse(DRV_ERROR_INVALID_VALUE,
                       "halMemGetAllocationGranularity: option %d is not MINIMUM or RECOMMENDED",
-                      static_cast<int>(option));
+                      static_cast<int>(Raw(option)));
     aclrtPhysicalMemProp ap;
     drvError_t ret = ToAclProp("halMemGetAllocationGranularity", prop, &ap);
     if (ret != DRV_ERROR_NONE)
@@ -304,5 +306,5 @@ NPU_DRV_API drvError_t halMemGetAllocationGranularity(const struct drv_mem_prop 
     if (ap.location.type == ACL_MEM_LOCATION_TYPE_HOST_NUMA)
         ap.location.type = ACL_MEM_LOCATION_TYPE_HOST;  // the same granularity
     return FromAcl(aclrtMemGetAllocationGranularity(
-        &ap, static_cast<aclrtMemGranularityOptions>(option), granularity));
+        &ap, static_cast<aclrtMemGranularityOptions>(Raw(option)), granularity));
 }
