@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # libascend_hal.so exports exactly the driver API its header declares: every
 # DLLEXPORT function of include/driver/ascend_hal.h (read with the C
-# preprocessor) and nothing else.
+# preprocessor) and nothing else. The header compiles on its own as C11 and
+# as C++17, warnings as errors, by either include path.
 #   check_hal_exports.sh LIBASCEND_HAL INCLUDE_DIR [CC]
 set -euo pipefail
 if [[ $# -lt 2 ]]; then
@@ -14,6 +15,13 @@ inc=$2
 cc=${3:-${CC:-cc}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+printf '#include "ascend_hal.h"\n#include "driver/ascend_hal.h"\nint main(void) { return 0; }\n' >"$tmp/use.c"
+"$cc" -std=c11 -pedantic-errors -Wall -Wextra -Werror -fsyntax-only -I"$inc" -I"$inc/driver" \
+	"$tmp/use.c"
+"$cc" -x c++ -std=c++17 -pedantic-errors -Wall -Wextra -Werror -fsyntax-only -I"$inc" \
+	-I"$inc/driver" "$tmp/use.c"
+echo "ascend_hal.h compiles as C11 and C++17"
 
 echo '#include "driver/ascend_hal.h"' >"$tmp/all.c"
 "$cc" -E -P -DDLLEXPORT=__npu_exported_api__ -I"$inc" "$tmp/all.c" | tr '\n' ' ' >"$tmp/all.i"
