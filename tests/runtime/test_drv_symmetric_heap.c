@@ -7,6 +7,7 @@
  * handles without a whitelist, imports the peer's into the peer's slots, and
  * reads the peer's data there. The processes share a device, so this runs on
  * a device node or npud, not on the in-process device (exit 77 there).
+ * Then the same with whitelists: named IPC memory and a V1 handle.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -67,6 +68,76 @@ struct exported {
 	void *window;
 	struct MemShareHandle sh[2];
 };
+
+struct named {
+	char name[128];
+	uint64_t share;
+};
+
+/*
+ * Sharing with a whitelist: rank 0 exports named IPC memory (halShmem*) and
+ * a V1 shareable handle for rank 1's TGID only; rank 1 opens both and reads
+ * rank 0's data through them.
+ */
+static int whitelisted(int rank, int rfd, int wfd, unsigned char *buf, unsigned char *want)
+{
+	struct memcpy_info h2d = { DRV_MEMCPY_HOST_TO_DEVICE, 0, { 0, 0 } };
+	struct memcpy_info d2h = { DRV_MEMCPY_DEVICE_TO_HOST, 0, { 0, 0 } };
+	struct drv_mem_prop prop;
+	struct named msg;
+	drv_mem_handle_t *h = NULL;
+	void *dev = NULL, *va = NULL;
+	char ack = 'k';
+	int tgid = 0;
+
+	memset(&prop, 0, sizeof(prop));
+	prop.side = MEM_DEV_SIDE;
+	prop.pg_type = MEM_HUGE_PAGE_TYPE;
+	memset(&msg, 0, sizeof(msg));
+	CHECK(halMemAddressReserve(&va, SLOT, 0, NULL, 0));
+	if (rank == 1) {
+		DVdeviceptr p = 0;
+
+		tgid = drvDeviceGetBareTgid();
+		CHECK(tgid <= 0);
+		CHECK(xfer(wfd, &tgid, sizeof(tgid), 1));
+		CHECK(xfer(rfd, &msg, sizeof(msg), 0));
+		CHECK(halShmemOpenHandle(msg.name, &p));
+		CHECK(halMemcpy(buf, SLOT, (void *)(uintptr_t)p, SLOT, &d2h));
+		fill(want, SLOT, 7);
+		CHECK(memcmp(buf, want, SLOT) != 0);
+		CHECK(halShmemCloseHandle(p));
+		CHECK(halMemImportFromShareableHandle(msg.share, 0, &h));
+		CHECK(halMemMap(va, SLOT, 0, h, 0));
+		CHECK(halMemcpy(buf, SLOT, va, SLOT, &d2h));
+		fill(want, SLOT, 8);
+		CHECK(memcmp(buf, want, SLOT) != 0);
+		CHECK(halMemUnmap(va));
+		CHECK(halMemRelease(h));
+		CHECK(xfer(wfd, &ack, 1, 1));
+	} else {
+		CHECK(xfer(rfd, &tgid, sizeof(tgid), 0));
+		CHECK(halMemAlloc(&dev, SLOT, MEM_DEV));
+		fill(buf, SLOT, 7);
+		CHECK(halMemcpy(dev, SLOT, buf, SLOT, &h2d));
+		CHECK(halShmemCreateHandle((uintptr_t)dev, SLOT, msg.name, sizeof(msg.name)));
+		CHECK(halShmemSetPidHandle(msg.name, &tgid, 1));
+		CHECK(halMemCreate(&h, SLOT, &prop, 0));
+		CHECK(halMemMap(va, SLOT, 0, h, 0));
+		fill(buf, SLOT, 8);
+		CHECK(halMemcpy(va, SLOT, buf, SLOT, &h2d));
+		CHECK(halMemExportToShareableHandle(h, MEM_HANDLE_TYPE_NONE, 0, &msg.share));
+		CHECK(halMemSetPidToShareableHandle(msg.share, &tgid, 1));
+		CHECK(xfer(wfd, &msg, sizeof(msg), 1));
+		CHECK(xfer(rfd, &ack, 1, 0));
+		CHECK(halShmemDestroyHandle(msg.name));
+		CHECK(halMemFree(dev));
+		CHECK(halMemUnmap(va));
+		CHECK(halMemRelease(h));
+	}
+	CHECK(halMemAddressFree(va));
+	return 0;
+}
 
 static int run_rank(int rank, int rfd, int wfd)
 {
@@ -162,6 +233,8 @@ static int run_rank(int rank, int rfd, int wfd)
 	/* Both have read before anything goes. */
 	CHECK(xfer(wfd, &ack, 1, 1));
 	CHECK(xfer(rfd, &ack, 1, 0));
+
+	CHECK(whitelisted(rank, rfd, wfd, buf, want));
 
 	for (int k = 0; k < 2; k++) {
 		CHECK(halMemUnmap(slot[peer][k]));
