@@ -101,22 +101,32 @@ DeviceScope::DeviceScope(uint32_t dev) {
         saved_ = nullptr;  // already on dev: nothing to change or restore
         return;
     }
+    // No lock is held across the acl calls: a device-state callback they
+    // run may call this library again.
     DriverState &st = State();
-    std::lock_guard<std::mutex> guard(st.mu);
-    auto it = st.contexts.find(dev);
-    if (it != st.contexts.end()) {
-        if (aclrtSetCurrentContext(it->second) == ACL_SUCCESS)
+    aclrtContext held = nullptr;
+    {
+        std::lock_guard<std::mutex> guard(st.mu);
+        auto it = st.contexts.find(dev);
+        if (it != st.contexts.end())
+            held = it->second;
+    }
+    if (held != nullptr) {
+        if (aclrtSetCurrentContext(held) == ACL_SUCCESS)
             return;
         // The device was reset by force since: open it again.
         (void)aclGetRecentErrMsg();
-        st.contexts.erase(it);
     }
     aclError err = aclrtSetDevice(static_cast<int32_t>(dev));
     if (err != ACL_SUCCESS) {
         status_ = FromAcl(err);
         return;
     }
-    st.contexts[dev] = CurrentContext();
+    // Two threads may both have opened it: either primary context will do
+    // (it is the same one), and the device stays open until exit anyway.
+    aclrtContext ctx = CurrentContext();
+    std::lock_guard<std::mutex> guard(st.mu);
+    st.contexts[dev] = ctx;
 }
 
 DeviceScope::~DeviceScope() {
