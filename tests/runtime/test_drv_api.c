@@ -365,7 +365,7 @@ static void test_large_window(void **state)
 	DRV_OK(halMemUnmap((char *)va + 20 * TiB));
 	DRV_OK(halMemRelease(h));
 	DRV_OK(halMemAddressFree(va));
-	/* At a fixed address of the layout: 40 TiB, as a hixl rank window asks for. */
+	/* At a fixed address of the layout: 40 TiB, as a transfer library's window asks for. */
 	DRV_OK(halMemAddressReserve(&fixed, 2 * TiB, 0, (void *)(40 * TiB), 0));
 	assert_ptr_equal(fixed, (void *)(40 * TiB));
 	DRV_OK(halMemAddressFree(fixed));
