@@ -86,6 +86,20 @@ static pthread_once_t next_once = PTHREAD_ONCE_INIT;
 
 #define NEXT_FIND(name) next.name = dlsym(RTLD_NEXT, #name);
 
+/*
+ * Past us there is no C library when the library holding the wrappers is
+ * loaded after it: a dependency of a library the program links (a program
+ * linking only libascend_hal.so). The C library then comes first in the
+ * global scope, so the names found there are its functions; the wrappers
+ * see no call, and the snapshot says so (sees_check).
+ */
+#define SIGWATCH_DECLARE_ACTION(name) static sigwatch_action_fn watch_##name;
+#define SIGWATCH_DECLARE_HANDLER(name) static sigwatch_handler_fn watch_##name;
+SIGWATCH_FUNCTIONS(SIGWATCH_DECLARE_ACTION, SIGWATCH_DECLARE_HANDLER)
+#define DEFAULT_FIND(name) \
+	if (!next.name && dlsym(RTLD_DEFAULT, #name) != (void *)watch_##name) \
+		next.name = dlsym(RTLD_DEFAULT, #name);
+
 static void next_find(void)
 {
 	static const char msg[] = "npu mock kernel: the C library's sigaction is not found past "
@@ -93,6 +107,9 @@ static void next_find(void)
 				  "see mockdev/CMakeLists.txt\n";
 
 	SIGWATCH_FUNCTIONS(NEXT_FIND, NEXT_FIND)
+	if (!next.sigaction) {
+		SIGWATCH_FUNCTIONS(DEFAULT_FIND, DEFAULT_FIND)
+	}
 	if (!next.sigaction) {
 		/* Every call to sigaction would fail: say why, and stop at once. */
 		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)

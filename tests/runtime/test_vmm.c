@@ -196,11 +196,28 @@ static void test_physical_host_memory(void **state)
 	ACL_OK(aclrtUnmapMem(va));
 	ACL_OK(aclrtReleaseMemAddress(va));
 
-	/* Host NUMA memory is refused with a reason; DEVICE attributes stay checked. */
+	/*
+	 * Host NUMA memory: any node (-1, as a DRAM segment asks for it) or a
+	 * node of the host, mapped and copied like HOST memory.
+	 */
+	prop_at(&prop, ACL_DDR_MEM_P2P_HUGE, ACL_MEM_LOCATION_TYPE_HOST_NUMA, UINT32_MAX);
+	ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtReserveMemAddress(&va, 2 * MiB, 0, NULL, 0));
+	ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h, 0));
+	check_round_trip(va, 2 * MiB, 23);
+	ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &back));
+	assert_int_equal(back.location.type, ACL_MEM_LOCATION_TYPE_HOST);
+	ACL_OK(aclrtUnmapMem(va));
+	ACL_OK(aclrtReleaseMemAddress(va));
+	ACL_OK(aclrtFreePhysical(h));
 	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST_NUMA, 0);
-	assert_int_equal(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0),
-			 ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	ACL_OK(aclrtFreePhysical(h));
+	/* A node the host does not have is refused with a reason. */
+	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST_NUMA, 4096);
+	assert_int_equal(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0), ACL_ERROR_INVALID_PARAM);
 	assert_non_null(strstr(aclGetRecentErrMsg(), "NUMA"));
+	/* DEVICE attributes stay checked. */
 	prop_at(&prop, ACL_MEM_NORMAL, ACL_MEM_LOCATION_TYPE_HOST, 0);
 	assert_int_equal(aclrtMallocPhysical(&h, MiB, &prop, 0), ACL_ERROR_RT_PARAM_INVALID);
 }

@@ -113,9 +113,7 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
         if (loc == ACL_MEM_LOCATION_TYPE_HOST_NUMA) {
             std::shared_ptr<Context> ctx;
             NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
-            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "physical memory on a host NUMA node is not supported by this "
-                                 "driver; use location type ACL_MEM_LOCATION_TYPE_HOST");
+            NPU_RETURN_IF_ERROR(npu::rt::vmm::CheckHostNumaNode(prop->location.id));
         }
         // A DEVICE location's device need not be current, nor set at all.
         return npu::rt::vmm::AllocPhysical(static_cast<int32_t>(prop->location.id),

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "core/vmm.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
+#include <cstdio>
 
 #include "core/allocation_registry.h"
 #include "core/context.h"
@@ -99,6 +102,21 @@ Error ClassifyMemAttr(int32_t loc_type, int32_t attr, MemClass *out) {
     out->p2p = attr == ACL_DDR_MEM_P2P_HUGE || attr == ACL_DDR_MEM_P2P_NORMAL ||
                attr == ACL_MEM_P2P_NORMAL || attr == ACL_MEM_P2P_HUGE || attr == ACL_MEM_P2P_HUGE1G;
     return Error::Ok();
+}
+
+Error CheckHostNumaNode(uint32_t node) {
+    if (node == UINT32_MAX)
+        return Error::Ok();
+    char path[64];
+    std::snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", node);
+    struct stat st;
+    if (::stat(path, &st) == 0)
+        return Error::Ok();
+    // Without NUMA support the host is one node, node 0.
+    if (node == 0 && ::stat("/sys/devices/system/node", &st) != 0)
+        return Error::Ok();
+    return Error::Format(ACL_ERROR_INVALID_PARAM,
+                         "prop->location.id %u is not a NUMA node of this host (-1 for any)", node);
 }
 
 Error LookupHandle(aclrtDrvMemHandle handle, PhysRef *out) {
@@ -225,7 +243,12 @@ Error Retain(void *va, aclrtDrvMemHandle *out) {
 
 Error Reserve(size_t size, size_t alignment, void *expect, bool huge_va, void **out) {
     std::shared_ptr<DeviceSession> s;
-    NPU_RETURN_IF_ERROR(SessionForNewObject(&s));
+    // A fixed address goes to the open device whose window holds it, which
+    // need not be the current one: any device's memory maps there.
+    if (expect != nullptr)
+        s = DeviceManager::Get().FindSession(expect, size);
+    if (!s)
+        NPU_RETURN_IF_ERROR(SessionForNewObject(&s));
     if (alignment != 0)
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "alignment %zu must be 0", alignment);
     uint64_t va = 0;

@@ -35,6 +35,12 @@ struct MemClass {
 // ACL_ERROR_INVALID_PARAM when the pair is not accepted.
 Error ClassifyMemAttr(int32_t loc_type, int32_t attr, MemClass *out);
 
+// The node of a HOST_NUMA location: UINT32_MAX (-1) for any node, else a
+// node this host has (node 0 on a host without NUMA);
+// ACL_ERROR_INVALID_PARAM otherwise. The memory comes from the driver's
+// host memory, as for HOST: the node is checked, not enforced.
+Error CheckHostNumaNode(uint32_t node);
+
 // A physical handle as the driver knows it: the session whose file holds it
 // and the driver's id.
 struct PhysRef {

@@ -34,13 +34,21 @@ namespace {
 
 constexpr uint64_t kGiB = 1ULL << 30;
 constexpr uint64_t kTiB = 1ULL << 40;
+// The devices' windows share [16 TiB, 84 TiB) of the address space: the
+// SVM range of the real driver's layout starts at 16 TiB and its dynamic
+// reservations reach far above it, so device addresses and large VMM
+// reservations (tens of TiB, at fixed addresses such as 40 TiB) sit where
+// programs written for that layout expect them. Each device gets an equal,
+// 1 TiB aligned share, at least 1 TiB: 68 TiB for one device, 34 TiB each
+// for two. An inaccessible window costs nothing until something is mapped.
+constexpr uint64_t kWindowStart = 16 * kTiB;
+// Below 84 TiB: a position-independent executable and its heap load from
+// 2/3 of the 128 TiB address space (85.3 TiB) up.
+constexpr uint64_t kWindowEnd = 84 * kTiB;
+// The size of the window ReserveAperture falls back to, anywhere.
 constexpr uint64_t kApertureSize = kTiB;
 // The smallest window ReserveAperture falls back to.
 constexpr uint64_t kMinApertureSize = 64 * kGiB;
-// Fixed home of device devId's aperture: 16 TiB + devId TiB. A fixed
-// window keeps device addresses recognisable and leaves room for the VMM
-// reservations a later ABI adds; any 1 GiB aligned address works too.
-constexpr uint64_t kApertureHint = 16 * kTiB;
 // Synchronous calls have one descriptor in flight per device.
 constexpr uint32_t kSyncQueueEntries = 64;
 
@@ -79,8 +87,8 @@ class Mapping {
     size_t size_ = 0;
 };
 
-// Reserve an inaccessible window for device addresses, 1 TiB: at the fixed
-// home if it is free, else anywhere, trimmed to 1 GiB alignment. Where the
+// Reserve an inaccessible window for device addresses anywhere (when the
+// device's share of the fixed window is taken), trimmed to 1 GiB alignment. Where the
 // address space has no room for that (ThreadSanitizer leaves ~1.5 TiB for
 // all mappings of a process, an address-space rlimit), a smaller window:
 // the driver places every mapping inside whatever it is given.
@@ -103,18 +111,32 @@ int ReserveApertureOf(uint64_t size, Mapping *out) {
     return 0;
 }
 
+// Device devId's share of the window (0 when it has none: more devices
+// than whole TiB in the window).
+uint64_t ApertureShare(uint32_t devId) {
+    uint32_t count = 0;
+    if (Backend::Get().DeviceCount(&count) < 0 || count == 0)
+        count = 1;
+    const uint64_t share = (kWindowEnd - kWindowStart) / count / kTiB * kTiB;
+    // More devices than whole TiB: 1 TiB each while the window lasts.
+    if (share < kTiB || devId >= count)
+        return kWindowStart + (uint64_t{devId} + 1) * kTiB <= kWindowEnd ? kTiB : 0;
+    return share;
+}
+
 int ReserveAperture(uint32_t devId, Mapping *out) {
-    if (devId < 64) {
+    const uint64_t share = ApertureShare(devId);
+    if (share != 0) {
         const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE;
-        void *hint = reinterpret_cast<void *>(kApertureHint + devId * kTiB);
-        void *p = ::mmap(hint, kApertureSize, PROT_NONE, flags, -1, 0);
+        void *hint = reinterpret_cast<void *>(kWindowStart + uint64_t{devId} * share);
+        void *p = ::mmap(hint, share, PROT_NONE, flags, -1, 0);
         if (p == hint) {
-            *out = Mapping(p, kApertureSize);
+            *out = Mapping(p, share);
             return 0;
         }
         // Kernels before 4.17 treat the flag as a hint: drop a stray mapping.
         if (p != MAP_FAILED)
-            ::munmap(p, kApertureSize);
+            ::munmap(p, share);
     }
     int ret = -ENOMEM;
     for (uint64_t size = kApertureSize; size >= kMinApertureSize; size /= 4) {
