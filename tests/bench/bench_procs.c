@@ -242,6 +242,8 @@ static int procs_write_plot(const char *dir, const char *backend, const struct p
 		"set title 'npu-bench --processes on %s: synchronous 4 KiB aclrtMemcpy, %ld CPUs'\n"
 		"set logscale x 2\n"
 		"set xlabel 'client processes'\n"
+		"set yrange [0:*]\n"
+		"set y2range [0:*]\n"
 		"set ylabel 'copies/s, all processes'\n"
 		"set y2label 'p99 latency (us)'\n"
 		"set ytics nomirror\n"
