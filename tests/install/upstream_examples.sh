@@ -25,6 +25,9 @@ cmake --install "$build" --prefix "$prefix" >"$work/install.log" || {
 }
 # shellcheck source=/dev/null  # the installed script
 source "$prefix/set_env.sh"
+# The examples' READMEs have the user export ASCEND_INSTALL_PATH (the
+# CANN root) too.
+export ASCEND_INSTALL_PATH=$ASCEND_HOME_PATH
 export SOC_VERSION=Ascend910B2
 export ASCENDC_CMAKE_DIR=$ASCEND_HOME_PATH/$(uname -m)-linux/tikcpp/ascendc_kernel_cmake
 export NPU_DEVICE=inproc NPU_INPROC_DEVICES=2

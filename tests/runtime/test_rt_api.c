@@ -6,8 +6,11 @@
  * exact codes. Also acl/ops/acl_dvpp.h (acldvppMalloc, acldvppFree).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rt_test.h"
 #include "acl/ops/acl_dvpp.h"
@@ -239,6 +242,81 @@ static void *get_device_thread(void *p)
 
 	rc[0] = rtGetDevice(&dev);
 	return NULL;
+}
+
+static const char *g_self;
+#define IPC_CHILD_SIZE (2 * MiB)
+
+/* Child: waits for the parent's go, opens the name, checks the parent's
+ * bytes, overwrites the first page and closes. */
+static int child_ipc(const char *name, int fd)
+{
+	static uint8_t want[IPC_CHILD_SIZE], got[IPC_CHILD_SIZE];
+	void *q = NULL;
+	char go;
+
+	if (rtSetDevice(0) != RT_ERROR_NONE)
+		return 10;
+	if (read(fd, &go, 1) != 1)
+		return 11;
+	if (rtIpcOpenMemory(&q, name) != RT_ERROR_NONE) {
+		fprintf(stderr, "open: %s\n", aclGetRecentErrMsg());
+		return 12;
+	}
+	rt_fill_pattern(want, sizeof(want), 42);
+	if (rtMemcpy(got, sizeof(got), q, sizeof(got), RT_MEMCPY_DEVICE_TO_HOST) != RT_ERROR_NONE ||
+	    memcmp(got, want, sizeof(got)) != 0)
+		return 13;
+	if (rtMemset(q, 4096, 0x77, 4096) != RT_ERROR_NONE)
+		return 14;
+	if (rtIpcCloseMemory(q) != RT_ERROR_NONE)
+		return 15;
+	return rtDeviceReset(0) == RT_ERROR_NONE ? 0 : 16;
+}
+
+/* Another process opens the name once whitelisted (on a device processes
+ * share: not the in-process one). */
+static void test_ipc_names_between_processes(void **state)
+{
+	static uint8_t src[IPC_CHILD_SIZE], page[4096];
+	const char *backend = getenv("NPU_DEVICE");
+	char name[65], fdtext[16];
+	void *p = NULL;
+	int fds[2], status = 0;
+
+	(void)state;
+	if (backend != NULL && !strcmp(backend, "inproc"))
+		skip();
+	rt_fill_pattern(src, sizeof(src), 42);
+	assert_int_equal(rtMalloc(&p, sizeof(src), RT_MEMORY_HBM, 0), RT_ERROR_NONE);
+	assert_int_equal(rtMemcpy(p, sizeof(src), src, sizeof(src), RT_MEMCPY_HOST_TO_DEVICE),
+			 RT_ERROR_NONE);
+	assert_int_equal(rtIpcSetMemoryName(p, sizeof(src), name, sizeof(name)), RT_ERROR_NONE);
+	assert_int_equal(pipe(fds), 0);
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[1]);
+		snprintf(fdtext, sizeof(fdtext), "%d", fds[0]);
+		execl(g_self, g_self, "--child-ipc", name, fdtext, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	int32_t child = (int32_t)pid;
+
+	assert_int_equal(rtSetIpcMemPid(name, &child, 1), RT_ERROR_NONE);
+	assert_int_equal(write(fds[1], "g", 1), 1);
+	close(fds[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* The child's write is in the exported memory. */
+	assert_int_equal(rtMemcpy(page, sizeof(page), p, sizeof(page), RT_MEMCPY_DEVICE_TO_HOST),
+			 RT_ERROR_NONE);
+	assert_int_equal(rt_first_not(page, sizeof(page), 0x77), sizeof(page));
+	assert_int_equal(rtIpcDestroyMemoryName(name), RT_ERROR_NONE);
+	assert_int_equal(rtFree(p), RT_ERROR_NONE);
 }
 
 static void test_devices_and_ids(void **state)
@@ -525,12 +603,13 @@ static void test_dvpp_memory(void **state)
 	free(dst);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memory),
 		cmocka_unit_test(test_memcpy_kinds_and_async),
 		cmocka_unit_test(test_ipc_names),
+		cmocka_unit_test(test_ipc_names_between_processes),
 		cmocka_unit_test(test_devices_and_ids),
 		cmocka_unit_test(test_device_info),
 		cmocka_unit_test(test_p2p),
@@ -539,5 +618,8 @@ int main(void)
 		cmocka_unit_test(test_dvpp_memory),
 	};
 
+	g_self = argv[0];
+	if (argc == 4 && !strcmp(argv[1], "--child-ipc"))
+		return child_ipc(argv[2], atoi(argv[3]));
 	return cmocka_run_group_tests(tests, rt_setup_device0, rt_teardown_device0);
 }
