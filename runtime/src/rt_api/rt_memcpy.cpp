@@ -11,7 +11,7 @@ namespace {
 
 // The aclrtMemcpyKind of an rtMemcpyKind_t: the four directions and
 // RT_MEMCPY_DEFAULT; the other kinds are other operations.
-Error KindOf(rtMemcpyKind_t kind, aclrtMemcpyKind *out) {
+Error KindOf(const rtMemcpyKind_t &kind, aclrtMemcpyKind *out) {
     const int32_t k = EnumValue(kind);
     switch (k) {
         case RT_MEMCPY_HOST_TO_HOST:
