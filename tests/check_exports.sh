@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # libascendcl.so exports exactly its C API: every function the CANN headers
-# (include/acl) and npu/hal.h declare, and nothing else (not the driver or
-# the mock kernel linked in for the in-process device).
+# (include/acl, and include/runtime for CANN's rt* functions) and npu/hal.h
+# declare, and nothing else (not the driver or the mock kernel linked in for
+# the in-process device).
 #   check_exports.sh LIBASCENDCL INCLUDE_DIR [CC]
 # The acl* functions are read from the preprocessed headers, so that line
 # breaks, comments, deprecation attributes and macros do not matter: every
@@ -18,9 +19,9 @@ cc=${3:-${CC:-cc}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "reading the functions of $inc/acl/*.h with $cc -E"
-for h in "$inc"/acl/*.h; do
-	echo "#include \"acl/$(basename "$h")\""
+echo "reading the functions of $inc/acl/*.h and acl/ops/*.h with $cc -E"
+for h in "$inc"/acl/*.h "$inc"/acl/ops/*.h; do
+	echo "#include \"${h#"$inc"/}\""
 done >"$tmp/all.c"
 # ACL_FUNC_VISIBILITY (defined only if not defined yet) becomes a marker.
 "$cc" -E -P -DACL_FUNC_VISIBILITY=__npu_exported_api__ -I"$inc" "$tmp/all.c" |
@@ -57,6 +58,21 @@ if [[ -n $unmarked ]]; then
 	report "declared without ACL_FUNC_VISIBILITY:" "$unmarked"
 fi
 
+# The rt* functions of runtime/rt.h: every declaration carries RTS_API.
+echo '#include "runtime/rt.h"' >"$tmp/rt.c"
+"$cc" -E -P -DRTS_API=__npu_exported_rt__ -I"$inc" "$tmp/rt.c" | tr '\n' ' ' >"$tmp/rt.i"
+grep -oE '__npu_exported_rt__[^;(]*\(' "$tmp/rt.i" |
+	grep -oE 'rt[A-Za-z0-9_]*[[:space:]]*\($' | tr -d ' (' | sort >"$tmp/rt_marked"
+grep -oE '\brt[A-Z][A-Za-z0-9_]*[[:space:]]*\(' "$tmp/rt.i" | tr -d ' (' | sort >"$tmp/rt_named"
+if [[ ! -s $tmp/rt_marked ]]; then
+	echo "no RTS_API declaration found in $inc/runtime/rt.h" >&2
+	exit 1
+fi
+rt_unmarked=$(comm -13 <(sort -u "$tmp/rt_marked") <(sort -u "$tmp/rt_named"))
+if [[ -n $rt_unmarked ]]; then
+	report "declared in runtime/rt.h without RTS_API:" "$rt_unmarked"
+fi
+
 echo "comparing with the dynamic symbols of $lib"
 exported=$(nm -D --defined-only "$lib" | awk '{print $NF}' | sort -u)
 # Besides, the C library's signal-handler functions that the mock kernel
@@ -69,7 +85,7 @@ if [[ -n $exported_wrapped && $exported_wrapped != "$wrapped" ]]; then
 	report "only some of the wrapped libc functions are exported:" "$exported_wrapped"
 fi
 exported=$(comm -23 <(echo "$exported") <(echo "$wrapped"))
-declared=$( (sort -u "$tmp/marked"
+declared=$( (sort -u "$tmp/marked" "$tmp/rt_marked"
 	grep -hoE '^[a-z][a-z0-9_ *]*\bnpuHal[A-Za-z0-9_]*\(' "$inc"/npu/hal.h |
 		grep -oE 'npuHal[A-Za-z0-9_]*\($' | tr -d '(') | sort -u)
 extra=$(comm -23 <(echo "$exported") <(echo "$declared"))
@@ -82,7 +98,8 @@ if [[ -n $missing ]]; then
 fi
 if [[ $status -eq 0 ]]; then
 	echo "$(echo "$exported" | wc -l) symbols exported, each declared in include/acl" \
-		"($(wc -l <"$tmp/marked") acl* functions) or npu/hal.h," \
+		"($(wc -l <"$tmp/marked") acl* functions), include/runtime" \
+		"($(wc -l <"$tmp/rt_marked") rt* functions) or npu/hal.h," \
 		"and $(echo "$exported_wrapped" | grep -c .) wrapped libc functions"
 fi
 exit $status

@@ -281,6 +281,28 @@ static void test_bad_inputs(void **state)
 	assert_int_equal(aclrtProcessHostFunc(10), ACL_ERROR_RT_REPORT_TIMEOUT);
 	ACL_OK(aclrtUnSubscribeHostFunc(self_id(), s));
 
+	/* A stream has a report subscriber and a host-function subscriber,
+	 * independently: both subscriptions succeed, in either order, and each
+	 * goes with its own unsubscribe. */
+	ACL_OK(aclrtSubscribeReport(self_id(), s));
+	ACL_OK(aclrtSubscribeHostFunc(self_id(), s));
+	assert_int_equal(aclrtSubscribeHostFunc(self_id(), s), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	assert_int_equal(aclrtSubscribeHostFunc(self_id() + 1, s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	ACL_OK(aclrtUnSubscribeReport(self_id(), s));
+	/* The host-function subscription stays; callbacks have no thread now. */
+	assert_int_equal(aclrtLaunchCallback(cb_fn, NULL, ACL_CALLBACK_NO_BLOCK, s),
+			 ACL_ERROR_RT_STREAM_NO_CB_REG);
+	assert_int_equal(aclrtProcessHostFunc(10), ACL_ERROR_RT_REPORT_TIMEOUT);
+	assert_int_equal(aclrtProcessReport(10), ACL_ERROR_RT_THREAD_SUBSCRIBE);
+	ACL_OK(aclrtSubscribeReport(self_id() + 1, s));
+	ACL_OK(aclrtUnSubscribeHostFunc(self_id(), s));
+	assert_int_equal(aclrtUnSubscribeHostFunc(self_id(), s), ACL_ERROR_RT_STREAM_SUBSCRIBE);
+	ACL_OK(aclrtUnSubscribeReport(self_id() + 1, s));
+	/* A stream that ran aclrtLaunchHostFunc work may still get a
+	 * host-function subscriber (only callbacks exclude it). */
+	ACL_OK(aclrtSubscribeHostFunc(self_id(), t));
+	ACL_OK(aclrtUnSubscribeHostFunc(self_id(), t));
+
 	/* A stream of another context. */
 	ACL_OK(aclrtCreateContext(&other, 0));
 	assert_int_equal(aclrtLaunchHostFunc(s, order_fn, NULL), ACL_ERROR_RT_STREAM_CONTEXT);

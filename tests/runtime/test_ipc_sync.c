@@ -72,8 +72,25 @@ static void test_event_opened_in_the_same_process(void **state)
 	ACL_OK(aclrtQueryEventStatus(opened, &st));
 	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
 
-	/* The importer waits; only the exporter records. */
-	assert_int_equal(aclrtRecordEvent(opened, s2), ACL_ERROR_RT_PARAM_INVALID);
+	/* The opener records it too, and the exporter's handle sees that
+	 * record: a stream waiting on ev runs after the work before it. */
+	for (int i = 0; i < 8; i++)
+		ACL_OK(aclrtMemsetAsync(b, kSize, 0x70 + i, kSize, s2));
+	ACL_OK(aclrtRecordEvent(opened, s2));
+	ACL_OK(aclrtStreamWaitEvent(s1, ev));
+	ACL_OK(aclrtMemcpyAsync(a, kSize, b, kSize, ACL_MEMCPY_DEVICE_TO_DEVICE, s1));
+	ACL_OK(aclrtSynchronizeStream(s1));
+	ACL_OK(aclrtMemcpy(out, kSize, a, kSize, ACL_MEMCPY_DEVICE_TO_HOST));
+	assert_int_equal(rt_first_not(out, kSize, 0x77), kSize);
+	ACL_OK(aclrtSynchronizeEvent(ev));
+	ACL_OK(aclrtQueryEventStatus(ev, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	/* Then the exporter records again after it: the epochs keep rising. */
+	ACL_OK(aclrtRecordEvent(ev, s1));
+	ACL_OK(aclrtSynchronizeEvent(opened));
+	ACL_OK(aclrtQueryEventStatus(opened, &st));
+	assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	/* An opened event is not exported again. */
 	assert_int_equal(aclrtIpcGetEventHandle(opened, &h2), ACL_ERROR_RT_PARAM_INVALID);
 	ACL_OK(aclrtDestroyEvent(opened));
 	ACL_OK(aclrtDestroyEvent(ev));
@@ -207,6 +224,20 @@ static int child_event(const char *key, int fd)
 	if (aclrtQueryEventStatus(ev, &st) != ACL_SUCCESS ||
 	    st != ACL_EVENT_RECORDED_STATUS_COMPLETE)
 		return 25;
+	/* The process that opened the event records it too. */
+	{
+		aclrtStream s = NULL;
+
+		if (aclrtCreateStream(&s) != ACL_SUCCESS)
+			return 28;
+		if (aclrtRecordEvent(ev, s) != ACL_SUCCESS) {
+			fprintf(stderr, "record: %s\n", aclGetRecentErrMsg());
+			return 29;
+		}
+		if (aclrtSynchronizeEventWithTimeout(ev, 30000) != ACL_SUCCESS ||
+		    aclrtDestroyStream(s) != ACL_SUCCESS)
+			return 30;
+	}
 	if (aclrtDestroyEvent(ev) != ACL_SUCCESS)
 		return 26;
 	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : 27;
@@ -299,6 +330,14 @@ static void test_event_between_processes(void **state)
 	ACL_OK(aclrtValueWrite(gate, 1, 0, s2));
 	assert_int_equal(reap(pid), 0);
 	ACL_OK(aclrtSynchronizeStream(s));
+	/* The child's record executed: the exporter's handle sees it complete. */
+	{
+		aclrtEventRecordedStatus st = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+
+		ACL_OK(aclrtSynchronizeEvent(ev));
+		ACL_OK(aclrtQueryEventStatus(ev, &st));
+		assert_int_equal(st, ACL_EVENT_RECORDED_STATUS_COMPLETE);
+	}
 	ACL_OK(aclrtDestroyStream(s));
 	ACL_OK(aclrtDestroyStream(s2));
 	ACL_OK(aclrtDestroyEvent(ev));

@@ -379,6 +379,19 @@ static void test_config_handle_creates_streams(void **state)
 	ACL_OK(aclrtStreamGetFlags(s, &v));
 	assert_int_equal(v, ACL_STREAM_FAST_SYNC);
 	ACL_OK(aclrtDestroyStream(s));
+	/* ACL_RT_STREAM_FLAG also takes a 4-byte value, as upstream's sample
+	 * passes it: the whole field is set from it. */
+	{
+		uint32_t flag32 = ACL_STREAM_FAST_LAUNCH;
+
+		h->flag = ~(size_t)0;
+		ACL_OK(aclrtSetStreamConfigOpt(h, ACL_RT_STREAM_FLAG, &flag32, sizeof(flag32)));
+		assert_int_equal(h->flag, ACL_STREAM_FAST_LAUNCH);
+		ACL_OK(aclrtCreateStreamV2(&s, h));
+		ACL_OK(aclrtStreamGetFlags(s, &v));
+		assert_int_equal(v, ACL_STREAM_FAST_LAUNCH);
+		ACL_OK(aclrtDestroyStream(s));
+	}
 	/* A handle the caller filled itself works too. */
 	aclrtStreamConfigHandle mine = { NULL, 0, ACL_STREAM_FAST_LAUNCH, 2 };
 
@@ -412,7 +425,8 @@ static void test_config_handle_bad_inputs(void **state)
 		{ ACL_RT_STREAM_PRIORITY, &prio, sizeof(size_t) },
 		{ ACL_RT_STREAM_PRIORITY, &prio, 0 },
 		{ ACL_RT_STREAM_PRIORITY, &eight, sizeof(eight) },
-		{ ACL_RT_STREAM_FLAG, &flag, sizeof(uint32_t) },
+		{ ACL_RT_STREAM_FLAG, &flag, 2 },
+		{ ACL_RT_STREAM_FLAG, &flag, 16 },
 		{ ACL_RT_STREAM_WORK_SIZE, &flag, 4 },
 		{ ACL_RT_STREAM_WORK_ADDR_PTR, &flag, 1 },
 		{ (aclrtStreamConfigAttr)4, &flag, sizeof(flag) },

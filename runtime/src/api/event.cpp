@@ -166,11 +166,12 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                  "event %p is an IPC event, which cannot be reset", event);
         }
-        if (ev->ex() || !(flags & ACL_EVENT_SYNC)) {
+        // Events of aclrtCreateEvent and aclrtCreateEventWithFlag can be
+        // reset; those of aclrtCreateEventExWithFlag have no wait to undo.
+        if (ev->ex()) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "event %p cannot be reset: only events of "
-                                 "aclrtCreateEventWithFlag with ACL_EVENT_SYNC can (not those of "
-                                 "aclrtCreateEvent or aclrtCreateEventExWithFlag)",
+                                 "event %p is from aclrtCreateEventExWithFlag, which has no wait "
+                                 "to reset",
                                  event);
         }
         std::shared_ptr<Context> ctx;

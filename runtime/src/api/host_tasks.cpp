@@ -18,25 +18,28 @@ using npu::rt::ThreadState;
 
 namespace {
 
-Error Subscribe(uint64_t thread_id, aclrtStream stream) {
+// A stream has two subscribers, independent of each other: the thread
+// serving its callbacks (aclrtSubscribeReport, subs = Get()) and the
+// thread serving its host functions (aclrtSubscribeHostFunc, HostFuncs()).
+Error Subscribe(ReportSubscriptions &subs, uint64_t thread_id, aclrtStream stream) {
     std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
-    return ReportSubscriptions::Get().Subscribe(thread_id, *ref.get());
+    return subs.Subscribe(thread_id, *ref.get());
 }
 
-Error Unsubscribe(uint64_t thread_id, aclrtStream stream) {
+Error Unsubscribe(ReportSubscriptions &subs, uint64_t thread_id, aclrtStream stream) {
     std::shared_ptr<Context> ctx = ThreadState::CurrentContext();
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::ResolveStream(stream, ctx, &ref));
-    return ReportSubscriptions::Get().Unsubscribe(thread_id, *ref.get());
+    return subs.Unsubscribe(thread_id, *ref.get());
 }
 
-Error Process(int32_t timeout) {
+Error Process(ReportSubscriptions &subs, int32_t timeout) {
     NPU_ACL_CHECK(timeout == -1 || timeout > 0, "timeout %d ms: -1 (forever) or more than 0",
                   timeout);
     std::shared_ptr<HostTaskQueue> queue;
-    NPU_RETURN_IF_ERROR(ReportSubscriptions::Get().OwnQueue(&queue));
+    NPU_RETURN_IF_ERROR(subs.OwnQueue(&queue));
     const uint64_t ns = timeout == -1 ? 0 : static_cast<uint64_t>(timeout) * 1000000ULL;
     return queue->RunReady(ns);
 }
@@ -73,7 +76,8 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
 }
 
 aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    return RunApi("aclrtSubscribeReport", [&] { return Subscribe(threadId, stream); });
+    return RunApi("aclrtSubscribeReport",
+                  [&] { return Subscribe(ReportSubscriptions::Get(), threadId, stream); });
 }
 
 aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
@@ -95,27 +99,30 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBloc
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
-    return RunApi("aclrtProcessReport", [&] { return Process(timeout); });
+    return RunApi("aclrtProcessReport",
+                  [&] { return Process(ReportSubscriptions::Get(), timeout); });
 }
 
 aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream) {
-    return RunApi("aclrtUnSubscribeReport", [&] { return Unsubscribe(threadId, stream); });
+    return RunApi("aclrtUnSubscribeReport",
+                  [&] { return Unsubscribe(ReportSubscriptions::Get(), threadId, stream); });
 }
 
 aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
     return RunApi("aclrtSubscribeHostFunc", [&] {
         NPU_ACL_CHECK(exeStream != nullptr, "exeStream is NULL");
-        return Subscribe(hostFuncThreadId, exeStream);
+        return Subscribe(ReportSubscriptions::HostFuncs(), hostFuncThreadId, exeStream);
     });
 }
 
 aclError aclrtProcessHostFunc(int32_t timeout) {
-    return RunApi("aclrtProcessHostFunc", [&] { return Process(timeout); });
+    return RunApi("aclrtProcessHostFunc",
+                  [&] { return Process(ReportSubscriptions::HostFuncs(), timeout); });
 }
 
 aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream) {
     return RunApi("aclrtUnSubscribeHostFunc", [&] {
         NPU_ACL_CHECK(exeStream != nullptr, "exeStream is NULL");
-        return Unsubscribe(hostFuncThreadId, exeStream);
+        return Unsubscribe(ReportSubscriptions::HostFuncs(), hostFuncThreadId, exeStream);
     });
 }

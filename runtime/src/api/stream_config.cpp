@@ -149,7 +149,15 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamCon
                 std::memcpy(&handle->workSize, attrValue, sizeof(handle->workSize));
                 return Error::Ok();
             case ACL_RT_STREAM_FLAG:
-                NPU_RETURN_IF_ERROR(check_size(sizeof(handle->flag), "size_t"));
+                // The field is a size_t, but the flags are 32 bits and
+                // upstream's sample passes a uint32_t: both sizes are taken.
+                if (valueSize == sizeof(uint32_t)) {
+                    uint32_t f = 0;
+                    std::memcpy(&f, attrValue, sizeof(f));
+                    handle->flag = f;
+                    return Error::Ok();
+                }
+                NPU_RETURN_IF_ERROR(check_size(sizeof(handle->flag), "size_t or uint32_t"));
                 std::memcpy(&handle->flag, attrValue, sizeof(handle->flag));
                 return Error::Ok();
             case ACL_RT_STREAM_PRIORITY: {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/event.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -113,8 +114,8 @@ Event::Event(uint32_t flags, bool complete_unrecorded)
       }()) {}
 
 Event::~Event() {
-    if (ipc_ && !opened_ && last_.recorded) {
-        // A record still queued writes the exported words: keep them for
+    if (ipc_ && last_.recorded) {
+        // A record still queued writes the shared words: keep them for
         // good rather than block here (the stream may never run again,
         // e.g. behind a wait no one will satisfy) or let the record write
         // freed memory.
@@ -147,20 +148,19 @@ Event::Snapshot Event::Take() {
 
 Error Event::Record(Stream &s) {
     std::lock_guard<std::mutex> lock(mu_);
-    if (opened_) {
-        return Error(ACL_ERROR_RT_PARAM_INVALID,
-                     "an event opened with aclrtIpcOpenEventHandle can be waited on, not "
-                     "recorded (the exporting process records it)");
-    }
     if (ipc_) {
-        // Exported: the shared words. The queued epoch first, so that an
-        // importer never waits for an epoch no record will write.
+        // Exported or opened: the shared words, which the exporter and the
+        // processes that opened the event all record. The queued epoch
+        // first, so that no process waits for an epoch no record will
+        // write; it follows the newest one any of them queued.
         if (&ipc_->session() != &s.session()) {
             return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                                  "the IPC event lives on device %d, stream %p runs on device %d",
                                  ipc_->session().user_id(), s.handle(), s.session().user_id());
         }
-        const uint64_t epoch = ipc_epoch_ + 1;
+        uint64_t queued = 0;
+        NPU_RETURN_IF_ERROR(ipc_->Read(sizeof(uint64_t), &queued));
+        const uint64_t epoch = std::max(queued, ipc_epoch_) + 1;
         NPU_RETURN_IF_ERROR(ipc_->Write(sizeof(uint64_t), epoch));
         const RingDesc d = ValueWriteDesc(ipc_->va(), epoch);
         uint64_t seq = 0;
@@ -210,8 +210,13 @@ Error Event::ReadShared(uint64_t *queued, uint64_t *executed) {
     return ipc_->Read(0, executed);
 }
 
+IpcSignal *Event::Shared() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return ipc_.get();
+}
+
 Error Event::Synchronize(uint64_t timeout_ns) {
-    if (opened_) {
+    if (IpcSignal *ipc = Shared()) {
         // Another process's stream: watch the words, backing off to 1 ms.
         uint64_t queued = 0, executed = 0;
         NPU_RETURN_IF_ERROR(ReadShared(&queued, &executed));
@@ -226,7 +231,7 @@ Error Event::Synchronize(uint64_t timeout_ns) {
             }
             std::this_thread::sleep_for(pause);
             pause = std::min<std::chrono::microseconds>(pause * 2, std::chrono::milliseconds(1));
-            NPU_RETURN_IF_ERROR(ipc_->Read(0, &executed));
+            NPU_RETURN_IF_ERROR(ipc->Read(0, &executed));
         }
         return Error::Ok();
     }
@@ -240,7 +245,7 @@ Error Event::Synchronize(uint64_t timeout_ns) {
 }
 
 Error Event::Query(bool *complete) {
-    if (opened_) {
+    if (Shared() != nullptr) {
         uint64_t queued = 0, executed = 0;
         NPU_RETURN_IF_ERROR(ReadShared(&queued, &executed));
         *complete = executed >= queued;
@@ -261,14 +266,14 @@ Error Event::Query(bool *complete) {
 }
 
 Error Event::WaitOn(Stream &s) {
-    if (opened_) {
+    if (IpcSignal *ipc = Shared()) {
         uint64_t queued = 0, executed = 0;
         NPU_RETURN_IF_ERROR(ReadShared(&queued, &executed));
         if (executed >= queued)
             return Error::Ok();  // nothing recorded, or already executed
-        if (&ipc_->session() != &s.session())
+        if (&ipc->session() != &s.session())
             return Synchronize();  // the ring cannot name another device's mapping
-        const RingDesc d = ValueWaitDesc(ipc_->va(), queued, NPU_WAIT_GEQ);
+        const RingDesc d = ValueWaitDesc(ipc->va(), queued, NPU_WAIT_GEQ);
         uint64_t seq = 0;
         NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
         WaitsDone();

@@ -107,7 +107,8 @@ class Event {
     // aclrtIpcOpenEventHandle: a new event in ctx bound to the exporter's
     // event of key; *handle gets its handle.
     static Error Open(Context &ctx, const std::string &key, void **handle);
-    // Made by aclrtIpcOpenEventHandle: it can be waited on, never recorded.
+    // Made by aclrtIpcOpenEventHandle: it is waited on and recorded
+    // through the exporter's words.
     bool opened() const { return opened_; }
 
   private:
@@ -125,6 +126,10 @@ class Event {
     // An opened event's state in the exporter's words: the epoch of the
     // newest record queued and of the newest one executed.
     Error ReadShared(uint64_t *queued, uint64_t *executed);
+    // The shared words of an exported or opened event (set once, kept
+    // until destruction), else null: then its state is in those words,
+    // which every process recording it writes.
+    IpcSignal *Shared();
 
     const uint32_t flags_;
     const bool complete_unrecorded_;

@@ -247,10 +247,24 @@ ReportSubscriptions &ReportSubscriptions::Get() {
     return base::Singleton<ReportSubscriptions>::Get();
 }
 
+namespace {
+
+// The subscribers of aclrtSubscribeHostFunc: a second instance.
+class HostFuncSubscriptions : public ReportSubscriptions {
+  public:
+    HostFuncSubscriptions() : ReportSubscriptions(true) {}
+};
+
+}  // namespace
+
+ReportSubscriptions &ReportSubscriptions::HostFuncs() {
+    return base::Singleton<HostFuncSubscriptions>::Get();
+}
+
 Error ReportSubscriptions::Subscribe(uint64_t thread_id, Stream &s) {
     std::lock_guard<std::mutex> lock(mu_);
     // Under mu_, as ClaimForHostFunc sets the mark: one of the two wins.
-    if (s.used_host_func()) {
+    if (!host_funcs_ && s.used_host_func()) {
         return Error::Format(ACL_ERROR_RT_STREAM_SUBSCRIBE,
                              "stream %p already runs aclrtLaunchHostFunc work; it cannot also "
                              "take callbacks",
@@ -314,8 +328,8 @@ Error ReportSubscriptions::QueueOf(const Stream &s, std::shared_ptr<HostTaskQueu
     auto bound = streams_.find(s.handle());
     if (bound == streams_.end()) {
         return Error::Format(ACL_ERROR_RT_STREAM_NO_CB_REG,
-                             "no thread serves callbacks of stream %p (aclrtSubscribeReport)",
-                             s.handle());
+                             "no thread serves callbacks of stream %p (%s)", s.handle(),
+                             host_funcs_ ? "aclrtSubscribeHostFunc" : "aclrtSubscribeReport");
     }
     *out = threads_.at(bound->second).queue;
     return Error::Ok();
@@ -327,8 +341,9 @@ Error ReportSubscriptions::OwnQueue(std::shared_ptr<HostTaskQueue> *out) {
     auto it = threads_.find(self);
     if (it == threads_.end()) {
         return Error::Format(ACL_ERROR_RT_THREAD_SUBSCRIBE,
-                             "the calling thread (%llu) serves no stream (aclrtSubscribeReport)",
-                             static_cast<unsigned long long>(self));
+                             "the calling thread (%llu) serves no stream (%s)",
+                             static_cast<unsigned long long>(self),
+                             host_funcs_ ? "aclrtSubscribeHostFunc" : "aclrtSubscribeReport");
     }
     *out = it->second.queue;
     return Error::Ok();

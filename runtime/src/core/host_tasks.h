@@ -143,7 +143,11 @@ Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, Hos
 class ReportSubscriptions {
   public:
     // The instance (base::Singleton); a forked child has no subscription.
+    // Get: the subscribers of aclrtSubscribeReport (callbacks);
+    // HostFuncs: those of aclrtSubscribeHostFunc, a stream's other
+    // subscriber, independent of the first.
     static ReportSubscriptions &Get();
+    static ReportSubscriptions &HostFuncs();
 
     static constexpr size_t kMaxThreads = 1024;
 
@@ -162,9 +166,15 @@ class ReportSubscriptions {
     // A destroyed stream's subscription goes with it.
     void Forget(const void *stream_handle);
 
-  private:
+  protected:
     friend class base::Singleton<ReportSubscriptions>;
     ReportSubscriptions() = default;
+    explicit ReportSubscriptions(bool host_funcs) : host_funcs_(host_funcs) {}
+
+  private:
+    // HostFuncs(): aclrtLaunchHostFunc work on the stream does not matter,
+    // and the messages name aclrtSubscribeHostFunc.
+    const bool host_funcs_ = false;
 
     struct Subscriber {
         int32_t device = -1;

@@ -101,21 +101,46 @@ Error ImportKey(Context &ctx, const std::string &key, void **dev_ptr) {
     return Error::Ok();
 }
 
+namespace {
+
+Error Unimport(const IpcImport &imp, const std::string &key) {
+    std::shared_ptr<DeviceSession> s = imp.session.lock();
+    if (!s)
+        return Error::Ok();  // the device was reset: the import went with it
+    s->allocations().Remove(imp.va);
+    int err = npuHalIpcUnimport(s->hal(), imp.va);
+    if (err != 0)
+        return Error::FromErrno(err, kShareCodes, "unmapping the import of key %.8s...",
+                                key.c_str());
+    return Error::Ok();
+}
+
+}  // namespace
+
 Error CloseKey(Context &ctx, const std::string &key) {
     ShareRegistry &reg = ShareRegistry::Get();
-    if (std::optional<IpcImport> imp = reg.TakeOldestImport(key)) {
-        std::shared_ptr<DeviceSession> s = imp->session.lock();
-        if (!s)
-            return Error::Ok();  // the device was reset: the import went with it
-        s->allocations().Remove(imp->va);
-        int err = npuHalIpcUnimport(s->hal(), imp->va);
-        if (err != 0)
-            return Error::FromErrno(err, kShareCodes, "unmapping the import of key %.8s...",
-                                    key.c_str());
-        return Error::Ok();
-    }
+    if (std::optional<IpcImport> imp = reg.TakeOldestImport(key))
+        return Unimport(*imp, key);
     if (reg.ForgetAttr(key))
         return Error::Ok();
+    return DestroyKey(ctx, key);
+}
+
+Error CloseImportAt(const void *dev_ptr) {
+    std::string key;
+    const uint64_t va = reinterpret_cast<uintptr_t>(dev_ptr);
+    std::optional<IpcImport> imp = ShareRegistry::Get().TakeImportAt(va, &key);
+    if (!imp) {
+        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                             "%p is not an address that opening an IPC name returned (or it was "
+                             "closed already)",
+                             dev_ptr);
+    }
+    return Unimport(*imp, key);
+}
+
+Error DestroyKey(Context &ctx, const std::string &key) {
+    ShareRegistry &reg = ShareRegistry::Get();
     std::shared_ptr<DeviceSession> s = reg.ExporterOfKey(key);
     if (!s)
         s = ctx.session_ptr();

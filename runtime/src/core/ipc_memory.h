@@ -31,6 +31,11 @@ Error ImportKey(Context &ctx, const std::string &key, void **dev_ptr);
 // aclrtIpcMemClose: an importer drops its oldest import of the key, else a
 // key only configured here is forgotten, else the exporter destroys it.
 Error CloseKey(Context &ctx, const std::string &key);
+// rtIpcCloseMemory: unmaps the import at dev_ptr.
+Error CloseImportAt(const void *dev_ptr);
+// rtIpcDestroyMemoryName: the exporter destroys key (its imports elsewhere
+// stay mapped until closed).
+Error DestroyKey(Context &ctx, const std::string &key);
 
 }  // namespace npu::rt::ipc
 

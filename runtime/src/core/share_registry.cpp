@@ -49,6 +49,23 @@ std::optional<IpcImport> ShareRegistry::TakeOldestImport(const std::string &key)
     return imp;
 }
 
+std::optional<IpcImport> ShareRegistry::TakeImportAt(uint64_t va, std::string *key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = imports_.begin(); it != imports_.end(); ++it) {
+        for (auto i = it->second.begin(); i != it->second.end(); ++i) {
+            if (i->va != va)
+                continue;
+            IpcImport imp = *i;
+            *key = it->first;
+            it->second.erase(i);
+            if (it->second.empty())
+                imports_.erase(it);
+            return imp;
+        }
+    }
+    return std::nullopt;
+}
+
 void ShareRegistry::SetAttr(const std::string &key, uint64_t attr) {
     std::lock_guard<std::mutex> lock(mu_);
     attrs_[key] = attr;

@@ -42,6 +42,8 @@ class ShareRegistry {
     void AddImport(const std::string &key, const IpcImport &imp);
     // Removes and returns the oldest import of key, if any.
     std::optional<IpcImport> TakeOldestImport(const std::string &key);
+    // Removes and returns the import mapped at va, with its key in *key.
+    std::optional<IpcImport> TakeImportAt(uint64_t va, std::string *key);
 
     // aclrtIpcMemSetAttr: remembered per key; Forget returns whether there was one.
     void SetAttr(const std::string &key, uint64_t attr);

@@ -43,6 +43,7 @@ HandleTable<Stream> &StreamTable() {
 // aclrtGetThreadLastTaskId (Stream::NoteThreadTask), written on every
 // submission: initial-exec, as ThreadState's.
 [[gnu::tls_model("initial-exec")]] thread_local uint32_t t_last_task_id = 0;
+[[gnu::tls_model("initial-exec")]] thread_local uint32_t t_last_task_stream = 0;
 
 // Streams whose work upstream leaves to the device (Stream::host_executed).
 constexpr uint32_t kDeviceOnlyFlags =
@@ -61,6 +62,7 @@ Stream::~Stream() {
     }
     // After the drain, which may have needed the thread serving callbacks.
     ReportSubscriptions::Get().Forget(handle_);
+    ReportSubscriptions::HostFuncs().Forget(handle_);
     ReapDeferred(true);
 }
 
@@ -72,12 +74,17 @@ bool Stream::host_executed() const {
     return (flags_ & kDeviceOnlyFlags) == 0;
 }
 
-void Stream::NoteThreadTask(uint64_t seq) {
+void Stream::NoteThreadTask(uint64_t seq) const {
     t_last_task_id = static_cast<uint32_t>(seq);
+    t_last_task_stream = static_cast<uint32_t>(id());
 }
 
 uint32_t ThreadLastTaskId() {
     return t_last_task_id;
+}
+
+uint32_t ThreadLastTaskStreamId() {
+    return t_last_task_stream;
 }
 
 Error Stream::AbortedError() const {

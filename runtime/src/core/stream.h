@@ -149,7 +149,7 @@ class Stream {
     Error TakeTaskError();
     void ReapDeferred(bool all);
     Error AbortedError() const;
-    static void NoteThreadTask(uint64_t seq);
+    void NoteThreadTask(uint64_t seq) const;
 
     Context *const ctx_;
     const std::shared_ptr<DeviceSession> session_;
@@ -217,6 +217,9 @@ Error DefaultStream(Context &ctx, StreamRef *out);
 // task the calling thread queued on a stream made by aclrtCreateStream*
 // (0 before the first).
 uint32_t ThreadLastTaskId();
+// rtGetTaskIdAndStreamID: the id (Stream::id) of that task's stream (0
+// before the first).
+uint32_t ThreadLastTaskStreamId();
 
 class ContextStreams {
   public:
