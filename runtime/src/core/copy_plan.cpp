@@ -8,6 +8,7 @@
 #include <new>
 
 #include "acl/acl_rt.h"
+#include "core/checker.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/host_memory.h"
@@ -416,6 +417,8 @@ Error Planner::Execute(Stream *s, CopyPlan &p, uint64_t *seq) {
         case Route::kSync: {
             if (s != nullptr)
                 NPU_RETURN_IF_ERROR(s->Synchronize());
+            if (check::On())
+                check::RanNow(p.descs(), p.n_);
             int err = npuHalDeviceRun(p.engine_->hal(), RingSqes(p.descs()), p.n_);
             if (err != 0)
                 return SyncFailed(err, p, *p.engine_);
@@ -525,6 +528,8 @@ Error CopyNow(const Context &ctx, void *dst, const void *src, size_t count) {
     if (skip)
         return Error::Ok();
     const RingDesc d = CopyDesc(dir, dst, src, count);
+    if (check::On())
+        check::RanNow(&d, 1);
     int err = npuHalDeviceRun(engine->hal(), RingSqes(&d), 1);
     if (err != 0) {
         return Error::FromHal(err, "%s copy of %zu bytes from %p to %p on device %d failed",
@@ -560,6 +565,8 @@ Error CopyBatchNow(const BatchCopy *copies, size_t n) {
             taken[i] = true;
             descs.push_back(CopyDesc(to_device ? NPU_DIR_H2D : NPU_DIR_D2H, c.dst, c.src, c.size));
         }
+        if (check::On())
+            check::RanNow(descs.data(), static_cast<uint32_t>(descs.size()));
         int err = npuHalDeviceRun(engine->hal(), RingSqes(descs.data()),
                                   static_cast<uint32_t>(descs.size()));
         if (err != 0) {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/event.h"
 
+#include "core/checker.h"
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -165,6 +167,8 @@ Error Event::Record(Stream &s) {
         const RingDesc d = ValueWriteDesc(ipc_->va(), epoch);
         uint64_t seq = 0;
         NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
+        if (check::On())
+            check::SignalRecorded(this, s, seq);
         ipc_epoch_ = epoch;
         last_ = Snapshot();
         last_.recorded = true;
@@ -196,6 +200,8 @@ Error Event::Record(Stream &s) {
     descs[n++] = ValueWriteDesc(last_.va, last_.epoch + 1);
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(s.Submit(descs, n, &seq));
+    if (check::On())
+        check::SignalRecorded(this, s, seq);
     last_.epoch++;
     last_.recorded = true;
     last_.timed = timed;
@@ -291,6 +297,8 @@ Error Event::WaitOn(Stream &s) {
     const RingDesc d = ValueWaitDesc(snap.va, snap.epoch, NPU_WAIT_GEQ);
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
+    if (check::On())
+        check::SignalWaited(this, s);
     WaitsDone();  // drops the waits that ran, so the list stays short
     std::lock_guard<std::mutex> lock(mu_);
     waits_.emplace_back(s.handle(), seq);

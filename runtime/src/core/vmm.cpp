@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "core/allocation_registry.h"
+#include "core/checker.h"
 #include "core/context.h"
 #include "core/device_manager.h"
 #include "core/share_registry.h"
@@ -297,6 +298,8 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
             "handles or two devices' memory",
             handle, size, va);
     }
+    if (check::On())
+        check::DeviceAllocated(va, size, vs->user_id(), true);
     return Error::Ok();
 }
 
@@ -306,6 +309,8 @@ Error Unmap(void *va) {
     int err = npuHalVmmUnmap(s->hal(), reinterpret_cast<uintptr_t>(va));
     if (err != 0)
         return Error::FromErrno(err, kShareCodes, "virPtr %p is not the start of a mapping", va);
+    if (check::On())
+        check::DeviceUnmapped(va);
     return Error::Ok();
 }
 
