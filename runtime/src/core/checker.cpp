@@ -85,6 +85,9 @@ class Checker {
     std::vector<const void *> lane_stream{nullptr};
     std::unordered_map<const Stream *, uint32_t> lane_of;
     std::unordered_map<const void *, VectorClock> signals;
+    // Per lane: the clock of its last value wait (0: none), behind which
+    // work runs when the program says so, which the checker cannot see.
+    std::vector<uint64_t> gate{0};
     std::vector<PendingHost> pending;
     std::unordered_set<uint64_t> seen;
     uint64_t host_clock = 0;
@@ -97,6 +100,7 @@ class Checker {
             return it->second;
         const auto lane = static_cast<uint32_t>(lanes.size());
         lanes.emplace_back();
+        gate.push_back(0);
         lane_stream.push_back(s.handle());
         lane_of.emplace(&s, lane);
         return lane;
@@ -230,7 +234,7 @@ class Checker {
         for (const Access &a : sh.recent) {
             if (!race || a.lane == lane || a.hi <= lo || hi <= a.lo || !(a.write || write))
                 continue;
-            if (v.Get(a.lane) >= a.clock)
+            if (v.Get(a.lane) >= a.clock || a.gated)
                 continue;
             Finding f;
             f.kind = "race";
@@ -268,10 +272,17 @@ class Checker {
         a.lane = lane;
         a.clock = clock;
         a.write = write;
+        a.gated = Gated(lane);
         a.api = t_api;
         a.stream = stream;
         a.stack = race ? (stack != 0 ? stack : depot.Capture()) : 0;
         sh.recent.push_back(a);
+    }
+
+    // Whether work queued now on lane runs behind a wait the checker cannot
+    // order (a value wait, a notify or IPC event wait with no record seen).
+    bool Gated(uint32_t lane) const {
+        return lane != 0 && gate[lane] != 0 && lanes[0].Get(lane) < gate[lane];
     }
 
     // A read of device bytes [addr, addr + len).
@@ -280,7 +291,7 @@ class Checker {
         Shadow *sh = Locate(addr, &len, false, lane, stream);
         if (sh == nullptr)
             return nullptr;
-        if (init_matters && Kind(kInitcheck) && !sh->mapped) {
+        if (init_matters && Kind(kInitcheck) && !sh->mapped && !Gated(lane)) {
             const uint64_t off = addr - sh->base;
             const uint64_t miss = sh->init.FirstMissing(off, off + len);
             if (miss < off + len) {
@@ -314,7 +325,7 @@ class Checker {
         if (!Kind(kInitcheck) || sh->mapped)
             return;
         const uint64_t off = addr - sh->base;
-        if (from == nullptr || from->mapped) {
+        if (from == nullptr || from->mapped || Gated(lane)) {
             sh->init.Add(off, off + len);
             return;
         }
@@ -337,13 +348,23 @@ class Checker {
         const uint64_t room = sh->base + sh->size - addr;
         if (len > room)
             len = room;
+        for (PendingHost &o : pending) {
+            // Bytes a queued copy writes change under a queued read too:
+            // its content says nothing of the host then.
+            if (!read && o.lo < addr + len && addr < o.hi)
+                o.hash = 0;
+        }
+        bool written = false;
+        for (const PendingHost &o : pending)
+            written = written || (o.hash == 0 && o.lo < addr + len && addr < o.hi);
         PendingHost p;
         p.lane = lane;
         p.clock = clock;
         p.lo = addr;
         p.hi = addr + len;
-        p.hash =
-            read && Kind(kRacecheck) ? HashBytes(reinterpret_cast<const void *>(addr), len) : 0;
+        p.hash = read && !written && Kind(kRacecheck)
+                     ? HashBytes(reinterpret_cast<const void *>(addr), len)
+                     : 0;
         p.side = Here(stream, !read, addr, len);
         p.side.stack = Kind(kRacecheck) ? depot.Capture() : 0;
         pending.push_back(p);
@@ -378,13 +399,21 @@ class Checker {
                     DeviceWrite(q.dst, q.len, lane, clock, stream, nullptr, 0);
                 break;
             case NPU_OP_VALUE_WRITE:
-                if (LiveAt(q.dst) != nullptr)
-                    DeviceWrite(q.dst, sizeof(uint64_t), lane, clock, stream, nullptr, 0);
+            case NPU_OP_VALUE_WAIT: {
+                // Words of a protocol between streams and the host
+                // (aclrtValueWrite/Wait), not data: bounds and
+                // initialisation only.
+                Shadow *sh = LiveAt(q.dst);
+                if (sh == nullptr || sh->host)
+                    break;
+                uint64_t len = sizeof(uint64_t);
+                sh = Locate(q.dst, &len, q.opcode == NPU_OP_VALUE_WRITE, lane, stream);
+                if (sh != nullptr && q.opcode == NPU_OP_VALUE_WRITE)
+                    sh->init.Add(q.dst - sh->base, q.dst - sh->base + len);
+                if (q.opcode == NPU_OP_VALUE_WAIT && lane != 0)
+                    gate[lane] = clock;
                 break;
-            case NPU_OP_VALUE_WAIT:
-                if (LiveAt(q.dst) != nullptr)
-                    DeviceRead(q.dst, sizeof(uint64_t), lane, clock, stream, false);
-                break;
+            }
             default:
                 // Indirect copies name their operands in device memory,
                 // read when they run; the runtime's own words are not the
@@ -741,6 +770,19 @@ void Completed(Stream &s, uint64_t seq) {
     c.SettlePending();
 }
 
+void HostWorkQueued(Stream &s) {
+    Checker &c = C();
+    std::lock_guard<std::mutex> lock(c.mu);
+    auto it = c.lane_of.find(&s);
+    if (it == c.lane_of.end())
+        return;
+    // A host function on s may write what earlier copies on s read.
+    for (PendingHost &p : c.pending) {
+        if (p.lane == it->second)
+            p.hash = 0;
+    }
+}
+
 void StreamGone(Stream &s) {
     Checker &c = C();
     std::lock_guard<std::mutex> lock(c.mu);
@@ -761,13 +803,20 @@ void SignalRecorded(const void *signal, Stream &s, uint64_t seq) {
     c.signals[signal] = std::move(v);
 }
 
-void SignalWaited(const void *signal, Stream &s) {
+void SignalWaited(const void *signal, Stream &s, bool consume) {
     Checker &c = C();
     std::lock_guard<std::mutex> lock(c.mu);
+    const uint32_t lane = c.LaneOf(s);
     auto it = c.signals.find(signal);
-    if (it == c.signals.end())
+    if (it == c.signals.end()) {
+        // A record the checker has not seen (queued later, or by another
+        // process): what follows on s is not checked against the host.
+        c.gate[lane] = c.lanes[lane].Get(lane);
         return;
-    c.lanes[c.LaneOf(s)].Join(it->second);
+    }
+    c.lanes[lane].Join(it->second);
+    if (consume)
+        c.signals.erase(it);
 }
 
 void RangeRefused(const void *ptr, size_t len) {

@@ -81,8 +81,13 @@ void Completed(Stream &s, uint64_t seq);
 void StreamGone(Stream &s);
 // An event or notify was recorded on s by descriptor seq.
 void SignalRecorded(const void *signal, Stream &s, uint64_t seq);
-// s waits for the last record of signal.
-void SignalWaited(const void *signal, Stream &s);
+// s waits for the last record of signal (consume: a notify's wait, which
+// uses the record up). With no record seen, the work queued on s after it
+// is taken to run when the program says, and is not checked against the
+// host until the host learns that s completed.
+void SignalWaited(const void *signal, Stream &s, bool consume);
+// A host function was queued on s.
+void HostWorkQueued(Stream &s);
 // A call's up-front check refused [ptr, ptr + len) of device memory.
 void RangeRefused(const void *ptr, size_t len);
 // aclFinalize: reports leaks (leakcheck).

@@ -64,6 +64,7 @@ struct Access {
     uint32_t lane = 0;
     uint64_t clock = 0;
     bool write = false;
+    bool gated = false;  // queued behind an aclrtValueWait: when it runs is not known
     const char *api = nullptr;
     const void *stream = nullptr;  // the stream's handle; null for the host
     uint32_t stack = 0;

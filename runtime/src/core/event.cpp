@@ -277,6 +277,8 @@ Error Event::WaitOn(Stream &s) {
         const RingDesc d = ValueWaitDesc(ipc_->va(), queued, NPU_WAIT_GEQ);
         uint64_t seq = 0;
         NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
+        if (check::On())
+            check::SignalWaited(this, s, false);  // recorded by another process
         WaitsDone();
         std::lock_guard<std::mutex> lock(mu_);
         waits_.emplace_back(s.handle(), seq);
@@ -298,7 +300,7 @@ Error Event::WaitOn(Stream &s) {
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
     if (check::On())
-        check::SignalWaited(this, s);
+        check::SignalWaited(this, s, false);
     WaitsDone();  // drops the waits that ran, so the list stays short
     std::lock_guard<std::mutex> lock(mu_);
     waits_.emplace_back(s.handle(), seq);

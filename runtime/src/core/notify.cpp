@@ -124,7 +124,7 @@ Error Notify::Queue(Stream &s, bool wait_and_reset) {
     NPU_RETURN_IF_ERROR(s.Submit(descs, n, &seq));
     if (check::On()) {
         if (wait_and_reset)
-            check::SignalWaited(this, s);
+            check::SignalWaited(this, s, true);
         else
             check::SignalRecorded(this, s, seq);
     }
