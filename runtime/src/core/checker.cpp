@@ -32,7 +32,12 @@ namespace {
 constexpr size_t kFreedKept = 4096;
 // Accesses kept per allocation; the oldest go first beyond this (a race
 // with them is then missed).
-constexpr size_t kRecentKept = 64;
+constexpr size_t kRecentKept = 16;
+// A lane's stack is captured again after this many accesses with the
+// same API (a capture costs microseconds; a race report shows the stack
+// of the other side's call, or of one of the last calls of that API on
+// that stream).
+constexpr uint32_t kStackEvery = 64;
 // An access that starts this far past the end of the allocation below it
 // is reported as out of bounds of that allocation.
 constexpr uint64_t kPastEndSlack = 1u << 20;
@@ -88,6 +93,12 @@ class Checker {
     // Per lane: the clock of its last value wait (0: none), behind which
     // work runs when the program says so, which the checker cannot see.
     std::vector<uint64_t> gate{0};
+    struct LaneStack {
+        const char *api = nullptr;
+        uint32_t stack = 0;
+        uint32_t uses = 0;
+    };
+    std::vector<LaneStack> lane_stack{LaneStack()};
     std::vector<PendingHost> pending;
     std::unordered_set<uint64_t> seen;
     uint64_t host_clock = 0;
@@ -101,6 +112,7 @@ class Checker {
         const auto lane = static_cast<uint32_t>(lanes.size());
         lanes.emplace_back();
         gate.push_back(0);
+        lane_stack.emplace_back();
         lane_stream.push_back(s.handle());
         lane_of.emplace(&s, lane);
         return lane;
@@ -229,10 +241,9 @@ class Checker {
     void Track(Shadow &sh, uint64_t lo, uint64_t hi, bool write, uint32_t lane, uint64_t clock,
                const void *stream) {
         const VectorClock &v = lanes[lane];
-        const bool race = Kind(kRacecheck);
         uint32_t stack = 0;
         for (const Access &a : sh.recent) {
-            if (!race || a.lane == lane || a.hi <= lo || hi <= a.lo || !(a.write || write))
+            if (a.lane == lane || a.hi <= lo || hi <= a.lo || !(a.write || write))
                 continue;
             if (v.Get(a.lane) >= a.clock || a.gated)
                 continue;
@@ -275,7 +286,16 @@ class Checker {
         a.gated = Gated(lane);
         a.api = t_api;
         a.stream = stream;
-        a.stack = race ? (stack != 0 ? stack : depot.Capture()) : 0;
+        if (stack == 0) {
+            LaneStack &ls = lane_stack[lane];
+            if (ls.stack == 0 || ls.api != t_api || ++ls.uses >= kStackEvery) {
+                ls.stack = depot.Capture();
+                ls.api = t_api;
+                ls.uses = 0;
+            }
+            stack = ls.stack;
+        }
+        a.stack = stack;
         sh.recent.push_back(a);
     }
 
@@ -283,6 +303,29 @@ class Checker {
     // order (a value wait, a notify or IPC event wait with no record seen).
     bool Gated(uint32_t lane) const {
         return lane != 0 && gate[lane] != 0 && lanes[0].Get(lane) < gate[lane];
+    }
+
+    // An access: the last one of its lane (memcheck: a free while it may
+    // not have run), and the races (racecheck).
+    void Use(Shadow &sh, uint64_t lo, uint64_t hi, bool write, uint32_t lane, uint64_t clock,
+             const void *stream) {
+        if (Kind(kMemcheck) && lane != 0) {
+            Access *u = nullptr;
+            for (Access &a : sh.last_use)
+                u = a.lane == lane ? &a : u;
+            if (u == nullptr)
+                u = &sh.last_use.emplace_back();
+            u->lo = lo;
+            u->hi = hi;
+            u->lane = lane;
+            u->clock = clock;
+            u->write = write;
+            u->api = t_api;
+            u->stream = stream;
+            u->stack = 0;
+        }
+        if (Kind(kRacecheck))
+            Track(sh, lo, hi, write, lane, clock, stream);
     }
 
     // A read of device bytes [addr, addr + len).
@@ -308,8 +351,7 @@ class Checker {
                 Report(f, lane, 0);
             }
         }
-        if (Kind(kRacecheck | kMemcheck))
-            Track(*sh, addr, addr + len, false, lane, clock, stream);
+        Use(*sh, addr, addr + len, false, lane, clock, stream);
         return sh;
     }
 
@@ -320,8 +362,7 @@ class Checker {
         Shadow *sh = Locate(addr, &len, true, lane, stream);
         if (sh == nullptr)
             return;
-        if (Kind(kRacecheck | kMemcheck))
-            Track(*sh, addr, addr + len, true, lane, clock, stream);
+        Use(*sh, addr, addr + len, true, lane, clock, stream);
         if (!Kind(kInitcheck) || sh->mapped)
             return;
         const uint64_t off = addr - sh->base;
@@ -612,7 +653,7 @@ void DeviceFreeing(const void *ptr) {
     Shadow &sh = it->second;
     if (c.Kind(kMemcheck)) {
         const VectorClock &h = c.lanes[0];
-        for (const Access &a : sh.recent) {
+        for (const Access &a : sh.last_use) {
             if (a.lane == 0 || h.Get(a.lane) >= a.clock)
                 continue;
             Finding f;
@@ -636,6 +677,7 @@ void DeviceFreeing(const void *ptr) {
     }
     sh.free_stack = c.depot.Capture();
     sh.recent.clear();
+    sh.last_use.clear();
     c.Remember(std::move(sh));
     c.live.erase(it);
 }
@@ -660,6 +702,7 @@ void DeviceReset(int32_t user_id) {
         if (!sh.mapped) {
             sh.reset = true;
             sh.recent.clear();
+            sh.last_use.clear();
             sh.init = RangeSet();
             c.reset_leaks.push_back(std::move(sh));
         }

@@ -79,8 +79,9 @@ struct Shadow {
     bool reset = false;       // its device was reset with it allocated
     bool leak_reported = false;
     uint32_t alloc_stack = 0, free_stack = 0;
-    RangeSet init;               // offsets some copy or fill wrote
-    std::vector<Access> recent;  // the accesses not yet superseded
+    RangeSet init;                 // offsets some copy or fill wrote
+    std::vector<Access> recent;    // racecheck: the accesses not yet superseded
+    std::vector<Access> last_use;  // memcheck: the last access of each lane
 };
 
 }  // namespace npu::rt::check
