@@ -309,6 +309,8 @@ class Checker {
     // not have run), and the races (racecheck).
     void Use(Shadow &sh, uint64_t lo, uint64_t hi, bool write, uint32_t lane, uint64_t clock,
              const void *stream) {
+        if (Kind(kRacecheck))
+            Track(sh, lo, hi, write, lane, clock, stream);
         if (Kind(kMemcheck) && lane != 0) {
             Access *u = nullptr;
             for (Access &a : sh.last_use)
@@ -322,10 +324,8 @@ class Checker {
             u->write = write;
             u->api = t_api;
             u->stream = stream;
-            u->stack = 0;
+            u->stack = Kind(kRacecheck) && !sh.recent.empty() ? sh.recent.back().stack : 0;
         }
-        if (Kind(kRacecheck))
-            Track(sh, lo, hi, write, lane, clock, stream);
     }
 
     // A read of device bytes [addr, addr + len).
