@@ -103,6 +103,15 @@ Error SyncFailed(int err, const CopyPlan &p, const DeviceSession &engine) {
                           p.size(), first.opcode, dst, engine.user_id());
 }
 
+// ClassifyChecked of an operand that a copy or fill is about to access:
+// NPU_CHECK says why a refused range is wrong (freed, past the end).
+Error ClassifyAccess(const void *ptr, size_t len, const char *role, Operand *out) {
+    Error e = ClassifyChecked(ptr, len, role, out);
+    if (!e.ok() && check::On())
+        check::RangeRefused(ptr, len);
+    return e;
+}
+
 // Whether own's rings may name device memory of peer (aclrtDeviceEnablePeerAccess).
 bool RingReaches(const DeviceSession &own, const DeviceSession &peer) {
     if (!PeerAccessEnabled(own.user_id(), peer.user_id()))
@@ -146,8 +155,8 @@ Error Planner::Now(const Context &ctx, void *dst, const void *src, size_t count,
                    DeviceSession **engine, std::shared_ptr<DeviceSession> *hold, uint8_t *dir,
                    bool *skip) {
     Operand d, s;
-    NPU_RETURN_IF_ERROR(ClassifyChecked(dst, count, "dst", &d));
-    NPU_RETURN_IF_ERROR(ClassifyChecked(src, count, "src", &s));
+    NPU_RETURN_IF_ERROR(ClassifyAccess(dst, count, "dst", &d));
+    NPU_RETURN_IF_ERROR(ClassifyAccess(src, count, "src", &s));
     *skip = dst == src;
     *dir = DirOf(d.is_device(), s.is_device());
     if (!d.is_device() && !s.is_device()) {
@@ -271,7 +280,7 @@ Error Planner::Fill(Stream *s, const Context *ctx, const CopyRequest &req, CopyP
     Operand op;
     if (s == nullptr) {
         // aclrtMemset: the address is checked now.
-        NPU_RETURN_IF_ERROR(ClassifyChecked(req.dst, count, "devPtr", &op));
+        NPU_RETURN_IF_ERROR(ClassifyAccess(req.dst, count, "devPtr", &op));
         p->engine_ = op.is_device() ? op.dev : &ctx->session();
         p->hold_ = op.other;
         p->route_ = Route::kSync;
@@ -279,7 +288,7 @@ Error Planner::Fill(Stream *s, const Context *ctx, const CopyRequest &req, CopyP
         Classify(req.dst, count, &s->session(), &op);
         if (op.is_device() && op.dev != &s->session()) {
             // Another device's memory: its engine, once the stream has drained.
-            NPU_RETURN_IF_ERROR(ClassifyChecked(req.dst, count, "devPtr", &op));
+            NPU_RETURN_IF_ERROR(ClassifyAccess(req.dst, count, "devPtr", &op));
             p->engine_ = op.dev;
             p->hold_ = op.other;
             p->route_ = Route::kSync;
