@@ -461,6 +461,104 @@ static void usage(FILE *f)
 		iters_default.big);
 }
 
+
+/*
+ * NPU_CHECK's cost on the small async-copy benchmark: 64-byte D2D
+ * aclrtMemcpyAsync on one stream (as async_small_copies_per_s), run by a
+ * child process per setting (the checker reads NPU_CHECK when the library
+ * loads), the three settings in turn, three rounds, median of each:
+ *   check_off_small_copies_per_s    NPU_CHECK unset
+ *   check_mem_init_leak_cost_ratio  memcheck,initcheck,leakcheck: off's rate
+ *                                   over this one's (a slowdown, 1 = free)
+ *   check_all_cost_ratio            all, the same way
+ */
+#define CHECK_SLOTS 4096UL
+#define CHECK_ROUNDS 3
+
+static int check_child(unsigned int ops, unsigned int runs)
+{
+	double t[64];
+	void *src = NULL, *dst = NULL;
+	aclrtStream s = NULL;
+	unsigned int r, i;
+
+	if (runs > 64)
+		runs = 64;
+	if (aclInit(NULL) || aclrtSetDevice(0) ||
+	    aclrtMalloc(&src, CHECK_SLOTS * 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    aclrtMalloc(&dst, CHECK_SLOTS * 64, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    aclrtMemset(src, CHECK_SLOTS * 64, 1, CHECK_SLOTS * 64) ||
+	    aclrtMemset(dst, CHECK_SLOTS * 64, 0, CHECK_SLOTS * 64) || aclrtCreateStream(&s))
+		return 1;
+	for (r = 0; r < runs; r++) {
+		double t0 = now_sec();
+
+		for (i = 0; i < ops; i++) {
+			size_t off = (i % CHECK_SLOTS) * 64;
+
+			if (aclrtMemcpyAsync((char *)dst + off, 64, (char *)src + off, 64,
+					     ACL_MEMCPY_DEVICE_TO_DEVICE, s))
+				return 1;
+		}
+		if (aclrtSynchronizeStream(s))
+			return 1;
+		t[r] = (double)ops / (now_sec() - t0);
+	}
+	qsort(t, runs, sizeof(t[0]), cmp_double);
+	printf("%.6g\n", t[runs / 2]);
+	aclrtDestroyStream(s);
+	aclrtFree(src);
+	aclrtFree(dst);
+	aclrtResetDevice(0);
+	aclFinalize();
+	return 0;
+}
+
+static double check_rate(const char *setting, unsigned int ops, unsigned int runs)
+{
+	char cmd[256];
+	double v = -1;
+	FILE *p;
+
+	if (setting != NULL)
+		snprintf(cmd, sizeof(cmd), "NPU_CHECK=%s /proc/%d/exe --check-child %u %u", setting,
+			 (int)getpid(), ops, runs);
+	else
+		snprintf(cmd, sizeof(cmd), "env -u NPU_CHECK /proc/%d/exe --check-child %u %u",
+			 (int)getpid(), ops, runs);
+	p = popen(cmd, "r");
+	if (p == NULL)
+		return -1;
+	if (fscanf(p, "%lf", &v) != 1)
+		v = -1;
+	if (pclose(p) != 0)
+		v = -1;
+	return v;
+}
+
+static void bench_check(unsigned int ops, unsigned int runs, struct bench_report *rep)
+{
+	static const char *const settings[3] = { NULL, "memcheck,initcheck,leakcheck", "all" };
+	double rate[3][CHECK_ROUNDS];
+	double med[3];
+	int k, round;
+
+	for (round = 0; round < CHECK_ROUNDS; round++)
+		for (k = 0; k < 3; k++)
+			rate[k][round] = check_rate(settings[k], ops, runs);
+	for (k = 0; k < 3; k++) {
+		qsort(rate[k], CHECK_ROUNDS, sizeof(double), cmp_double);
+		med[k] = rate[k][CHECK_ROUNDS / 2];
+	}
+	bench_report_add(rep, "check_off_small_copies_per_s",
+			 "aclrtMemcpyAsync D2D 64 B, NPU_CHECK unset", "/s", med[0]);
+	bench_report_add(rep, "check_mem_init_leak_cost_ratio",
+			 "the same, memcheck,initcheck,leakcheck: slowdown", "ratio",
+			 med[0] > 0 && med[1] > 0 ? med[0] / med[1] : -1);
+	bench_report_add(rep, "check_all_cost_ratio", "the same, NPU_CHECK=all: slowdown", "ratio",
+			 med[0] > 0 && med[2] > 0 ? med[0] / med[2] : -1);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -483,6 +581,9 @@ int main(int argc, char **argv)
 	int json = 0, failed = 0, c, nprocs = 0;
 	unsigned int i, procs[16];
 
+	if (argc == 4 && strcmp(argv[1], "--check-child") == 0)
+		return check_child((unsigned int)strtoul(argv[2], NULL, 10),
+				   (unsigned int)strtoul(argv[3], NULL, 10));
 	while ((c = getopt_long(argc, argv, "jqi:s::m:p::h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -573,6 +674,7 @@ int main(int argc, char **argv)
 	bench_nop(it.nop, &r);
 	bench_share(it.small, &rep);
 	bench_async(it.big, it.small * 32, &rep);
+	bench_check(it.small * 32, it.big, &rep);
 	bench_tenancy(it.malloc, it.big, &rep);
 	bench_scale(it.small, it.live, &rep);
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "base/trace.h"
+#include "core/checker.h"
 #include "core/error.h"
 #include "core/error_messages.h"
 
@@ -53,6 +54,16 @@ aclError RunApiBody(const char *api, Body &&body) noexcept {
 template <typename Body>
 aclError RunApi(const char *api, Body &&body) noexcept {
     const uint64_t t0 = base::trace::On() ? base::trace::NowNs() : 0;
+    if (check::On()) {
+        // NPU_CHECK names the call in its reports (an inner call, such as
+        // the synchronisation of aclrtFreeWithDevSync, for its duration).
+        const char *outer = check::SwapApi(api);
+        const aclError rc = RunApiBody(api, std::forward<Body>(body));
+        check::SwapApi(outer);
+        if (t0 != 0)
+            base::trace::ThreadSlice(api, t0, base::trace::NowNs(), 0, 0, rc);
+        return rc;
+    }
     const aclError rc = RunApiBody(api, std::forward<Body>(body));
     if (t0 != 0)
         base::trace::ThreadSlice(api, t0, base::trace::NowNs(), 0, 0, rc);

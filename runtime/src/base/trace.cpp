@@ -60,6 +60,15 @@ struct Slice {
     pid_t tid;
 };
 
+// An instant event (a checker's finding) on a ring's lane (lane != 0) or a
+// thread's.
+struct Instant {
+    const char *kind;
+    uint64_t t;
+    uint32_t lane;
+    pid_t tid;
+};
+
 // Append-only storage in 1 MiB chunks populated when mapped: a record
 // never moves once written, and growing costs one mmap per chunk rather
 // than a copy of everything so far plus a page fault per page (page
@@ -111,6 +120,7 @@ struct Tracer {
     ChunkedLog<Slice> slices;
     std::vector<Lane> lanes;  // lane id - 1
     std::map<pid_t, std::string> threads;
+    std::vector<Instant> instants;
 
     // A forked child traces nothing (the file is the parent's): tracing
     // goes off, and the child's tracer is new and empty.
@@ -371,6 +381,22 @@ void WriteLocked(Tracer &t, FILE *f) {
         }
         std::fputs("}}", f);
     }
+    for (const Instant &in : t.instants) {
+        sep();
+        if (in.lane != 0) {
+            std::fprintf(f,
+                         "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"npu-check\",\"name\":\"npu-check: "
+                         "%s\",\"pid\":%" PRIu64 ",\"tid\":%u,\"ts\":",
+                         in.kind, kDevicePidBase + t.lanes[in.lane - 1].device, in.lane);
+        } else {
+            std::fprintf(f,
+                         "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"npu-check\",\"name\":\"npu-check: "
+                         "%s\",\"pid\":%d,\"tid\":%d,\"ts\":",
+                         in.kind, pid, in.tid);
+        }
+        PutUs(f, in.t);
+        std::fputs("}", f);
+    }
     std::fputs("\n]}\n", f);
 }
 
@@ -536,6 +562,35 @@ void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane
     s.tid = tid;
     if (!t.slices.push_back(s))
         t.dropped++;
+}
+
+void Finding(const char *kind, const void *stream, const void *other_stream) {
+    if (!On())
+        return;
+    const uint64_t now = NowNs();
+    const pid_t tid = static_cast<pid_t>(::gettid());
+    Tracer &t = T();
+    std::lock_guard<std::mutex> guard(t.mu);
+    // A stream's lane is named "stream <handle> (device N)" (core/stream.cpp).
+    auto lane_of = [&](const void *s) -> uint32_t {
+        char key[40];
+        std::snprintf(key, sizeof(key), "%p (", s);
+        for (size_t i = 0; i < t.lanes.size(); i++) {
+            if (t.lanes[i].name.find(key) != std::string::npos)
+                return static_cast<uint32_t>(i + 1);
+        }
+        return 0;
+    };
+    bool placed = false;
+    for (const void *s : {stream, other_stream}) {
+        const uint32_t lane = s != nullptr ? lane_of(s) : 0;
+        if (lane == 0 || !RoomLocked(t, 1))
+            continue;
+        t.instants.push_back(Instant{kind, now, lane, tid});
+        placed = true;
+    }
+    if (!placed && RoomLocked(t, 1))
+        t.instants.push_back(Instant{kind, now, 0, tid});
 }
 
 void Flush() {

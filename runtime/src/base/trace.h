@@ -58,6 +58,11 @@ uint64_t NowNs();
 void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane, uint64_t seq,
                  int64_t result);
 
+// A finding of the checker (NPU_CHECK): an instant event named "npu-check:
+// <kind>" (kind a string literal) on the lane of each stream named
+// (stream handles; null: none), else on the calling thread's lane.
+void Finding(const char *kind, const void *stream, const void *other_stream);
+
 // Writes the file now (aclFinalize). Does nothing when tracing is off or in
 // a forked child.
 void Flush();

@@ -8,6 +8,7 @@
 #include <new>
 
 #include "acl/acl_rt.h"
+#include "core/checker.h"
 #include "core/context.h"
 #include "core/device_session.h"
 #include "core/host_memory.h"
@@ -102,6 +103,15 @@ Error SyncFailed(int err, const CopyPlan &p, const DeviceSession &engine) {
                           p.size(), first.opcode, dst, engine.user_id());
 }
 
+// ClassifyChecked of an operand that a copy or fill is about to access:
+// NPU_CHECK says why a refused range is wrong (freed, past the end).
+Error ClassifyAccess(const void *ptr, size_t len, const char *role, Operand *out) {
+    Error e = ClassifyChecked(ptr, len, role, out);
+    if (!e.ok() && check::On())
+        check::RangeRefused(ptr, len);
+    return e;
+}
+
 // Whether own's rings may name device memory of peer (aclrtDeviceEnablePeerAccess).
 bool RingReaches(const DeviceSession &own, const DeviceSession &peer) {
     if (!PeerAccessEnabled(own.user_id(), peer.user_id()))
@@ -145,8 +155,8 @@ Error Planner::Now(const Context &ctx, void *dst, const void *src, size_t count,
                    DeviceSession **engine, std::shared_ptr<DeviceSession> *hold, uint8_t *dir,
                    bool *skip) {
     Operand d, s;
-    NPU_RETURN_IF_ERROR(ClassifyChecked(dst, count, "dst", &d));
-    NPU_RETURN_IF_ERROR(ClassifyChecked(src, count, "src", &s));
+    NPU_RETURN_IF_ERROR(ClassifyAccess(dst, count, "dst", &d));
+    NPU_RETURN_IF_ERROR(ClassifyAccess(src, count, "src", &s));
     *skip = dst == src;
     *dir = DirOf(d.is_device(), s.is_device());
     if (!d.is_device() && !s.is_device()) {
@@ -270,7 +280,7 @@ Error Planner::Fill(Stream *s, const Context *ctx, const CopyRequest &req, CopyP
     Operand op;
     if (s == nullptr) {
         // aclrtMemset: the address is checked now.
-        NPU_RETURN_IF_ERROR(ClassifyChecked(req.dst, count, "devPtr", &op));
+        NPU_RETURN_IF_ERROR(ClassifyAccess(req.dst, count, "devPtr", &op));
         p->engine_ = op.is_device() ? op.dev : &ctx->session();
         p->hold_ = op.other;
         p->route_ = Route::kSync;
@@ -278,7 +288,7 @@ Error Planner::Fill(Stream *s, const Context *ctx, const CopyRequest &req, CopyP
         Classify(req.dst, count, &s->session(), &op);
         if (op.is_device() && op.dev != &s->session()) {
             // Another device's memory: its engine, once the stream has drained.
-            NPU_RETURN_IF_ERROR(ClassifyChecked(req.dst, count, "devPtr", &op));
+            NPU_RETURN_IF_ERROR(ClassifyAccess(req.dst, count, "devPtr", &op));
             p->engine_ = op.dev;
             p->hold_ = op.other;
             p->route_ = Route::kSync;
@@ -416,6 +426,8 @@ Error Planner::Execute(Stream *s, CopyPlan &p, uint64_t *seq) {
         case Route::kSync: {
             if (s != nullptr)
                 NPU_RETURN_IF_ERROR(s->Synchronize());
+            if (check::On())
+                check::RanNow(p.descs(), p.n_);
             int err = npuHalDeviceRun(p.engine_->hal(), RingSqes(p.descs()), p.n_);
             if (err != 0)
                 return SyncFailed(err, p, *p.engine_);
@@ -525,6 +537,8 @@ Error CopyNow(const Context &ctx, void *dst, const void *src, size_t count) {
     if (skip)
         return Error::Ok();
     const RingDesc d = CopyDesc(dir, dst, src, count);
+    if (check::On())
+        check::RanNow(&d, 1);
     int err = npuHalDeviceRun(engine->hal(), RingSqes(&d), 1);
     if (err != 0) {
         return Error::FromHal(err, "%s copy of %zu bytes from %p to %p on device %d failed",
@@ -560,6 +574,8 @@ Error CopyBatchNow(const BatchCopy *copies, size_t n) {
             taken[i] = true;
             descs.push_back(CopyDesc(to_device ? NPU_DIR_H2D : NPU_DIR_D2H, c.dst, c.src, c.size));
         }
+        if (check::On())
+            check::RanNow(descs.data(), static_cast<uint32_t>(descs.size()));
         int err = npuHalDeviceRun(engine->hal(), RingSqes(descs.data()),
                                   static_cast<uint32_t>(descs.size()));
         if (err != 0) {

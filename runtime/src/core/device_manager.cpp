@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/device_manager.h"
+#include "core/checker.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -161,8 +162,11 @@ Error DeviceManager::ResetDevice(int32_t user_id) {
         return Error::Format(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
                              "device %d is not set (or already reset)", user_id);
     }
-    if (--slot.refcount == 0)
+    if (--slot.refcount == 0) {
+        if (check::On())
+            check::DeviceReset(user_id);
         TearDownLocked(&slot, &dying);
+    }
     return Error::Ok();
 }
 
@@ -175,6 +179,8 @@ Error DeviceManager::ResetDeviceForce(int32_t user_id) {
         return Error::Format(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,
                              "device %d is not set (or already reset)", user_id);
     }
+    if (check::On())
+        check::DeviceReset(user_id);
     TearDownLocked(&slot, &dying);
     return Error::Ok();
 }
@@ -182,6 +188,8 @@ Error DeviceManager::ResetDeviceForce(int32_t user_id) {
 void DeviceManager::ResetAll() {
     std::vector<std::shared_ptr<void>> dying;
     std::lock_guard<std::mutex> lock(mu_);
+    if (check::On())
+        check::DeviceReset(-1);
     for (DeviceSlot &slot : slots_)
         TearDownLocked(&slot, &dying);
 }

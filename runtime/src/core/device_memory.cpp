@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cinttypes>
 
+#include "core/checker.h"
 #include "core/device_manager.h"
 #include "core/host_memory.h"
 #include "npu/hal.h"
@@ -36,11 +37,16 @@ Error AllocateDeviceMemory(Context &ctx, size_t requested, const DeviceAllocRequ
                                   req.size, result.mapped_size, result.page_size);
     a.npu_flags = req.flags;
     session.allocations().Insert(a);
+    if (check::On())
+        check::DeviceAllocated(reinterpret_cast<void *>(static_cast<uintptr_t>(result.va)),
+                               requested, session.user_id(), false);
     *out = reinterpret_cast<void *>(static_cast<uintptr_t>(result.va));
     return Error::Ok();
 }
 
 Error FreeDeviceMemory(void *ptr) {
+    if (check::On())
+        check::DeviceFreeing(ptr);
     std::shared_ptr<DeviceSession> session = DeviceManager::Get().FindSession(ptr, 1);
     if (!session) {
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID,

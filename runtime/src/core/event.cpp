@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 
+#include "core/checker.h"
 #include "core/context.h"
 #include "core/copy_plan.h"
 #include "core/device_session.h"
@@ -165,6 +166,8 @@ Error Event::Record(Stream &s) {
         const RingDesc d = ValueWriteDesc(ipc_->va(), epoch);
         uint64_t seq = 0;
         NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
+        if (check::On())
+            check::SignalRecorded(this, s, seq);
         ipc_epoch_ = epoch;
         last_ = Snapshot();
         last_.recorded = true;
@@ -196,6 +199,8 @@ Error Event::Record(Stream &s) {
     descs[n++] = ValueWriteDesc(last_.va, last_.epoch + 1);
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(s.Submit(descs, n, &seq));
+    if (check::On())
+        check::SignalRecorded(this, s, seq);
     last_.epoch++;
     last_.recorded = true;
     last_.timed = timed;
@@ -276,6 +281,8 @@ Error Event::WaitOn(Stream &s) {
         const RingDesc d = ValueWaitDesc(ipc->va(), queued, NPU_WAIT_GEQ);
         uint64_t seq = 0;
         NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
+        if (check::On())
+            check::SignalWaited(this, s, false);  // recorded by another process
         WaitsDone();
         std::lock_guard<std::mutex> lock(mu_);
         waits_.emplace_back(s.handle(), seq);
@@ -296,6 +303,8 @@ Error Event::WaitOn(Stream &s) {
     const RingDesc d = ValueWaitDesc(snap.va, snap.epoch, NPU_WAIT_GEQ);
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(s.Submit(&d, 1, &seq));
+    if (check::On())
+        check::SignalWaited(this, s, false);
     WaitsDone();  // drops the waits that ran, so the list stays short
     std::lock_guard<std::mutex> lock(mu_);
     waits_.emplace_back(s.handle(), seq);

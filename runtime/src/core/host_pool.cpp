@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/host_pool.h"
+#include "core/checker.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -188,11 +189,15 @@ Error HostPool::Allocate(size_t size, bool staging, void **out) {
     a.requested = size;
     a.staging = staging;
     allocs_.emplace(reinterpret_cast<uintptr_t>(p), a);
+    if (!staging && check::On())
+        check::HostAllocated(p, size, false);
     *out = p;
     return Error::Ok();
 }
 
 Error HostPool::Free(void *ptr, bool staging) {
+    if (!staging && check::On())
+        check::HostFreeing(ptr, false);
     std::lock_guard<std::mutex> lock(mu_);
     auto it = allocs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == allocs_.end() || it->second.staging != staging) {
@@ -267,10 +272,14 @@ Error HostPool::Register(void *ptr, uint64_t size, bool mapped) {
         }
     }
     regs_.emplace(addr, std::move(r));
+    if (check::On())
+        check::HostAllocated(ptr, size, true);
     return Error::Ok();
 }
 
 Error HostPool::Unregister(void *ptr) {
+    if (check::On())
+        check::HostFreeing(ptr, true);
     std::lock_guard<std::mutex> lock(mu_);
     auto it = regs_.find(reinterpret_cast<uintptr_t>(ptr));
     if (it == regs_.end()) {

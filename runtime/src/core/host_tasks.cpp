@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/host_tasks.h"
+#include "core/checker.h"
 
 #include <pthread.h>
 
@@ -54,6 +55,8 @@ Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, Hos
         ValueWaitDesc(gate.released_va_, gate.released_base_ + k, NPU_WAIT_GEQ),
     };
     NPU_RETURN_IF_ERROR(s.Submit(descs, blocking ? 2 : 1, nullptr));
+    if (check::On())
+        check::HostWorkQueued(s);
     gate.launched_ = k;
     HostTask task;
     task.fn = fn;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/ipc_memory.h"
+#include "core/checker.h"
 
 #include <cerrno>
 #include <cstring>
@@ -97,6 +98,9 @@ Error ImportKey(Context &ctx, const std::string &key, void **dev_ptr) {
     rec.session = ctx.session_ptr();
     rec.va = imp.va;
     ShareRegistry::Get().AddImport(key, rec);
+    if (check::On())
+        check::DeviceAllocated(reinterpret_cast<void *>(static_cast<uintptr_t>(imp.va)), imp.size,
+                               s.user_id(), true);
     *dev_ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(imp.va));
     return Error::Ok();
 }
@@ -108,6 +112,8 @@ Error Unimport(const IpcImport &imp, const std::string &key) {
     if (!s)
         return Error::Ok();  // the device was reset: the import went with it
     s->allocations().Remove(imp.va);
+    if (check::On())
+        check::DeviceUnmapped(reinterpret_cast<void *>(static_cast<uintptr_t>(imp.va)));
     int err = npuHalIpcUnimport(s->hal(), imp.va);
     if (err != 0)
         return Error::FromErrno(err, kShareCodes, "unmapping the import of key %.8s...",

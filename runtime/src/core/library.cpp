@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/library.h"
+#include "core/checker.h"
 
 #include <string>
 #include <string_view>
@@ -122,6 +123,8 @@ Error Library::TearDownLocked() {
     }
     t_in_hook = false;
     refcount_ = 0;
+    if (check::On())
+        check::Finalizing();
     DeviceManager::Get().ResetAll();
     // The streams are gone, their completions observed: a good moment to
     // write the trace (again at exit, with whatever came after).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/notify.h"
 
+#include "core/checker.h"
+
 #include <algorithm>
 #include <atomic>
 
@@ -120,6 +122,12 @@ Error Notify::Queue(Stream &s, bool wait_and_reset) {
     }
     uint64_t seq = 0;
     NPU_RETURN_IF_ERROR(s.Submit(descs, n, &seq));
+    if (check::On()) {
+        if (wait_and_reset)
+            check::SignalWaited(this, s, true);
+        else
+            check::SignalRecorded(this, s, seq);
+    }
     // Drop what has run, so the list stays as short as the streams in use.
     std::erase_if(queued_, [&](const std::pair<void *, uint64_t> &q) {
         StreamRef r;

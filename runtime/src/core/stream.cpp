@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/stream.h"
 
+#include "core/checker.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -52,6 +54,8 @@ constexpr uint32_t kDeviceOnlyFlags =
 }  // namespace
 
 Stream::~Stream() {
+    if (check::On())
+        check::StreamGone(*this);
     if (queue_ != nullptr) {
         if (abandon_) {
             if (host_gate_)
@@ -169,6 +173,8 @@ Error Stream::WaitSeq(uint64_t seq, uint64_t timeout_ns, base::ErrnoOverrides co
     if (err != 0)
         return Error::FromErrno(err, codes, "waiting for stream %p failed", handle_);
     AcquireHostTaskEffects();
+    if (check::On())
+        check::Completed(*this, seq);
     return Error::Ok();
 }
 
@@ -176,6 +182,8 @@ bool Stream::Done(uint64_t seq) {
     if (npuHalQueueCompleted(queue_) < seq)
         return false;
     AcquireHostTaskEffects();
+    if (check::On())
+        check::Completed(*this, seq);
     return true;
 }
 
@@ -197,6 +205,8 @@ Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
         *seq = last;
     if (kind_ == Kind::kUser)
         NoteThreadTask(last);
+    if (check::On())
+        check::Submitted(*this, descs, n, last);
     return Error::Ok();
 }
 

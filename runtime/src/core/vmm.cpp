@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "core/allocation_registry.h"
+#include "core/checker.h"
 #include "core/context.h"
 #include "core/device_manager.h"
 #include "core/share_registry.h"
@@ -320,6 +321,8 @@ Error Map(const PhysRef &ref, aclrtDrvMemHandle handle, void *va, size_t size, b
             "handles or two devices' memory",
             handle, size, va);
     }
+    if (check::On())
+        check::DeviceAllocated(va, size, vs->user_id(), true);
     return Error::Ok();
 }
 
@@ -329,6 +332,8 @@ Error Unmap(void *va) {
     int err = npuHalVmmUnmap(s->hal(), reinterpret_cast<uintptr_t>(va));
     if (err != 0)
         return Error::FromErrno(err, kShareCodes, "virPtr %p is not the start of a mapping", va);
+    if (check::On())
+        check::DeviceUnmapped(va);
     return Error::Ok();
 }
 
