@@ -151,21 +151,16 @@ class Checker {
         f.host_memory = sh.host;
     }
 
-    // The shadow containing addr, or null.
-    Shadow *LiveAt(uint64_t addr) {
-        auto it = live.upper_bound(addr);
-        if (it == live.begin())
+    // The shadow of @shadows containing addr, or null.
+    static Shadow *Containing(std::map<uint64_t, Shadow> &shadows, uint64_t addr) {
+        auto it = shadows.upper_bound(addr);
+        if (it == shadows.begin())
             return nullptr;
         --it;
         return addr - it->first < it->second.size ? &it->second : nullptr;
     }
-    Shadow *FreedAt(uint64_t addr) {
-        auto it = freed.upper_bound(addr);
-        if (it == freed.begin())
-            return nullptr;
-        --it;
-        return addr - it->first < it->second.size ? &it->second : nullptr;
-    }
+    Shadow *LiveAt(uint64_t addr) { return Containing(live, addr); }
+    Shadow *FreedAt(uint64_t addr) { return Containing(freed, addr); }
     // The live device allocation that ends at most kPastEndSlack below addr.
     Shadow *LiveBelow(uint64_t addr) {
         auto it = live.upper_bound(addr);
