@@ -261,6 +261,29 @@ static void test_host_write_after_synchronize_is_not_reported(void **state)
 	teardown(&f);
 }
 
+/*
+ * A queued fill of host memory changes bytes a queued copy read before it
+ * on the same stream: the stream wrote them, not the host.
+ */
+static void test_queued_fill_after_a_host_read_is_not_reported(void **state)
+{
+	struct fixture f;
+	uint8_t *m = NULL;
+
+	(void)state;
+	setup(&f);
+	ACL_OK(aclrtMemAllocManaged((void **)&m, 2 * BUF, ACL_RT_MEM_ATTACH_GLOBAL));
+	memset(m, 7, 2 * BUF);
+	mark();
+	ACL_OK(aclrtMemcpyAsync(f.a, BUF, m, BUF, ACL_MEMCPY_HOST_TO_DEVICE, f.s1));
+	ACL_OK(aclrtMemsetAsync(m, 64, 0x11, 64, f.s1));
+	ACL_OK(aclrtSynchronizeStream(f.s1));
+	assert_int_equal(m[0], 0x11);
+	expect_nothing();
+	ACL_OK(aclrtFree(m));
+	teardown(&f);
+}
+
 static void test_free_of_host_memory_a_copy_reads_is_reported(void **state)
 {
 	struct fixture f;
@@ -496,6 +519,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ordered_or_disjoint_accesses_are_not_races),
 		cmocka_unit_test(test_host_write_to_a_pending_copy_source_is_reported),
 		cmocka_unit_test(test_host_write_after_synchronize_is_not_reported),
+		cmocka_unit_test(test_queued_fill_after_a_host_read_is_not_reported),
 		cmocka_unit_test(test_free_of_host_memory_a_copy_reads_is_reported),
 		cmocka_unit_test(test_use_after_free_is_reported),
 		cmocka_unit_test(test_double_and_invalid_free_are_reported),

@@ -433,6 +433,8 @@ class Checker {
             case NPU_OP_MEMSET:
                 if (q.dir == NPU_DIR_H2D)
                     DeviceWrite(q.dst, q.len, lane, clock, stream, nullptr, 0);
+                else if (queued)  // NPU_DIR_H2H: a queued fill of host (managed) memory
+                    HostSide(q.dst, q.len, false, lane, clock, stream);
                 break;
             case NPU_OP_VALUE_WRITE:
             case NPU_OP_VALUE_WAIT: {
