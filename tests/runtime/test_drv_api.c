@@ -665,6 +665,41 @@ static void test_unsupported(void **state)
 }
 
 /* The loaders of the clients find every name they ask for, by the library's name. */
+/* A refusal of the library itself leaves its reason for aclGetRecentErrMsg. */
+static void assert_refusal_explained(drvError_t got, drvError_t want, const char *api,
+				     const char *reason)
+{
+	const char *m = aclGetRecentErrMsg();
+
+	assert_int_equal(got, want);
+	assert_non_null(m);
+	if (!strstr(m, api) || !strstr(m, reason))
+		fail_msg("message \"%s\" names neither %s nor \"%s\"", m, api, reason);
+	/* Taking the message cleared it. */
+	assert_null(aclGetRecentErrMsg());
+}
+
+static void test_refusals_explained(void **state)
+{
+	char name[] = "";
+	void *p = NULL;
+
+	(void)state;
+	(void)aclGetRecentErrMsg();
+	assert_refusal_explained(drvGetDevNum(NULL), DRV_ERROR_INVALID_VALUE, "drvGetDevNum",
+				 "num_dev is NULL");
+	assert_refusal_explained(halMemAlloc(&p, 0, 0), DRV_ERROR_INVALID_VALUE, "halMemAlloc",
+				 "size is 0");
+	assert_null(p);
+	assert_refusal_explained(halMemcpy2D(NULL), DRV_ERROR_INVALID_VALUE, "halMemcpy2D",
+				 "p_copy is NULL");
+	assert_refusal_explained(halShmemCreateHandle(0, 4096, name, sizeof(name)),
+				 DRV_ERROR_INVALID_VALUE,
+				 "halShmemCreateHandle", "vptr is 0");
+	assert_refusal_explained(halMemCreate(NULL, 2 * MiB, NULL, 0), DRV_ERROR_INVALID_VALUE,
+				 "halMemCreate", "handle is NULL");
+}
+
 static void test_loader_names(void **state)
 {
 	static const char *const names[] = {
@@ -705,6 +740,7 @@ int main(void)
 		cmocka_unit_test(test_host_register),
 		cmocka_unit_test(test_mem_info),
 		cmocka_unit_test(test_unsupported),
+		cmocka_unit_test(test_refusals_explained),
 		cmocka_unit_test(test_loader_names),
 	};
 

@@ -252,6 +252,14 @@ int npuHalSmiUsers(npuHalDevice *dev, struct npu_smi_user *buf, uint32_t count, 
  */
 int npuHalErrorToAcl(int err);
 
+/*
+ * Record message as the calling thread's newest failure text, which
+ * aclGetRecentErrMsg() returns (and clears). For libraries built on this
+ * one, such as libascend_hal.so, whose functions return codes of their own
+ * but whose refusals must still explain themselves.
+ */
+void npuHalRecordErrorMessage(const char *message);
+
 #ifdef __cplusplus
 }
 #endif

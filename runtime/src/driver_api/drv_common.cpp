@@ -9,6 +9,8 @@
 #include <mutex>
 #include <string>
 
+#include "npu/hal.h"
+
 namespace npu::drv {
 
 namespace {
@@ -81,15 +83,16 @@ drvError_t FromAcl(aclError err) {
 }
 
 drvError_t Refuse(drvError_t code, const char *fmt, ...) {
-    if (LogErrors()) {
-        char buf[512];
-        va_list ap;
-        va_start(ap, fmt);
-        std::vsnprintf(buf, sizeof(buf), fmt, ap);
-        va_end(ap);
-        std::fprintf(stderr, "npu: error: libascend_hal: %s (drv error %d)\n", buf,
-                     static_cast<int>(code));
-    }
+    char buf[512];
+    char text[600];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    std::snprintf(text, sizeof(text), "%s (drv error %d)", buf, static_cast<int>(code));
+    npuHalRecordErrorMessage(text);
+    if (LogErrors())
+        std::fprintf(stderr, "npu: error: libascend_hal: %s\n", text);
     return code;
 }
 
