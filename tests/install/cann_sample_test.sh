@@ -94,10 +94,15 @@ NPU_DEVICE=inproc bash "$dir/cann_sample/run.sh" >"$dir/run.log" 2>&1 ||
 grep -E '^\[(INFO|SUCCESS)\]' "$dir/run.log"
 grep -q "ascendc.cmake: SOC_VERSION $SOC_VERSION;" "$dir/run.log" ||
 	show_fail "$dir/run.log" "the sample's configure did not include ascendc.cmake with SOC_VERSION"
-for program in main main_acl_rt; do
+for program in main main_acl_rt main_acl_rt_impl; do
 	grep -q "completed successfully" "$dir/cann_sample/output_msg_$program.txt" ||
 		show_fail "$dir/run.log" "$program did not finish"
 done
+
+# The three names are one library: the program needs it once, by its SONAME.
+needed=$(readelf -d "$dir/cann_sample/build/main_acl_rt_impl" | sed -n 's/.*(NEEDED).*\[\(libascendcl[^]]*\|libacl_rt[^]]*\)\]/\1/p')
+[[ $needed == libascendcl.so.0 ]] ||
+	fail "main_acl_rt_impl needs '$needed', not libascendcl.so.0 once"
 
 step "run.sh fails when the program fails (no device to set)"
 if NPU_DEVICE=$dir/no-such-device bash "$dir/cann_sample/run.sh" >"$dir/run-fail.log" 2>&1; then

@@ -4,8 +4,12 @@
 # example/ directory) the CANN way against an install of BUILD_DIR: each
 # example's own run.sh, after set_env.sh, with SOC_VERSION and
 # ASCENDC_CMAKE_DIR set as CANN's sample environment script sets them, on
-# the in-process backend with two devices. Not part of ctest: the examples
-# come from a checkout of upstream's repository (network).
+# the in-process backend with two devices, or with NPU_EXAMPLES_DEVICE=fuse
+# (root, /dev/fuse) on a two-device npud --fuse that the script starts from
+# the install and stops at the end: examples of two processes sharing
+# memory, events or notifies need that, as they would need one device node
+# on real hardware. Not part of ctest: the examples come from a checkout of
+# upstream's repository (network).
 #   upstream_examples.sh EXAMPLE_DIR BUILD_DIR WORK_DIR [NAME_REGEX]
 # Prints one line per example (pass, fail: run, fail: build) and the totals;
 # exits 1 if any example that builds fails. Examples whose CMakeLists.txt
@@ -30,7 +34,28 @@ source "$prefix/set_env.sh"
 export ASCEND_INSTALL_PATH=$ASCEND_HOME_PATH
 export SOC_VERSION=Ascend910B2
 export ASCENDC_CMAKE_DIR=$ASCEND_HOME_PATH/$(uname -m)-linux/tikcpp/ascendc_kernel_cmake
-export NPU_DEVICE=inproc NPU_INPROC_DEVICES=2
+case ${NPU_EXAMPLES_DEVICE:-inproc} in
+inproc)
+	export NPU_DEVICE=inproc NPU_INPROC_DEVICES=2
+	;;
+fuse)
+	mkdir -p "$work/dev"
+	"$prefix/bin/npud" --fuse "$work/dev" --devices 2 >"$work/npud.log" 2>&1 &
+	npud_pid=$!
+	trap 'kill -TERM "$npud_pid" 2>/dev/null; wait "$npud_pid" 2>/dev/null' EXIT
+	for ((i = 0; i < 100; i++)); do
+		[[ -e $work/dev/npu1 ]] && break
+		kill -0 "$npud_pid" 2>/dev/null || { cat "$work/npud.log" >&2; exit 1; }
+		sleep 0.1
+	done
+	[[ -e $work/dev/npu1 ]] || { echo "npud did not serve $work/dev/npu1 in 10 s" >&2; exit 1; }
+	export NPU_DEVICE=$work/dev/npu0
+	;;
+*)
+	echo "NPU_EXAMPLES_DEVICE must be inproc or fuse" >&2
+	exit 2
+	;;
+esac
 cp -r "$examples" "$work/example"
 
 pass=0 run_fail=0 build_fail=0

@@ -26,7 +26,7 @@ rm -rf build
 cmake -B build -DASCEND_CANN_PACKAGE_PATH="$cann_root"
 cmake --build build -j
 
-for program in main main_acl_rt; do
+for program in main main_acl_rt main_acl_rt_impl; do
 	log=output_msg_$program.txt
 	set +e
 	"./build/$program" | tee "$log"
