@@ -21,7 +21,7 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in runtime/include/acl/acl.h runtime/include/acl/ops/acl_dvpp.h \
 	runtime/include/runtime/rt.h include/runtime/mem.h include/acl/ops/acl_dvpp.h \
 	runtime/lib64/stub/libascendcl.so runtime/lib64/stub/libruntime.so \
-	runtime/lib64/stub/libacl_rt.so runtime/lib64/stub/libacl_rt_impl.so runtime/lib64/libascendcl.so \
+	runtime/lib64/stub/libacl_rt.so runtime/lib64/stub/libacl_rt_impl.so runtime/lib64/stub/libacl_dvpp.so runtime/lib64/libascendcl.so \
 	lib64/libruntime.so lib64/libacl_rt_impl.so; do
 	[[ -e $prefix/$f ]] || fail "$f is missing from the install (or a dangling link)"
 done
