@@ -33,6 +33,7 @@
 #include "npu_mem.h"
 #include "npu_peer.h"
 #include "npu_pool.h"
+#include "npu_reduce.h"
 #include "npu_ring.h"
 
 enum npu_opnd_kind {
@@ -352,6 +353,47 @@ static int npu_engine_copy(struct npu_ring *ring, void *bounce, const struct npu
 	return npu_engine_copy_range(ring, bounce, sqe->dir, sqe->dst, sqe->src, sqe->len, wrote);
 }
 
+/*
+ * REDUCE: a D2D copy that combines each element with the one it lands on
+ * (npu_reduce.c), in pieces of at most NPU_REDUCE_PIECE_MAX bytes, each
+ * inside its own FPU bracket, so preemption is never off for long. Element
+ * alignment keeps every element within one page of both operands. A
+ * failure part-way leaves the pieces before it reduced.
+ */
+static int npu_engine_reduce(struct npu_ring *ring, const struct npu_sqe *sqe, bool *wrote)
+{
+	u32 op = sqe->value & 0xff, type = (sqe->value >> 8) & 0xff;
+	unsigned int size = npu_reduce_elem_size(type);
+	struct npu_xfer x;
+	u64 pos, n;
+	void *d, *s;
+	int ret = 0;
+
+	if (sqe->dir != NPU_DIR_D2D || !sqe->len || sqe->value >> 16 ||
+	    op >= NPU_REDUCE_OP_COUNT || !size)
+		return -EINVAL;
+	if (!IS_ALIGNED(sqe->dst | sqe->src | sqe->len, size))
+		return -EINVAL;
+	ret = npu_xfer_get(ring, &x, NPU_DIR_D2D, sqe->dst, sqe->len, sqe->src, sqe->len);
+	if (ret)
+		return ret;
+	for (pos = 0; pos < sqe->len; pos += n) {
+		n = npu_opnd_seg(&x.dst, pos, min_t(u64, sqe->len - pos, NPU_REDUCE_PIECE_MAX), &d);
+		n = n ? npu_opnd_seg(&x.src, pos, n, &s) : 0;
+		if (!n || !d || !s) {
+			ret = -EIO;
+			break;
+		}
+		npu_reduce_fpu_begin();
+		npu_reduce_piece(d, s, n, op, type);
+		npu_reduce_fpu_end();
+		cond_resched();
+	}
+	npu_engine_wrote(ring, &x.dst, wrote);
+	npu_xfer_put(&x);
+	return ret;
+}
+
 static noinline u64 npu_engine_word_load(const u64 *word);
 
 /*
@@ -643,7 +685,8 @@ static int npu_engine_value_wait(struct npu_ring *ring, const struct npu_sqe *sq
  * above 0xff, an unaligned value address, 2-D pitches below the width or
  * spans that overflow, an indirect record that is unaligned, has len 0
  * or a non-zero rsvd, a COPY_DEREF slot that is unaligned or a slot's
- * base plus its offset that wraps); -EFAULT for a device range not inside one
+ * base plus its offset that wraps, a REDUCE of an unknown operation or
+ * type, or with addresses or length not multiples of its element); -EFAULT for a device range not inside one
  * allocation of the context (or of an enabled peer, for D2D), a wrapping
  * range or an unreachable host address; -EPERM for a write into a
  * READONLY allocation.
@@ -672,6 +715,8 @@ s32 npu_engine_exec(struct npu_ring *ring, void *bounce, const struct npu_sqe *s
 		return npu_engine_copy_indirect(ring, bounce, sqe, wrote);
 	case NPU_OP_COPY_DEREF:
 		return npu_engine_copy_deref(ring, bounce, sqe, wrote);
+	case NPU_OP_REDUCE:
+		return npu_engine_reduce(ring, sqe, wrote);
 	}
 	return -EINVAL;
 }

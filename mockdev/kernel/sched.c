@@ -41,6 +41,8 @@
 #define SYS_pidfd_open 434
 #endif
 
+/* Depth of kernel_fpu_begin() on this thread (asm/fpu/api.h). */
+__thread int mock_fpu_depth;
 __thread struct task_struct *mock_current_task
 	__attribute__((tls_model("initial-exec")));
 

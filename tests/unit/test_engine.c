@@ -4,7 +4,8 @@
  * the mock kernel: in-order completion within a ring; rings progressing
  * concurrently; a ring parked on VALUE_WAIT released by a VALUE_WRITE of
  * another ring and by a host write while a third ring keeps going; the
- * four wait conditions, GEQ across the wrap-around; COPY2D data; malformed
+ * four wait conditions, GEQ across the wrap-around; COPY2D data; REDUCE
+ * arithmetic and its malformed descriptors; malformed
  * value and 2-D descriptors failing alone; COPY_INDIRECT reading its record
  * when it runs, and hostile records failing alone; COPY_DEREF loading its
  * slots when it runs, and hostile slots and offsets failing alone; -ECANCELED for what a parked
@@ -17,6 +18,7 @@
  * allocated gone at the end (leak counters).
  */
 #include <fcntl.h>
+#include <math.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
@@ -412,6 +414,34 @@ static void test_value_and_2d_descriptors_fail_alone(void **state)
 				       .len = 64, .value = 3, .dpitch = 4096, .spitch = 64 }, -EFAULT },
 		{ "pitches on a copy", { .opcode = NPU_OP_COPY, .dir = NPU_DIR_H2D, .dst = va, .src = h,
 					 .len = 64, .dpitch = 64 }, -EINVAL },
+		{ "reduce op 3", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = va + 4096,
+				   .src = va + 6144, .len = 64,
+				   .value = NPU_REDUCE_VALUE(NPU_REDUCE_OP_COUNT, NPU_REDUCE_F32) },
+		  -EINVAL },
+		{ "reduce type 6", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = va + 4096,
+				     .src = va + 6144, .len = 64,
+				     .value = NPU_REDUCE_VALUE(NPU_REDUCE_SUM, NPU_REDUCE_TYPE_COUNT) },
+		  -EINVAL },
+		{ "reduce high value bits", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D,
+					      .dst = va + 4096, .src = va + 6144, .len = 64,
+					      .value = 1ULL << 16 }, -EINVAL },
+		{ "reduce unaligned dst", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = va + 4098,
+					    .src = va + 6144, .len = 64,
+					    .value = NPU_REDUCE_VALUE(NPU_REDUCE_SUM, NPU_REDUCE_F32) },
+		  -EINVAL },
+		{ "reduce part of an element", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D,
+						 .dst = va + 4096, .src = va + 6144, .len = 63,
+						 .value = NPU_REDUCE_VALUE(NPU_REDUCE_SUM,
+									   NPU_REDUCE_S16) },
+		  -EINVAL },
+		{ "reduce len 0", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = va + 4096,
+				    .src = va + 6144 }, -EINVAL },
+		{ "reduce H2D", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_H2D, .dst = va + 4096,
+				  .src = h & ~7ULL, .len = 8 }, -EINVAL },
+		{ "reduce past the end", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = va + 4096,
+					   .src = va, .len = 8192 }, -EFAULT },
+		{ "reduce from the host", { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = va + 4096,
+					    .src = h & ~7ULL, .len = 8 }, -EFAULT },
 	};
 
 	for (unsigned int i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -905,6 +935,155 @@ static void test_copy2d_moves_rows(void **state)
 	free(src);
 	free(back);
 	free(out);
+}
+
+/* Runs one REDUCE of n bytes of the given op and type from s into d. */
+static int32_t run_reduce(struct file *f, struct t_ring *r, uint64_t d, uint64_t s, uint64_t n,
+			  uint32_t op, uint32_t type)
+{
+	struct npu_sqe q = { .opcode = NPU_OP_REDUCE, .dir = NPU_DIR_D2D, .dst = d, .src = s,
+			     .len = n, .value = NPU_REDUCE_VALUE(op, type), .user_data = 77 };
+
+	return t_ring_run(f, r, &q);
+}
+
+static void put(struct file *f, struct t_ring *r, uint64_t va, const void *p, size_t n)
+{
+	struct npu_sqe s = t_copy(NPU_DIR_H2D, va, (uintptr_t)p, n);
+
+	assert_int_equal(t_ring_run(f, r, &s), 0);
+}
+
+static void get(struct file *f, struct t_ring *r, void *p, uint64_t va, size_t n)
+{
+	struct npu_sqe s = t_copy(NPU_DIR_D2H, (uintptr_t)p, va, n);
+
+	assert_int_equal(t_ring_run(f, r, &s), 0);
+}
+
+static uint16_t f16_bits(_Float16 h)
+{
+	uint16_t b;
+
+	memcpy(&b, &h, sizeof(b));
+	return b;
+}
+
+/*
+ * REDUCE combines each element with the one it lands on: sums that round
+ * (binary16 computed in single precision, as the host's _Float16 does),
+ * subnormals, overflow to infinity, MAX and MIN with a NaN on either side,
+ * wrapping integer sums; and a reduction of more than one FPU piece and
+ * across the pages of a huge allocation.
+ */
+static void test_reduce_combines_elements(void **state)
+{
+	enum { N = 1 << 20 };
+	static const float fd[] = { 1.0f, -2.5f, 3.0e38f, 1.0e-45f, 0.1f, -0.0f, NAN, 5.0f };
+	static const float fs[] = { 2.0f, 0.25f, 3.0e38f, 1.0e-45f, 0.2f, 0.0f, 1.0f, NAN };
+	static const _Float16 hd[] = { 1.0f16, 65504.0f16, 0.000061035f16, 0.1f16, -3.0f16, 2.0f16 };
+	static const _Float16 hs[] = { 0.0009765625f16, 65504.0f16, -0.00006103f16, 0.2f16, 1.5f16,
+				       0.00048828125f16 };
+	const int8_t bd[] = { 127, -128, 5, -7 }, bs[] = { 1, -1, -9, 7 };
+	const int32_t id[] = { INT32_MAX, -5, 40 }, is[] = { 1, 7, -41 };
+	float fo[8];
+	_Float16 ho[6];
+	int8_t bo[4];
+	int32_t io[3];
+	uint16_t bf[4] = { 0x3f80, 0x4000, 0xc040, 0x7f80 }, bfs[4] = { 0x3f80, 0x4000, 0x3f80, 0x3f80 };
+	float *big = malloc(N * sizeof(float)), *big2 = malloc(N * sizeof(float));
+	struct t_ring r;
+	struct file *f;
+	uint64_t d, s;
+
+	(void)state;
+	assert_non_null(big);
+	assert_non_null(big2);
+	f = open_ctx();
+	assert_int_equal(t_ring_create(f, &r, 8, 8), 0);
+	d = alloc(f, N * sizeof(float));
+	s = alloc(f, N * sizeof(float));
+
+	for (uint32_t op = 0; op < NPU_REDUCE_OP_COUNT; op++) {
+		put(f, &r, d, fd, sizeof(fd));
+		put(f, &r, s, fs, sizeof(fs));
+		assert_int_equal(run_reduce(f, &r, d, s, sizeof(fd), op, NPU_REDUCE_F32), 0);
+		get(f, &r, fo, d, sizeof(fo));
+		for (unsigned int i = 0; i < 8; i++) {
+			float want = op == NPU_REDUCE_SUM ? fd[i] + fs[i] :
+				     isnan(fd[i]) || isnan(fs[i]) ? NAN :
+				     op == NPU_REDUCE_MAX ? (fs[i] > fd[i] ? fs[i] : fd[i]) :
+							    (fs[i] < fd[i] ? fs[i] : fd[i]);
+
+			if (isnan(want) ? !isnan(fo[i]) : memcmp(&want, &fo[i], sizeof(want)))
+				fail_msg("f32 op %u element %u: %a, want %a", op, i, fo[i], want);
+		}
+
+		put(f, &r, d, hd, sizeof(hd));
+		put(f, &r, s, hs, sizeof(hs));
+		assert_int_equal(run_reduce(f, &r, d, s, sizeof(hd), op, NPU_REDUCE_F16), 0);
+		get(f, &r, ho, d, sizeof(ho));
+		for (unsigned int i = 0; i < 6; i++) {
+			_Float16 want = op == NPU_REDUCE_SUM ? (_Float16)((float)hd[i] + (float)hs[i]) :
+					op == NPU_REDUCE_MAX ? (hs[i] > hd[i] ? hs[i] : hd[i]) :
+							       (hs[i] < hd[i] ? hs[i] : hd[i]);
+
+			if (f16_bits(want) != f16_bits(ho[i]))
+				fail_msg("f16 op %u element %u: %#x, want %#x", op, i, f16_bits(ho[i]),
+					 f16_bits(want));
+		}
+
+		put(f, &r, d, bd, sizeof(bd));
+		put(f, &r, s, bs, sizeof(bs));
+		assert_int_equal(run_reduce(f, &r, d, s, sizeof(bd), op, NPU_REDUCE_S8), 0);
+		get(f, &r, bo, d, sizeof(bo));
+		for (unsigned int i = 0; i < 4; i++) {
+			int8_t want = op == NPU_REDUCE_SUM ? (int8_t)(uint8_t)(bd[i] + bs[i]) :
+				      op == NPU_REDUCE_MAX ? (bs[i] > bd[i] ? bs[i] : bd[i]) :
+							     (bs[i] < bd[i] ? bs[i] : bd[i]);
+
+			assert_int_equal(bo[i], want);
+		}
+
+		put(f, &r, d, id, sizeof(id));
+		put(f, &r, s, is, sizeof(is));
+		assert_int_equal(run_reduce(f, &r, d, s, sizeof(id), op, NPU_REDUCE_S32), 0);
+		get(f, &r, io, d, sizeof(io));
+		for (unsigned int i = 0; i < 3; i++) {
+			int32_t want = op == NPU_REDUCE_SUM ? (int32_t)((uint32_t)id[i] + (uint32_t)is[i]) :
+				       op == NPU_REDUCE_MAX ? (is[i] > id[i] ? is[i] : id[i]) :
+							      (is[i] < id[i] ? is[i] : id[i]);
+
+			assert_int_equal(io[i], want);
+		}
+	}
+
+	/* bfloat16: 1+1, 2+2, -3+1, inf+1. */
+	put(f, &r, d, bf, sizeof(bf));
+	put(f, &r, s, bfs, sizeof(bfs));
+	assert_int_equal(run_reduce(f, &r, d, s, sizeof(bf), NPU_REDUCE_SUM, NPU_REDUCE_BF16), 0);
+	get(f, &r, bf, d, sizeof(bf));
+	assert_int_equal(bf[0], 0x4000);
+	assert_int_equal(bf[1], 0x4080);
+	assert_int_equal(bf[2], 0xc000);
+	assert_int_equal(bf[3], 0x7f80);
+
+	/* 4 MiB: many FPU pieces, both 2 MiB pages. */
+	for (unsigned int i = 0; i < N; i++) {
+		big[i] = (float)i;
+		big2[i] = 0.5f;
+	}
+	put(f, &r, d, big, N * sizeof(float));
+	put(f, &r, s, big2, N * sizeof(float));
+	assert_int_equal(run_reduce(f, &r, d, s, N * sizeof(float), NPU_REDUCE_SUM, NPU_REDUCE_F32), 0);
+	get(f, &r, big, d, N * sizeof(float));
+	for (unsigned int i = 0; i < N; i++)
+		if (big[i] != (float)i + 0.5f)
+			fail_msg("element %u: %a", i, big[i]);
+	t_close(f);
+	t_ring_unmap(&r);
+	free(big);
+	free(big2);
 }
 
 /* What a parked ring holds is cancelled, and the ring keeps working. */
@@ -1530,6 +1709,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timestamp_is_the_clock_when_it_runs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_copy2d_moves_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reduce_combines_elements, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_indirect_reads_its_record_when_it_runs,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_indirect_rejects_hostile_records, setup,

@@ -31,7 +31,7 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 8 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 9 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
@@ -42,7 +42,8 @@
 				 * 7: NPU_OP_COPY_DEREF, npu_sqe.dst_off and src_off;
 				 * 8: NPU_LIMIT_RING_BYTES, per-user limits and
 				 *    NPU_IOCTL_SMI_USERS (struct npu_smi_user);
-				 *    whitelists hold each process once */
+				 *    whitelists hold each process once;
+				 * 9: NPU_OP_REDUCE */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -258,7 +259,34 @@ struct npu_ring_hdr {
 				   * device VAs of two 8-byte aligned __u64 slots of the
 				   * ring's context; the copy runs from *src + src_off to
 				   * *dst + dst_off; dir NPU_DIR_D2D; cond 0 (see below) */
-#define NPU_OP_COUNT		9
+#define NPU_OP_REDUCE		9 /* dst[i] = op(dst[i], src[i]) for the len bytes of
+				   * elements at dst and src, device memory (the source may
+				   * be an enabled peer's); dir NPU_DIR_D2D; the operation
+				   * and the element type in value (below); dst, src and
+				   * len multiples of the element size */
+#define NPU_OP_COUNT		10
+
+/*
+ * NPU_OP_REDUCE's value: NPU_REDUCE_VALUE(op, type), every other bit 0.
+ * CANN's aclrtReduceAsync (an SDMA copy that reduces into its destination).
+ * Floating-point sums round to nearest even (16-bit types: computed in
+ * single precision, then rounded); MAX and MIN propagate NaN from either
+ * side. Integer sums wrap (two's complement). Elements are read and
+ * written one at a time, so a range that overlaps itself reduces in
+ * ascending order.
+ */
+#define NPU_REDUCE_SUM		0
+#define NPU_REDUCE_MAX		1
+#define NPU_REDUCE_MIN		2
+#define NPU_REDUCE_OP_COUNT	3
+#define NPU_REDUCE_F32		0 /* IEEE 754 binary32 */
+#define NPU_REDUCE_F16		1 /* IEEE 754 binary16 */
+#define NPU_REDUCE_BF16		2 /* bfloat16: the upper half of a binary32 */
+#define NPU_REDUCE_S8		3
+#define NPU_REDUCE_S16		4
+#define NPU_REDUCE_S32		5
+#define NPU_REDUCE_TYPE_COUNT	6
+#define NPU_REDUCE_VALUE(op, type) ((__u64)(op) | ((__u64)(type) << 8))
 
 /*
  * The record of an NPU_OP_COPY_INDIRECT, in device memory of the ring's
@@ -328,6 +356,7 @@ struct npu_sqe {
 	__u64 len;		/* bytes, > 0; COPY2D: bytes per row (width) */
 	union {
 		__u64 value;	/* MEMSET: fill byte in bits 0..7; VALUE_*: the value;
+				 * REDUCE: NPU_REDUCE_VALUE(op, type);
 				 * COPY2D: height (rows); 0 otherwise */
 		__u64 dst_off;	/* COPY_DEREF: added to the base in the dst slot */
 	};

@@ -17,7 +17,10 @@
 
 #include <linux/compiler_types.h>
 
+typedef __s8 s8;
 typedef __u8 u8;
+typedef __s16 s16;
+typedef __u16 u16;
 typedef __u32 u32;
 typedef __s32 s32;
 typedef __u64 u64;

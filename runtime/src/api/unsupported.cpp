@@ -31,7 +31,6 @@ constexpr const char *kProfiling = "profiling and dump need the hardware toolcha
 constexpr const char *kCoreGroups = "core groups partition AI Cores";
 constexpr const char *kMbufs = "mbuf shared buffers belong to the device's data queues";
 constexpr const char *kSnapshots = "process snapshot and restore need device firmware";
-constexpr const char *kReduce = "SDMA reduction is done by the hardware copy engine";
 constexpr const char *kRandom = "random-number tasks run on AI Core";
 constexpr const char *kCountingNotifies = "counting notifies are hardware counters of the device";
 constexpr const char *kCmoBarriers = "cache-maintenance barriers use hardware barrier ids";
@@ -298,8 +297,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         void *args), kSnapshots) \
     X(aclrtSnapShotCallbackUnregister, (aclrtSnapShotStage stage, \
         aclrtSnapShotCallBack callback), kSnapshots) \
-    X(aclrtReduceAsync, (void *dst, const void *src, uint64_t count, aclrtReduceKind kind, \
-        aclDataType type, aclrtStream stream, void *reserve), kReduce) \
     X(aclrtRandomNumAsync, (const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, \
         void *reserve), kRandom)
 // clang-format on

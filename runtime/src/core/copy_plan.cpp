@@ -401,6 +401,17 @@ Error Plan(Stream *s, const Context *ctx, const CopyRequest &req, CopyPlan *out)
             sqe->src_off = req.src_off;
             return Planner::One(d, out);
         }
+        case CopyOp::kReduce: {
+            RingDesc d;
+            struct npu_sqe *sqe = Start(&d);
+            sqe->opcode = NPU_OP_REDUCE;
+            sqe->dir = NPU_DIR_D2D;
+            sqe->dst = reinterpret_cast<uint64_t>(req.dst);
+            sqe->src = reinterpret_cast<uint64_t>(req.src);
+            sqe->len = req.shape.width;
+            sqe->value = req.value;
+            return Planner::One(d, out);
+        }
     }
     return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "unknown copy request %d",
                          static_cast<int>(req.op));

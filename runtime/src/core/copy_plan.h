@@ -117,6 +117,8 @@ enum class CopyOp : uint8_t {
     kValueWait,     // until the word at dst meets value under cond (ACL_STREAM_WAIT_VALUE_*)
     kCopyIndirect,  // the copy that the record at src (device memory) names when it runs
     kCopyDeref,     // shape.width bytes from *src + src_off to *dst + dst_off, read when it runs
+    kReduce,        // shape.width bytes of elements: dst[i] = op(dst[i], src[i]); value is
+                    // NPU_REDUCE_VALUE(op, type) (device memory, checked by the caller)
 };
 
 struct CopyRequest {

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+// aclrtReduceAsync: an SDMA copy that reduces into its destination,
+// dst[i] = kind(dst[i], src[i]), queued on a stream (NPU_OP_REDUCE, run by
+// the device's copy engines: kmod/npu_reduce.c has the arithmetic).
+#include "acl/acl.h"
+#include "api/api_boundary.h"
+#include "api/stream_args.h"
+#include "core/context.h"
+#include "core/copy_plan.h"
+#include "core/device_session.h"
+#include "core/stream.h"
+#include "core/thread_state.h"
+#include "npu/npu_uapi.h"
+
+using npu::rt::Context;
+using npu::rt::Error;
+using npu::rt::RunApi;
+using npu::rt::StreamRef;
+using npu::rt::ThreadState;
+
+namespace {
+
+// Upstream's limit for a sum (MAX_MEMCPY_SIZE_OF_D2D).
+constexpr uint64_t kMaxSumBytes = 4ULL << 30;
+
+// The device's element type for an aclDataType: -1 for a type upstream's
+// acl layer does not map (100000), -2 for one it maps but this device's
+// copy engine does not reduce (207000, as a SoC without that type answers).
+int32_t DeviceType(int32_t type) {
+    switch (type) {
+        case ACL_FLOAT:
+            return NPU_REDUCE_F32;
+        case ACL_FLOAT16:
+            return NPU_REDUCE_F16;
+        case ACL_BF16:
+            return NPU_REDUCE_BF16;
+        case ACL_INT8:
+            return NPU_REDUCE_S8;
+        case ACL_INT16:
+            return NPU_REDUCE_S16;
+        case ACL_INT32:
+            return NPU_REDUCE_S32;
+        case ACL_INT4:
+        case ACL_UINT8:
+        case ACL_UINT16:
+        case ACL_UINT32:
+            return -2;
+        default:
+            return -1;
+    }
+}
+
+Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int32_t type,
+                  aclrtStream stream, void *reserve) {
+    // The acl layer's checks, then the runtime's, in upstream's order.
+    NPU_ACL_CHECK(dst != nullptr, "dst is NULL");
+    NPU_ACL_CHECK(src != nullptr, "src is NULL");
+    NPU_ACL_CHECK(reserve == nullptr, "reserve is a reserved parameter and must be NULL");
+    const int32_t dtype = DeviceType(type);
+    NPU_ACL_CHECK(dtype != -1, "type %d is not a data type aclrtReduceAsync takes", type);
+    NPU_RT_CHECK(count != 0, "count is 0");
+    NPU_RT_CHECK(
+        kind >= ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM && kind <= ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL,
+        "kind %d is not one of ACL_RT_MEMCPY_SDMA_AUTOMATIC_* (10..13)", kind);
+    NPU_RT_CHECK(kind != ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM || count <= kMaxSumBytes,
+                 "count %llu is above the 4 GiB a sum may cover",
+                 static_cast<unsigned long long>(count));
+    std::shared_ptr<Context> ctx;
+    StreamRef ref;
+    NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
+    if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "this device's copy engine does not reduce with "
+                             "ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL (13); SUM, MAX and MIN it does");
+    }
+    if (dtype < 0) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "this device's copy engine does not reduce elements of type %d; it "
+                             "does ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT16 and "
+                             "ACL_INT32",
+                             type);
+    }
+    const uint32_t size = dtype == NPU_REDUCE_F32 || dtype == NPU_REDUCE_S32 ? 4
+                          : dtype == NPU_REDUCE_S8                           ? 1
+                                                                             : 2;
+    NPU_RT_CHECK(count % size == 0, "count %llu is not a whole number of %u-byte elements",
+                 static_cast<unsigned long long>(count), size);
+    NPU_RT_CHECK(reinterpret_cast<uintptr_t>(dst) % size == 0 &&
+                     reinterpret_cast<uintptr_t>(src) % size == 0,
+                 "dst %p and src %p must be aligned to the %u-byte element", dst, src, size);
+    npu::rt::CopyRequest req;
+    NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(dst, count, "dst", &req.d));
+    NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(src, count, "src", &req.s));
+    NPU_RT_CHECK(req.d.dev == &ref->session(),
+                 "dst %p is memory of device %d, the stream runs on device %d", dst,
+                 req.d.dev->user_id(), ref->session().user_id());
+    req.op = npu::rt::CopyOp::kReduce;
+    req.dst = dst;
+    req.src = src;
+    req.shape.width = count;
+    req.value = NPU_REDUCE_VALUE(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, dtype);
+    return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
+}
+
+}  // namespace
+
+aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+                          aclDataType type, aclrtStream stream, void *reserve) {
+    return RunApi("aclrtReduceAsync", [&] {
+        return ReduceAsync(dst, src, count, npu::rt::EnumValue(kind), npu::rt::EnumValue(type),
+                           stream, reserve);
+    });
+}
