@@ -68,6 +68,12 @@ Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int3
     std::shared_ptr<Context> ctx;
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
+    if (!ref->session().has_reduce()) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "the driver of device %d predates reductions (NPU_OP_REDUCE, ABI "
+                             "1.9): load the module of this release",
+                             ref->session().user_id());
+    }
     if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL) {
         return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "this device's copy engine does not reduce with "

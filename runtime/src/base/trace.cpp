@@ -180,6 +180,11 @@ void DescName(const Desc &d, char *name, size_t name_len, const char **cat, cons
             *kind = "D2D";
             std::snprintf(name, name_len, "copy indirect D2D");
             return;
+        case NPU_OP_REDUCE:
+            *cat = "copy";
+            *kind = "D2D";
+            std::snprintf(name, name_len, "reduce D2D");
+            return;
         case NPU_OP_MEMSET:
             *cat = "memset";
             *kind = d.dir == NPU_DIR_H2H ? "memset host" : "memset device";
@@ -209,6 +214,7 @@ uint64_t DescBytes(const struct npu_sqe &s) {
     switch (s.opcode) {
         case NPU_OP_COPY:
         case NPU_OP_MEMSET:
+        case NPU_OP_REDUCE:
             return s.len;
         case NPU_OP_COPY2D:
             return s.len * s.value;

@@ -38,7 +38,8 @@ Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<Dev
     bool huge1g = (version.features & NPU_FEATURE_HUGE1G) != 0;
     bool copy_indirect = version.abi_minor >= 5;
     bool copy_deref = version.abi_minor >= 7;
-    out->reset(new DeviceSession(hal, phys_id, user_id, huge1g, copy_indirect, copy_deref));
+    bool reduce = version.abi_minor >= 9;
+    out->reset(new DeviceSession(hal, phys_id, user_id, huge1g, copy_indirect, copy_deref, reduce));
     // The pinned pool and host registrations are pinned for every device.
     HostPool::Get().DeviceOpened(hal, phys_id);
     return Error::Ok();
