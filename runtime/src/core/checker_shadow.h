@@ -84,14 +84,28 @@ class AccessRing {
     void clear() {
         a_.clear();
         head_ = n_ = 0;
+        box_lo_ = UINT64_MAX;
+        box_hi_ = 0;
+        any_empty_ = false;
     }
-    // Whether an access may overlap [lo, hi) or lie inside it (a cheap
-    // scan, which may also look at slots no longer in use: false means
-    // none does).
-    bool MayTouch(uint64_t lo, uint64_t hi) const {
+    // Whether an access may overlap [lo, hi) or lie inside it (false: none
+    // does). First against the span of all of them; when that is not
+    // enough, the span is made exact again and each access looked at.
+    bool MayTouch(uint64_t lo, uint64_t hi) {
+        if (n_ == 0)
+            return false;
+        if (!any_empty_ && lo < hi && (hi <= box_lo_ || box_hi_ <= lo))
+            return false;
         bool any = false;
-        for (const Access &a : a_)
+        uint64_t blo = UINT64_MAX, bhi = 0;
+        for (uint32_t i = 0; i < n_; ++i) {
+            const Access &a = a_[Slot(i)];
             any |= (a.lo < hi && lo < a.hi) | (lo <= a.lo && a.hi <= hi);
+            blo = a.lo < blo ? a.lo : blo;
+            bhi = a.hi > bhi ? a.hi : bhi;
+        }
+        box_lo_ = blo;
+        box_hi_ = bhi;
         return any;
     }
     // Keeps, in order, the accesses for which keep(a) is true.
@@ -110,6 +124,9 @@ class AccessRing {
     }
     // Appends a, dropping the oldest when kCap are kept.
     void Push(const Access &a) {
+        box_lo_ = a.lo < box_lo_ ? a.lo : box_lo_;
+        box_hi_ = a.hi > box_hi_ ? a.hi : box_hi_;
+        any_empty_ = any_empty_ || a.lo >= a.hi;
         if (n_ < a_.size()) {
             a_[Slot(n_)] = a;
             ++n_;
@@ -130,6 +147,11 @@ class AccessRing {
 
     std::vector<Access> a_;
     uint32_t head_ = 0, n_ = 0;
+    // [box_lo_, box_hi_) spans every access kept (and maybe more: it
+    // shrinks only when MayTouch looks at each); any_empty_: an empty
+    // access was kept since the last clear, which the span does not cover.
+    uint64_t box_lo_ = UINT64_MAX, box_hi_ = 0;
+    bool any_empty_ = false;
 };
 
 struct Shadow {
