@@ -188,7 +188,35 @@ class Checker {
         --it;
         return addr - it->first < it->second.size ? &it->second : nullptr;
     }
-    Shadow *LiveAt(uint64_t addr) { return Containing(live, addr); }
+    // The live shadows found last (a copy's source and destination), so
+    // that a loop over the same allocations does not search the map: each
+    // answers for [lo, hi), its bytes below the next shadow's base (as the
+    // search would); emptied whenever live changes.
+    struct Hot {
+        Shadow *sh = nullptr;
+        uint64_t lo = 0, hi = 0;
+    };
+    Hot hot[2];
+    Shadow *LiveAt(uint64_t addr) {
+        for (const Hot &h : hot) {
+            if (addr - h.lo < h.hi - h.lo)
+                return h.sh;
+        }
+        auto it = live.upper_bound(addr);
+        const uint64_t next = it == live.end() ? UINT64_MAX : it->first;
+        if (it == live.begin())
+            return nullptr;
+        --it;
+        Shadow &sh = it->second;
+        if (addr - it->first >= sh.size)
+            return nullptr;
+        hot[1] = hot[0];
+        hot[0].sh = &sh;
+        hot[0].lo = it->first;
+        hot[0].hi = sh.size < next - it->first ? it->first + sh.size : next;
+        return &sh;
+    }
+    void LiveChanged() { hot[0] = hot[1] = Hot(); }
     Shadow *FreedAt(uint64_t addr) { return Containing(freed, addr); }
     // The live device allocation that ends at most kPastEndSlack below addr.
     Shadow *LiveBelow(uint64_t addr) {
@@ -652,6 +680,7 @@ void DeviceAllocated(const void *base, size_t size, int32_t device, bool mapped)
     sh.device = device;
     sh.mapped = mapped;
     sh.alloc_stack = c.depot.Capture();
+    c.LiveChanged();
     c.live[b] = std::move(sh);
 }
 
@@ -708,6 +737,7 @@ void DeviceFreeing(const void *ptr) {
     sh.recent.clear();
     sh.last_use.clear();
     c.Remember(std::move(sh));
+    c.LiveChanged();
     c.live.erase(it);
 }
 
@@ -716,7 +746,8 @@ void DeviceUnmapped(const void *base) {
     std::lock_guard<std::mutex> lock(c.mu);
     auto it = c.live.find(reinterpret_cast<uint64_t>(base));
     if (it != c.live.end() && it->second.mapped)
-        c.live.erase(it);
+        c.LiveChanged();
+    c.live.erase(it);
 }
 
 void DeviceReset(int32_t user_id) {
@@ -735,6 +766,7 @@ void DeviceReset(int32_t user_id) {
             sh.ForgetWrites();
             c.reset_leaks.push_back(std::move(sh));
         }
+        c.LiveChanged();
         it = c.live.erase(it);
     }
 }
@@ -750,6 +782,7 @@ void HostAllocated(const void *base, size_t size, bool registered) {
     sh.host = true;
     sh.registered = registered;
     sh.alloc_stack = c.depot.Capture();
+    c.LiveChanged();
     c.live[b] = std::move(sh);
 }
 
@@ -799,6 +832,7 @@ void HostFreeing(const void *ptr, bool registered) {
     });
     sh.free_stack = c.depot.Capture();
     c.Remember(std::move(sh));
+    c.LiveChanged();
     c.live.erase(it);
 }
 
