@@ -231,6 +231,43 @@ static void test_ordered_or_disjoint_accesses_are_not_races(void **state)
 	teardown(&f);
 }
 
+/*
+ * The checker keeps a bounded number of recent accesses per allocation:
+ * many queued copies on one stream, some superseded by a wider one, still
+ * leave the last of them to race with (and nothing once ordered).
+ */
+static void test_race_after_many_accesses_is_reported(void **state)
+{
+	struct fixture f;
+	int i;
+
+	(void)state;
+	setup(&f);
+	mark();
+	for (i = 0; i < 40; i++)
+		ACL_OK(aclrtMemcpyAsync((char *)f.a + i * 64, 64, (char *)f.src + i * 64, 64,
+					ACL_MEMCPY_DEVICE_TO_DEVICE, f.s1));
+	ACL_OK(aclrtSynchronizeStream(f.s1));
+	ACL_OK(aclrtMemcpyAsync(f.b, 64, (char *)f.a + 38 * 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE,
+				f.s2));
+	ACL_OK(aclrtSynchronizeStream(f.s2));
+	expect_nothing();
+	for (i = 0; i < 40; i++)
+		ACL_OK(aclrtMemcpyAsync((char *)f.a + i * 64, 64, (char *)f.src + i * 64, 64,
+					ACL_MEMCPY_DEVICE_TO_DEVICE, f.s1));
+	/* One write over two of the last ones replaces them. */
+	ACL_OK(aclrtMemcpyAsync((char *)f.a + 30 * 64, 128, f.src, 128, ACL_MEMCPY_DEVICE_TO_DEVICE,
+				f.s1));
+	ACL_OK(aclrtMemcpyAsync(f.b, 64, (char *)f.a + 35 * 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE,
+				f.s2));
+	expect_finding("race", (char *)f.a + 35 * 64, f.s2, f.s1, 1);
+	mark();
+	ACL_OK(aclrtMemcpyAsync(f.b, 64, (char *)f.a + 31 * 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE,
+				f.s2));
+	expect_finding("race", (char *)f.a + 31 * 64, f.s2, f.s1, 1);
+	teardown(&f);
+}
+
 static void test_host_write_to_a_pending_copy_source_is_reported(void **state)
 {
 	struct fixture f;
@@ -517,6 +554,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_race_between_two_streams_is_reported),
 		cmocka_unit_test(test_ordered_or_disjoint_accesses_are_not_races),
+		cmocka_unit_test(test_race_after_many_accesses_is_reported),
 		cmocka_unit_test(test_host_write_to_a_pending_copy_source_is_reported),
 		cmocka_unit_test(test_host_write_after_synchronize_is_not_reported),
 		cmocka_unit_test(test_queued_fill_after_a_host_read_is_not_reported),

@@ -30,14 +30,15 @@ namespace {
 
 // Freed allocations remembered for use-after-free and double-free reports.
 constexpr size_t kFreedKept = 4096;
-// Accesses kept per allocation; the oldest go first beyond this (a race
-// with them is then missed).
-constexpr size_t kRecentKept = 16;
-// A lane's stack is captured again after this many accesses with the
-// same API (a capture costs microseconds; a race report shows the stack
-// of the other side's call, or of one of the last calls of that API on
-// that stream).
-constexpr uint32_t kStackEvery = 64;
+// Accesses kept per allocation: AccessRing::kCap; the oldest go first
+// beyond that (a race with them is then missed).
+//
+// A lane's stack is captured again when the API or the frame of the hook
+// (the call's depth in the calling thread's stack) changes, and after this
+// many accesses otherwise (a capture costs microseconds; a race report
+// shows the stack of the other side's call, or of one of the last calls of
+// that API from the same depth on that stream).
+constexpr uint32_t kStackEvery = 1024;
 // An access that starts this far past the end of the allocation below it
 // is reported as out of bounds of that allocation.
 constexpr uint64_t kPastEndSlack = 1u << 20;
@@ -95,10 +96,17 @@ class Checker {
     std::vector<uint64_t> gate{0};
     struct LaneStack {
         const char *api = nullptr;
+        uintptr_t frame = 0;
         uint32_t stack = 0;
         uint32_t uses = 0;
     };
     std::vector<LaneStack> lane_stack{LaneStack()};
+    // The frame of the hook running now (Submitted, RanNow): where the
+    // calling thread's stack stands, for LaneStackNow.
+    uintptr_t hook_frame = 0;
+    // The last stream LaneOf looked up, and its lane.
+    const Stream *last_stream = nullptr;
+    uint32_t last_lane = 0;
     std::vector<PendingHost> pending;
     std::unordered_set<uint64_t> seen;
     uint64_t host_clock = 0;
@@ -106,16 +114,37 @@ class Checker {
     bool Kind(uint32_t k) const { return (g_kinds.load(std::memory_order_relaxed) & k) != 0; }
 
     uint32_t LaneOf(Stream &s) {
+        if (last_stream == &s)
+            return last_lane;
         auto it = lane_of.find(&s);
-        if (it != lane_of.end())
-            return it->second;
-        const auto lane = static_cast<uint32_t>(lanes.size());
-        lanes.emplace_back();
-        gate.push_back(0);
-        lane_stack.emplace_back();
-        lane_stream.push_back(s.handle());
-        lane_of.emplace(&s, lane);
+        uint32_t lane;
+        if (it != lane_of.end()) {
+            lane = it->second;
+        } else {
+            lane = static_cast<uint32_t>(lanes.size());
+            lanes.emplace_back();
+            gate.push_back(0);
+            lane_stack.emplace_back();
+            lane_stream.push_back(s.handle());
+            lane_of.emplace(&s, lane);
+        }
+        last_stream = &s;
+        last_lane = lane;
         return lane;
+    }
+
+    // The stack of the call lane is in now: captured again when the API or
+    // the hook's frame changed, or after kStackEvery uses (see there).
+    uint32_t LaneStackNow(uint32_t lane) {
+        LaneStack &ls = lane_stack[lane];
+        if (ls.stack == 0 || ls.api != t_api || ls.frame != hook_frame ||
+            ++ls.uses >= kStackEvery) {
+            ls.stack = depot.Capture();
+            ls.api = t_api;
+            ls.frame = hook_frame;
+            ls.uses = 0;
+        }
+        return ls.stack;
     }
 
     Side Here(const void *stream, bool write, uint64_t addr, uint64_t size) {
@@ -159,7 +188,35 @@ class Checker {
         --it;
         return addr - it->first < it->second.size ? &it->second : nullptr;
     }
-    Shadow *LiveAt(uint64_t addr) { return Containing(live, addr); }
+    // The live shadows found last (a copy's source and destination), so
+    // that a loop over the same allocations does not search the map: each
+    // answers for [lo, hi), its bytes below the next shadow's base (as the
+    // search would); emptied whenever live changes.
+    struct Hot {
+        Shadow *sh = nullptr;
+        uint64_t lo = 0, hi = 0;
+    };
+    Hot hot[2];
+    Shadow *LiveAt(uint64_t addr) {
+        for (const Hot &h : hot) {
+            if (addr - h.lo < h.hi - h.lo)
+                return h.sh;
+        }
+        auto it = live.upper_bound(addr);
+        const uint64_t next = it == live.end() ? UINT64_MAX : it->first;
+        if (it == live.begin())
+            return nullptr;
+        --it;
+        Shadow &sh = it->second;
+        if (addr - it->first >= sh.size)
+            return nullptr;
+        hot[1] = hot[0];
+        hot[0].sh = &sh;
+        hot[0].lo = it->first;
+        hot[0].hi = sh.size < next - it->first ? it->first + sh.size : next;
+        return &sh;
+    }
+    void LiveChanged() { hot[0] = hot[1] = Hot(); }
     Shadow *FreedAt(uint64_t addr) { return Containing(freed, addr); }
     // The live device allocation that ends at most kPastEndSlack below addr.
     Shadow *LiveBelow(uint64_t addr) {
@@ -237,41 +294,21 @@ class Checker {
                const void *stream) {
         const VectorClock &v = lanes[lane];
         uint32_t stack = 0;
-        for (const Access &a : sh.recent) {
-            if (a.lane == lane || a.hi <= lo || hi <= a.lo || !(a.write || write))
-                continue;
-            if (v.Get(a.lane) >= a.clock || a.gated)
-                continue;
-            Finding f;
-            f.kind = "race";
-            f.here = Here(stream, write, lo, hi - lo);
-            f.has_other = true;
-            f.other.api = a.api;
-            f.other.stream = a.stream;
-            f.other.write = a.write;
-            f.other.addr = a.lo;
-            f.other.size = a.hi - a.lo;
-            f.other.stack = a.stack;
-            char what[240];
-            std::snprintf(what, sizeof(what),
-                          "%s of %" PRIu64 " bytes at 0x%" PRIx64
-                          " on %s is not ordered with a %s of the same bytes on %s",
-                          write ? "write" : "read", hi - lo, lo, StreamName(stream).c_str(),
-                          a.write ? "write" : "read", StreamName(a.stream).c_str());
-            f.what = what;
-            Describe(f, sh);
-            Report(f, lane, a.lane);
-            stack = f.here.stack;
-            break;
-        }
-        // What this access supersedes: ordered before it, inside it, and a
-        // read or overwritten.
-        std::erase_if(sh.recent, [&](const Access &a) {
-            return (a.lane == lane || v.Get(a.lane) >= a.clock) && lo <= a.lo && a.hi <= hi &&
-                   (write || !a.write);
-        });
-        if (sh.recent.size() >= kRecentKept)
-            sh.recent.erase(sh.recent.begin());
+        bool raced = false;
+        // One pass: the first race with a recorded access is reported, and
+        // what this access supersedes goes (ordered before it, inside it,
+        // and a read or overwritten). Both need an access that overlaps
+        // this one or lies inside it.
+        if (sh.recent.MayTouch(lo, hi))
+            sh.recent.KeepIf([&](const Access &a) {
+                const bool ordered = a.lane == lane || v.Get(a.lane) >= a.clock;
+                if (!raced && !ordered && !a.gated && a.lo < hi && lo < a.hi &&
+                    (a.write || write)) {
+                    raced = true;
+                    stack = RaceWith(sh, a, lo, hi, write, lane, stream);
+                }
+                return !(ordered && lo <= a.lo && a.hi <= hi && (write || !a.write));
+            });
         Access a;
         a.lo = lo;
         a.hi = hi;
@@ -281,17 +318,34 @@ class Checker {
         a.gated = Gated(lane);
         a.api = t_api;
         a.stream = stream;
-        if (stack == 0) {
-            LaneStack &ls = lane_stack[lane];
-            if (ls.stack == 0 || ls.api != t_api || ++ls.uses >= kStackEvery) {
-                ls.stack = depot.Capture();
-                ls.api = t_api;
-                ls.uses = 0;
-            }
-            stack = ls.stack;
-        }
-        a.stack = stack;
-        sh.recent.push_back(a);
+        a.stack = stack != 0 ? stack : LaneStackNow(lane);
+        sh.recent.Push(a);
+    }
+
+    // Reports the race of the access [lo, hi) by lane with a; returns the
+    // stack captured for this side.
+    uint32_t RaceWith(const Shadow &sh, const Access &a, uint64_t lo, uint64_t hi, bool write,
+                      uint32_t lane, const void *stream) {
+        Finding f;
+        f.kind = "race";
+        f.here = Here(stream, write, lo, hi - lo);
+        f.has_other = true;
+        f.other.api = a.api;
+        f.other.stream = a.stream;
+        f.other.write = a.write;
+        f.other.addr = a.lo;
+        f.other.size = a.hi - a.lo;
+        f.other.stack = a.stack;
+        char what[240];
+        std::snprintf(what, sizeof(what),
+                      "%s of %" PRIu64 " bytes at 0x%" PRIx64
+                      " on %s is not ordered with a %s of the same bytes on %s",
+                      write ? "write" : "read", hi - lo, lo, StreamName(stream).c_str(),
+                      a.write ? "write" : "read", StreamName(a.stream).c_str());
+        f.what = what;
+        Describe(f, sh);
+        Report(f, lane, a.lane);
+        return f.here.stack;
     }
 
     // Whether work queued now on lane runs behind a wait the checker cannot
@@ -331,7 +385,7 @@ class Checker {
             return nullptr;
         if (init_matters && Kind(kInitcheck) && !sh->mapped && !Gated(lane)) {
             const uint64_t off = addr - sh->base;
-            const uint64_t miss = sh->init.FirstMissing(off, off + len);
+            const uint64_t miss = sh->FirstUnwritten(off, off + len);
             if (miss < off + len) {
                 Finding f;
                 f.kind = "uninitialized";
@@ -362,17 +416,23 @@ class Checker {
             return;
         const uint64_t off = addr - sh->base;
         if (from == nullptr || from->mapped || Gated(lane)) {
-            sh->init.Add(off, off + len);
+            sh->Wrote(off, off + len);
             return;
         }
         // Initialisation follows the bytes: only what was written at the
         // source is written at the destination.
         const uint64_t soff = src - from->base;
+        if (sh->all_written)
+            return;
+        if (from->FirstUnwritten(soff, soff + len) == soff + len) {
+            sh->Wrote(off, off + len);
+            return;
+        }
         std::vector<std::pair<uint64_t, uint64_t>> parts;
         from->init.ForEach(soff, soff + len,
                            [&](uint64_t a, uint64_t b) { parts.emplace_back(a, b); });
         for (const auto &[a, b] : parts)
-            sh->init.Add(off + (a - soff), off + (b - soff));
+            sh->Wrote(off + (a - soff), off + (b - soff));
     }
 
     // The host side of a queued copy: pinned memory it reads or writes.
@@ -402,7 +462,7 @@ class Checker {
                      ? HashBytes(reinterpret_cast<const void *>(addr), len)
                      : 0;
         p.side = Here(stream, !read, addr, len);
-        p.side.stack = Kind(kRacecheck) ? depot.Capture() : 0;
+        p.side.stack = Kind(kRacecheck) ? LaneStackNow(lane) : 0;
         pending.push_back(p);
     }
 
@@ -447,7 +507,7 @@ class Checker {
                 uint64_t len = sizeof(uint64_t);
                 sh = Locate(q.dst, &len, q.opcode == NPU_OP_VALUE_WRITE, lane, stream);
                 if (sh != nullptr && q.opcode == NPU_OP_VALUE_WRITE)
-                    sh->init.Add(q.dst - sh->base, q.dst - sh->base + len);
+                    sh->Wrote(q.dst - sh->base, q.dst - sh->base + len);
                 if (q.opcode == NPU_OP_VALUE_WAIT && lane != 0)
                     gate[lane] = clock;
                 break;
@@ -620,6 +680,7 @@ void DeviceAllocated(const void *base, size_t size, int32_t device, bool mapped)
     sh.device = device;
     sh.mapped = mapped;
     sh.alloc_stack = c.depot.Capture();
+    c.LiveChanged();
     c.live[b] = std::move(sh);
 }
 
@@ -676,6 +737,7 @@ void DeviceFreeing(const void *ptr) {
     sh.recent.clear();
     sh.last_use.clear();
     c.Remember(std::move(sh));
+    c.LiveChanged();
     c.live.erase(it);
 }
 
@@ -684,7 +746,8 @@ void DeviceUnmapped(const void *base) {
     std::lock_guard<std::mutex> lock(c.mu);
     auto it = c.live.find(reinterpret_cast<uint64_t>(base));
     if (it != c.live.end() && it->second.mapped)
-        c.live.erase(it);
+        c.LiveChanged();
+    c.live.erase(it);
 }
 
 void DeviceReset(int32_t user_id) {
@@ -700,9 +763,10 @@ void DeviceReset(int32_t user_id) {
             sh.reset = true;
             sh.recent.clear();
             sh.last_use.clear();
-            sh.init = RangeSet();
+            sh.ForgetWrites();
             c.reset_leaks.push_back(std::move(sh));
         }
+        c.LiveChanged();
         it = c.live.erase(it);
     }
 }
@@ -718,6 +782,7 @@ void HostAllocated(const void *base, size_t size, bool registered) {
     sh.host = true;
     sh.registered = registered;
     sh.alloc_stack = c.depot.Capture();
+    c.LiveChanged();
     c.live[b] = std::move(sh);
 }
 
@@ -767,6 +832,7 @@ void HostFreeing(const void *ptr, bool registered) {
     });
     sh.free_stack = c.depot.Capture();
     c.Remember(std::move(sh));
+    c.LiveChanged();
     c.live.erase(it);
 }
 
@@ -776,6 +842,7 @@ void Submitted(Stream &s, const RingDesc *descs, uint32_t n, uint64_t last) {
     Checker &c = C();
     std::lock_guard<std::mutex> lock(c.mu);
     const uint32_t lane = c.LaneOf(s);
+    c.hook_frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
     c.lanes[lane].Join(c.lanes[0]);  // after everything the host did so far
     const uint64_t first = last - n + 1;
     for (uint32_t i = 0; i < n; ++i) {
@@ -787,6 +854,7 @@ void Submitted(Stream &s, const RingDesc *descs, uint32_t n, uint64_t last) {
 void RanNow(const RingDesc *descs, uint32_t n) {
     Checker &c = C();
     std::lock_guard<std::mutex> lock(c.mu);
+    c.hook_frame = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
     c.lanes[0].Set(0, ++c.host_clock);
     for (uint32_t i = 0; i < n; ++i)
         c.Desc(descs[i], 0, c.host_clock, nullptr, false);
@@ -831,6 +899,7 @@ void StreamGone(Stream &s) {
         return;
     c.lanes[0].Join(c.lanes[it->second]);
     c.lane_of.erase(it);
+    c.last_stream = nullptr;
     c.SettlePending();
 }
 
