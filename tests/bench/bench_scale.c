@@ -10,6 +10,14 @@
  *   of the live allocations (the first touch of each one's memory
  *   included), over copies into the one allocation alive before them.
  *   Device memory that kept refaulting its backing would show here.
+ * - memcpy_4k_random_us: the median of those copies into random ones.
+ * - memcpy_4k_random_floor_ratio: what the hardware alone does: memcpy of
+ *   the same 4 KiB into a random 4 KiB slot of an anonymous mapping as
+ *   large as the live set (touched beforehand), over memcpy into one
+ *   slot; the cold cache lines and TLB entries that no runtime removes.
+ *   memcpy_4k_random_floor_us is its median into random slots.
+ * - memcpy_4k_random_vs_floor_ratio: memcpy_4k_random_1m_live_ratio over
+ *   memcpy_4k_random_floor_ratio, what the stack adds to the floor.
  * - first_touch_2m_us: the first 4 KiB copy into each of 16 new 2 MiB
  *   allocations held at once (new memory each), the median.
  * - memcpy_4k_p99_us: the 99th percentile of that copy (none live), to
@@ -24,6 +32,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "acl/acl.h"
@@ -65,6 +74,55 @@ static double memcpy_4k(double *t, unsigned int iters, void *dev, const void *ho
 	return 0;
 }
 
+/* The xorshift64 sequence of the random copies: a fixed one, so that runs compare. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * The hardware's floor: @iters memcpy of 4 KiB from @host into random 4 KiB
+ * slots (the same sequence as the copies) of a touched anonymous mapping of
+ * @n slots, their median in *@random; the same into one slot, in *@one.
+ * Returns 0, or -1 when the mapping fails.
+ */
+static int memcpy_4k_floor(double *t, unsigned int iters, unsigned int n, const void *host,
+			   double *random, double *one)
+{
+	size_t len = (size_t)n * SZ_4K;
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	char *map;
+	unsigned int i;
+
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return -1;
+	for (size_t off = 0; off < len; off += SZ_4K)
+		map[off] = 1;
+	for (i = 0; i < iters; i++) {
+		double t0 = bench_now_us();
+
+		memcpy(map, host, SZ_4K);
+		__asm__ __volatile__("" : : "r"(map) : "memory");
+		t[i] = bench_now_us() - t0;
+	}
+	*one = bench_quantile(t, iters, 0.5);
+	for (i = 0; i < iters; i++) {
+		char *dst = map + (size_t)(next_random(&x) % n) * SZ_4K;
+		double t0 = bench_now_us();
+
+		memcpy(dst, host, SZ_4K);
+		__asm__ __volatile__("" : : "r"(dst) : "memory");
+		t[i] = bench_now_us() - t0;
+	}
+	*random = bench_quantile(t, iters, 0.5);
+	munmap(map, len);
+	return 0;
+}
+
 /* @iters copies into random ones of @ptrs[@n]; their median, or -aclError. */
 static double memcpy_4k_random(double *t, unsigned int iters, void **ptrs, unsigned int n,
 			       const void *host)
@@ -76,11 +134,7 @@ static double memcpy_4k_random(double *t, unsigned int iters, void **ptrs, unsig
 		aclError e;
 		void *dev;
 
-		/* xorshift64: a fixed sequence, so that runs compare. */
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		dev = ptrs[x % n];
+		dev = ptrs[next_random(&x) % n];
 		t0 = bench_now_us();
 		e = aclrtMemcpy(dev, SZ_4K, host, SZ_4K, ACL_MEMCPY_HOST_TO_DEVICE);
 		if (e != ACL_SUCCESS)
@@ -119,7 +173,7 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 	void **ptrs = calloc(live, sizeof(*ptrs));
 	static char host[SZ_4K];
 	double mf0, mf1, mc0 = -1, mc1 = -1, p99 = -1, p99_ratio = -1, populate = -1;
-	double mr = -1, touch = -1;
+	double mr = -1, touch = -1, floor_random = -1, floor_one = -1;
 	void *dev = NULL;
 	unsigned int n = 0;
 	aclError e;
@@ -155,6 +209,8 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 	populate = bench_quantile(t, live, 0.5);
 	/* First: the random copies touch the live set's memory for the first time. */
 	mr = live ? memcpy_4k_random(t, iters, ptrs, live, host) : -1;
+	if (live && memcpy_4k_floor(t, iters, live, host, &floor_random, &floor_one))
+		floor_random = floor_one = -(double)ACL_ERROR_RT_MEMORY_ALLOCATION;
 	mf1 = malloc_free(t, iters);
 	mc1 = memcpy_4k(t, iters, dev, host);
 	if (mc1 == 0)
@@ -175,6 +231,18 @@ out:
 	bench_report_add(rep, "memcpy_4k_random_1m_live_ratio",
 			 "memcpy 4 KiB into a random one of many live / into 1", "ratio",
 			 mc0 > 0 && mr > 0 ? mr / mc0 : (mc0 < 0 ? mc0 : mr));
+	bench_report_add(rep, "memcpy_4k_random_us", "memcpy 4 KiB into a random one of many live",
+			 "us", mr);
+	bench_report_add(rep, "memcpy_4k_random_floor_ratio",
+			 "plain memcpy 4 KiB into a random slot as large as the live set / into 1",
+			 "ratio", floor_one > 0 ? floor_random / floor_one : floor_one);
+	bench_report_add(rep, "memcpy_4k_random_floor_us",
+			 "plain memcpy 4 KiB into a random slot as large as the live set", "us",
+			 floor_random);
+	bench_report_add(rep, "memcpy_4k_random_vs_floor_ratio",
+			 "memcpy_4k_random_1m_live_ratio / memcpy_4k_random_floor_ratio", "ratio",
+			 mc0 > 0 && mr > 0 && floor_one > 0 ?
+				 (mr / mc0) / (floor_random / floor_one) : -1);
 	bench_report_add(rep, "first_touch_2m_us", "first 4 KiB copy into a new 2 MiB", "us",
 			 touch);
 	bench_report_add(rep, "memcpy_4k_p99_us", "aclrtMemcpy H2D 4 KiB, p99", "us", p99);
