@@ -42,7 +42,7 @@ struct npu_vas_node {
  * A range carries its own tree and hash nodes. The hash table starts
  * inline (NPU_VAS_INDEX_MIN buckets) and doubles when it holds as many
  * ranges as buckets, halving when a quarter or fewer are used: a range
- * costs its 16-byte hash node and 2 to 32 bytes of buckets (32 only just
+ * costs its 16-byte hash node and 4 to 32 bytes of buckets (32 only just
  * before a shrink, 8 to 16 while growing). A resize allocates the new
  * table and moves NPU_VAS_INDEX_STEP buckets of the old one at each
  * later reserve or remove (lookup looks in both meanwhile), so no call
