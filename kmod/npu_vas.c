@@ -5,8 +5,8 @@
  * The ranges live in an rbtree sorted by start, and those with free space
  * after them in a second rbtree sorted by the size of that space (see
  * struct npu_vas): reservation is best fit in O(log n) however many
- * ranges are live, lookup of the range containing an address is a descent
- * of the first tree.
+ * ranges are live, lookup of the range containing an address is a probe of
+ * a hash table by start, else a descent of the first tree.
  */
 #include "npu_internal.h"
 #include "npu_vas.h"
@@ -114,6 +114,102 @@ static struct npu_vas_node *npu_vas_find_fit(struct npu_vas *vas, u64 size, u64 
 	return NULL;
 }
 
+static struct hlist_head *npu_vas_bucket(const struct npu_vas_index *idx, u64 start)
+{
+	return &idx->tab[hash_64(start, idx->bits)];
+}
+
+/* Move the ranges of old's next few buckets to index; free old once empty. */
+static void npu_vas_index_step(struct npu_vas *vas)
+{
+	unsigned int i;
+
+	for (i = 0; vas->old.tab && i < NPU_VAS_INDEX_STEP; i++) {
+		struct hlist_head *from = &vas->old.tab[vas->old_next];
+
+		while (!hlist_empty(from)) {
+			struct npu_vas_node *n = hlist_entry(from->first, struct npu_vas_node, hash);
+
+			hlist_del_init(&n->hash);
+			hlist_add_head(&n->hash, npu_vas_bucket(&vas->index, n->start));
+		}
+		if (++vas->old_next == 1U << vas->old.bits) {
+			if (vas->old.tab != vas->inline_tab)
+				kvfree(vas->old.tab);
+			vas->old.tab = NULL;
+		}
+	}
+}
+
+/*
+ * Start moving to a table of 2^@bits buckets, unless one is being filled
+ * already or none can be allocated (then the current one stays).
+ */
+static void npu_vas_index_resize(struct npu_vas *vas, unsigned int bits)
+{
+	struct hlist_head *tab;
+
+	if (vas->old.tab)
+		return;
+	if (bits == NPU_VAS_INDEX_MIN_BITS) {
+		tab = vas->inline_tab;
+		memset(tab, 0, sizeof(vas->inline_tab));
+	} else {
+		tab = kvcalloc(1UL << bits, sizeof(*tab), GFP_KERNEL | __GFP_NOWARN);
+		if (!tab)
+			return;
+	}
+	vas->old = vas->index;
+	vas->old_next = 0;
+	vas->index.tab = tab;
+	vas->index.bits = bits;
+}
+
+static void npu_vas_index_add(struct npu_vas *vas, struct npu_vas_node *node)
+{
+	npu_vas_index_step(vas);
+	if (vas->hashed >= 1ULL << vas->index.bits)
+		npu_vas_index_resize(vas, vas->index.bits + 1);
+	/*
+	 * Past two ranges a bucket (the table could not grow), new ranges
+	 * stay out of the index, so that its chains stay short: lookups of
+	 * them take the tree.
+	 */
+	if (vas->hashed >= 2ULL << vas->index.bits) {
+		INIT_HLIST_NODE(&node->hash);
+		return;
+	}
+	hlist_add_head(&node->hash, npu_vas_bucket(&vas->index, node->start));
+	vas->hashed++;
+}
+
+static void npu_vas_index_del(struct npu_vas *vas, struct npu_vas_node *node)
+{
+	if (!hlist_unhashed(&node->hash)) {
+		hlist_del_init(&node->hash);
+		vas->hashed--;
+	}
+	npu_vas_index_step(vas);
+	if (vas->index.bits > NPU_VAS_INDEX_MIN_BITS &&
+	    vas->hashed <= 1ULL << (vas->index.bits - 2))
+		npu_vas_index_resize(vas, vas->index.bits - 1);
+}
+
+/* The range that starts at @addr, if it is in the index. */
+static struct npu_vas_node *npu_vas_index_find(const struct npu_vas *vas, u64 addr)
+{
+	struct npu_vas_node *n;
+
+	hlist_for_each_entry(n, npu_vas_bucket(&vas->index, addr), hash)
+		if (n->start == addr)
+			return n;
+	if (vas->old.tab)
+		hlist_for_each_entry(n, npu_vas_bucket(&vas->old, addr), hash)
+			if (n->start == addr)
+				return n;
+	return NULL;
+}
+
 /* Put @node at [start, start + size), in the hole after @prev, @pad bytes in. */
 static void npu_vas_place(struct npu_vas *vas, struct npu_vas_node *prev,
 			  struct npu_vas_node *node, u64 start, u64 size, u64 pad)
@@ -134,6 +230,7 @@ static void npu_vas_place(struct npu_vas *vas, struct npu_vas_node *prev,
 	rb_insert_color(&node->rb, &vas->root);
 	npu_vas_hole_set(vas, prev, pad);
 	npu_vas_hole_set(vas, node, after);
+	npu_vas_index_add(vas, node);
 	vas->used += size;
 }
 
@@ -154,6 +251,13 @@ void npu_vas_init(struct npu_vas *vas, u64 base, u64 size)
 	vas->head.size = 0;
 	vas->head.hole = 0;
 	npu_vas_hole_set(vas, &vas->head, size);
+	memset(vas->inline_tab, 0, sizeof(vas->inline_tab));
+	vas->index.tab = vas->inline_tab;
+	vas->index.bits = NPU_VAS_INDEX_MIN_BITS;
+	vas->old.tab = NULL;
+	vas->old.bits = 0;
+	vas->old_next = 0;
+	vas->hashed = 0;
 }
 
 /**
@@ -163,6 +267,14 @@ void npu_vas_init(struct npu_vas *vas, u64 base, u64 size)
 void npu_vas_fini(struct npu_vas *vas)
 {
 	WARN_ON(!RB_EMPTY_ROOT(&vas->root));
+	WARN_ON(vas->hashed);
+	if (vas->old.tab && vas->old.tab != vas->inline_tab)
+		kvfree(vas->old.tab);
+	if (vas->index.tab != vas->inline_tab)
+		kvfree(vas->index.tab);
+	vas->old.tab = NULL;
+	vas->index.tab = vas->inline_tab;
+	vas->index.bits = NPU_VAS_INDEX_MIN_BITS;
 	vas->root = RB_ROOT;
 	vas->holes = RB_ROOT;
 }
@@ -272,7 +384,11 @@ struct npu_vas_node *npu_vas_next(struct npu_vas_node *node)
  */
 struct npu_vas_node *npu_vas_lookup(struct npu_vas *vas, u64 addr)
 {
+	struct npu_vas_node *hit = npu_vas_index_find(vas, addr);
 	struct rb_node *rb = vas->root.rb_node;
+
+	if (hit)
+		return hit;
 
 	while (rb) {
 		struct npu_vas_node *n = rb_entry(rb, struct npu_vas_node, rb);
@@ -300,6 +416,7 @@ void npu_vas_remove(struct npu_vas *vas, struct npu_vas_node *node)
 	/* The previous hole swallows the range and the hole after it. */
 	npu_vas_hole_set(vas, prev, prev->hole + node->size + node->hole);
 	npu_vas_hole_set(vas, node, 0);
+	npu_vas_index_del(vas, node);
 	rb_erase(&node->rb, &vas->root);
 	RB_CLEAR_NODE(&node->rb);
 	vas->used -= node->size;

@@ -10,6 +10,20 @@
  *   of the live allocations (the first touch of each one's memory
  *   included), over copies into the one allocation alive before them.
  *   Device memory that kept refaulting its backing would show here.
+ * - memcpy_4k_random_us: the median of those copies into random ones.
+ * - memcpy_4k_random_floor_ratio: what the hardware alone does: memcpy of
+ *   the same 4 KiB into a random 4 KiB slot of an anonymous mapping as
+ *   large as the live set (touched beforehand), over memcpy into one
+ *   slot; the cold cache lines and TLB entries that no runtime removes.
+ *   The mapping is backed as device memory is (huge pages, populated up
+ *   front), so the first touch of each huge page is included as in the
+ *   copies; it is made after the live set is freed, so that the run does
+ *   not hold both.
+ *   memcpy_4k_random_floor_us is its median into random slots.
+ * - memcpy_4k_random_vs_floor_ratio: the copy into random ones over the
+ *   copy into one plus what the floor adds to a memcpy (random - one):
+ *   1 when the stack adds nothing to the hardware's cost of a cold
+ *   destination.
  * - first_touch_2m_us: the first 4 KiB copy into each of 16 new 2 MiB
  *   allocations held at once (new memory each), the median.
  * - memcpy_4k_p99_us: the 99th percentile of that copy (none live), to
@@ -24,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "acl/acl.h"
@@ -65,6 +80,68 @@ static double memcpy_4k(double *t, unsigned int iters, void *dev, const void *ho
 	return 0;
 }
 
+/* The xorshift64 sequence of the random copies: a fixed one, so that runs compare. */
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/*
+ * The hardware's floor: an anonymous mapping of @n 4 KiB slots (@len bytes
+ * from *@map), backed as the mock kernel backs device memory: 2 MiB
+ * aligned, transparent huge pages asked for, populated when made.
+ * Returns the first slot, or NULL.
+ */
+static char *floor_map(unsigned int n, void **map, size_t *len)
+{
+	size_t bytes = (size_t)n * SZ_4K;
+	char *slots;
+
+	*len = bytes + SZ_2M;
+	*map = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (*map == MAP_FAILED)
+		return NULL;
+	slots = (char *)(((uintptr_t)*map + SZ_2M - 1) & ~(uintptr_t)(SZ_2M - 1));
+	madvise(slots, bytes, MADV_HUGEPAGE);
+	if (madvise(slots, bytes, MADV_POPULATE_WRITE))
+		for (size_t off = 0; off < bytes; off += SZ_4K)
+			slots[off] = 1;
+	return slots;
+}
+
+/*
+ * @iters memcpy of 4 KiB from @host into random slots of @map (the same
+ * sequence as the copies), their median in *@random; the same into one
+ * slot, in *@one.
+ */
+static void memcpy_4k_floor(double *t, unsigned int iters, char *map, unsigned int n,
+			    const void *host, double *random, double *one)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	unsigned int i;
+
+	for (i = 0; i < iters; i++) {
+		double t0 = bench_now_us();
+
+		memcpy(map, host, SZ_4K);
+		__asm__ __volatile__("" : : "r"(map) : "memory");
+		t[i] = bench_now_us() - t0;
+	}
+	*one = bench_quantile(t, iters, 0.5);
+	for (i = 0; i < iters; i++) {
+		char *dst = map + (size_t)(next_random(&x) % n) * SZ_4K;
+		double t0 = bench_now_us();
+
+		memcpy(dst, host, SZ_4K);
+		__asm__ __volatile__("" : : "r"(dst) : "memory");
+		t[i] = bench_now_us() - t0;
+	}
+	*random = bench_quantile(t, iters, 0.5);
+}
+
 /* @iters copies into random ones of @ptrs[@n]; their median, or -aclError. */
 static double memcpy_4k_random(double *t, unsigned int iters, void **ptrs, unsigned int n,
 			       const void *host)
@@ -76,11 +153,7 @@ static double memcpy_4k_random(double *t, unsigned int iters, void **ptrs, unsig
 		aclError e;
 		void *dev;
 
-		/* xorshift64: a fixed sequence, so that runs compare. */
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		dev = ptrs[x % n];
+		dev = ptrs[next_random(&x) % n];
 		t0 = bench_now_us();
 		e = aclrtMemcpy(dev, SZ_4K, host, SZ_4K, ACL_MEMCPY_HOST_TO_DEVICE);
 		if (e != ACL_SUCCESS)
@@ -119,7 +192,10 @@ void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep
 	void **ptrs = calloc(live, sizeof(*ptrs));
 	static char host[SZ_4K];
 	double mf0, mf1, mc0 = -1, mc1 = -1, p99 = -1, p99_ratio = -1, populate = -1;
-	double mr = -1, touch = -1;
+	double mr = -1, touch = -1, floor_random = -1, floor_one = -1;
+	char *fmap = NULL;
+	void *fmap_base = NULL;
+	size_t fmap_len = 0;
 	void *dev = NULL;
 	unsigned int n = 0;
 	aclError e;
@@ -165,6 +241,16 @@ out:
 		aclrtFree(ptrs[--n]);
 	if (dev)
 		aclrtFree(dev);
+	/* The floor after the live set is gone: only one of them holds memory at a time. */
+	if (mr > 0) {
+		fmap = floor_map(live, &fmap_base, &fmap_len);
+		if (fmap) {
+			memcpy_4k_floor(t, iters, fmap, live, host, &floor_random, &floor_one);
+			munmap(fmap_base, fmap_len);
+		} else {
+			floor_random = floor_one = -(double)ACL_ERROR_RT_MEMORY_ALLOCATION;
+		}
+	}
 	free(ptrs);
 	free(t);
 	bench_report_add(rep, "malloc_free_4k_1m_live_ratio",
@@ -175,6 +261,18 @@ out:
 	bench_report_add(rep, "memcpy_4k_random_1m_live_ratio",
 			 "memcpy 4 KiB into a random one of many live / into 1", "ratio",
 			 mc0 > 0 && mr > 0 ? mr / mc0 : (mc0 < 0 ? mc0 : mr));
+	bench_report_add(rep, "memcpy_4k_random_us", "memcpy 4 KiB into a random one of many live",
+			 "us", mr);
+	bench_report_add(rep, "memcpy_4k_random_floor_ratio",
+			 "plain memcpy 4 KiB into a random slot as large as the live set / into 1",
+			 "ratio", floor_one > 0 ? floor_random / floor_one : floor_one);
+	bench_report_add(rep, "memcpy_4k_random_floor_us",
+			 "plain memcpy 4 KiB into a random slot as large as the live set", "us",
+			 floor_random);
+	bench_report_add(rep, "memcpy_4k_random_vs_floor_ratio",
+			 "memcpy 4 KiB into a random one / (into 1 + the floor's extra time)", "ratio",
+			 mc0 > 0 && mr > 0 && floor_one > 0 ?
+				 mr / (mc0 + floor_random - floor_one) : -1);
 	bench_report_add(rep, "first_touch_2m_us", "first 4 KiB copy into a new 2 MiB", "us",
 			 touch);
 	bench_report_add(rep, "memcpy_4k_p99_us", "aclrtMemcpy H2D 4 KiB, p99", "us", p99);

@@ -41,6 +41,8 @@ set(numbers
   scrub_alloc_2m_us release_2m_us
   malloc_free_4k_1m_live_ratio memcpy_4k_1m_live_ratio memcpy_4k_p99_us memcpy_4k_p99_ratio populate_4k_us
   memcpy_4k_random_1m_live_ratio first_touch_2m_us
+  memcpy_4k_random_us memcpy_4k_random_floor_ratio memcpy_4k_random_floor_us
+  memcpy_4k_random_vs_floor_ratio
   check_off_small_copies_per_s check_mem_init_leak_cost_ratio check_all_cost_ratio
   scale_live_allocations hbm_backing_after_free_mb
   spsc_ring_floor_per_s async_small_vs_spsc_ratio

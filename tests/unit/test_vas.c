@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "npu_vas.h"
+#include "mockdev/mock.h"
 
 #define BASE	(16ULL << 40)	/* 16 TiB */
 #define GIB	(1ULL << 30)
@@ -291,6 +292,19 @@ static u64 rnd(u64 *x)
 	return *x;
 }
 
+/* In the index: every live range, by its start, and nothing else. */
+static void check_index(const struct npu_vas *vas, const struct model *m)
+{
+	unsigned int i;
+
+	assert_int_equal(vas->hashed, m->n);
+	for (i = 0; i < m->n; i++) {
+		assert_false(hlist_unhashed(&m->live[i]->hash));
+		assert_ptr_equal(npu_vas_lookup((struct npu_vas *)vas, m->live[i]->start),
+				 m->live[i]);
+	}
+}
+
 /*
  * Random reserve, reserve_at, remove and lookup against the model:
  * page-aligned reservations are exactly the model's best fit and fail
@@ -299,7 +313,7 @@ static u64 rnd(u64 *x)
  */
 static void test_matches_reference_model(void **state)
 {
-	enum { SLOTS = 400, OPS = 60000 };
+	enum { SLOTS = 400, OPS = 60000, PHASE = 5000 };
 	const u64 size = 64 * MIB;
 	struct npu_vas_node *nodes = calloc(SLOTS, sizeof(*nodes));
 	bool *used = calloc(SLOTS, sizeof(*used));
@@ -317,13 +331,22 @@ static void test_matches_reference_model(void **state)
 		unsigned int slot = rnd(&x) % SLOTS, kind = rnd(&x) % 8;
 		struct npu_vas_node *node = &nodes[slot];
 		u64 len = 4096 * (1 + rnd(&x) % (rnd(&x) % 4 ? 16 : 1024));
+		/*
+		 * Phases: mixed, then drain (removals only), so that the
+		 * index grows and shrinks with moves pending between lookups.
+		 */
+		bool drain = (op / PHASE) % 3 == 2;
 
+		if (drain && op % PHASE == 0)
+			check_index(&vas, &m);
 		if (used[slot]) {
-			if (kind < 5) {
+			if (kind < 5 || drain) {
 				model_remove(&m, node);
 				npu_vas_remove(&vas, node);
 				used[slot] = false;
 			}
+		} else if (drain) {
+			/* nothing comes in */
 		} else if (kind < 4) {
 			u64 want = 0;
 			bool fits = model_best_fit(&m, len, &want);
@@ -369,7 +392,22 @@ static void test_matches_reference_model(void **state)
 
 			assert_ptr_equal(npu_vas_lookup(&vas, addr), model_lookup(&m, addr));
 		}
+		/* The start of a live, removed or reused range, and just inside. */
+		if (op % 4 == 0) {
+			u64 addr = nodes[rnd(&x) % SLOTS].start;
+
+			assert_ptr_equal(npu_vas_lookup(&vas, addr), model_lookup(&m, addr));
+			assert_ptr_equal(npu_vas_lookup(&vas, addr + 4095),
+					 model_lookup(&m, addr + 4095));
+		}
+		if (drain && op % PHASE == PHASE - 1) {
+			/* Drained: the index shrank back near its inline size. */
+			assert_int_equal(m.n, 0);
+			assert_int_equal(vas.hashed, 0);
+			assert_true(vas.index.bits <= NPU_VAS_INDEX_MIN_BITS + 2);
+		}
 	}
+	check_index(&vas, &m);
 	/* In-order walk == the model; then everything goes back. */
 	{
 		struct npu_vas_node *n = npu_vas_first(&vas);
@@ -390,6 +428,84 @@ static void test_matches_reference_model(void **state)
 	npu_vas_fini(&vas);
 	free(m.live);
 	free(used);
+	free(nodes);
+}
+
+/*
+ * The index by start follows removal and reuse of the same start: a lookup
+ * never finds a range that was removed, and finds the new one at once.
+ */
+static void test_lookup_after_reuse_of_start(void **state)
+{
+	struct npu_vas_node a = { 0 }, b = { 0 }, c = { 0 };
+	const u64 s = BASE + 64 * 4096;
+	struct npu_vas vas;
+
+	(void)state;
+	npu_vas_init(&vas, BASE, GIB);
+	assert_int_equal(npu_vas_reserve_at(&vas, &a, s, 4096), 0);
+	assert_ptr_equal(npu_vas_lookup(&vas, s), &a);
+	npu_vas_remove(&vas, &a);
+	assert_null(npu_vas_lookup(&vas, s));
+	assert_true(hlist_unhashed(&a.hash));
+	/* Another range over the same start, then one starting inside it. */
+	assert_int_equal(npu_vas_reserve_at(&vas, &b, s - 4096, 3 * 4096), 0);
+	assert_ptr_equal(npu_vas_lookup(&vas, s), &b);
+	assert_ptr_equal(npu_vas_lookup(&vas, s - 4096), &b);
+	npu_vas_remove(&vas, &b);
+	assert_null(npu_vas_lookup(&vas, s));
+	assert_int_equal(npu_vas_reserve_at(&vas, &c, s, 4096), 0);
+	assert_int_equal(npu_vas_reserve_at(&vas, &a, s + 4096, 4096), 0);
+	assert_ptr_equal(npu_vas_lookup(&vas, s), &c);
+	assert_ptr_equal(npu_vas_lookup(&vas, s + 4096), &a);
+	assert_null(npu_vas_lookup(&vas, s - 4096));
+	npu_vas_remove(&vas, &c);
+	npu_vas_remove(&vas, &a);
+	assert_int_equal(vas.hashed, 0);
+	npu_vas_fini(&vas);
+}
+
+/*
+ * When the index cannot grow (no memory for a bigger table), ranges beyond
+ * two a bucket stay out of it and are found through the tree; removing
+ * them all leaves nothing behind.
+ */
+static void test_index_without_memory(void **state)
+{
+	enum { N = 200 };
+	struct npu_vas_node *nodes = calloc(N, sizeof(*nodes)), extra = { 0 };
+	long live = mock_live_objects();
+	struct npu_vas vas;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(nodes);
+	npu_vas_init(&vas, BASE, GIB);
+	for (i = 0; i < N; i++) {
+		mock_fail_alloc_nth(1);
+		assert_int_equal(npu_vas_reserve(&vas, &nodes[i], 4096, 4096), 0);
+	}
+	mock_fail_reset();
+	assert_int_equal(vas.index.bits, NPU_VAS_INDEX_MIN_BITS);
+	assert_int_equal(vas.hashed, 2 * NPU_VAS_INDEX_MIN);
+	assert_true(hlist_unhashed(&nodes[N - 1].hash));
+	for (i = 0; i < N; i++) {
+		assert_ptr_equal(npu_vas_lookup(&vas, nodes[i].start), &nodes[i]);
+		assert_ptr_equal(npu_vas_lookup(&vas, nodes[i].start + 4095), &nodes[i]);
+	}
+	/* With memory again, the index grows; the early ranges move with it. */
+	assert_int_equal(npu_vas_reserve(&vas, &extra, 4096, 4096), 0);
+	assert_int_equal(vas.index.bits, NPU_VAS_INDEX_MIN_BITS + 1);
+	assert_false(hlist_unhashed(&extra.hash));
+	for (i = 0; i < N; i++)
+		assert_ptr_equal(npu_vas_lookup(&vas, nodes[i].start), &nodes[i]);
+	assert_ptr_equal(npu_vas_lookup(&vas, extra.start), &extra);
+	npu_vas_remove(&vas, &extra);
+	for (i = 0; i < N; i++)
+		npu_vas_remove(&vas, &nodes[i]);
+	assert_int_equal(vas.hashed, 0);
+	npu_vas_fini(&vas);
+	assert_int_equal(mock_live_objects(), live);
 	free(nodes);
 }
 
@@ -418,9 +534,15 @@ static void test_million_live_ranges(void **state)
 		assert_int_equal(nodes[i].start, BASE + (u64)i * 4096);
 	}
 	assert_ptr_equal(npu_vas_lookup(&vas, BASE + 4096ULL * (N - 1)), &nodes[N - 1]);
+	/* All in the index, sized for them: at most one range a bucket. */
+	assert_int_equal(vas.hashed, N);
+	assert_true(1U << vas.index.bits >= N && 1U << vas.index.bits < 4 * N);
+	for (i = 0; i < N; i += 7)
+		assert_ptr_equal(npu_vas_lookup(&vas, nodes[i].start), &nodes[i]);
 	for (i = 0; i < N; i++)
 		npu_vas_remove(&vas, &nodes[i]);
 	assert_int_equal(vas.used, 0);
+	assert_int_equal(vas.hashed, 0);
 	npu_vas_fini(&vas);
 	free(nodes);
 }
@@ -436,6 +558,8 @@ int main(void)
 		cmocka_unit_test(test_aperture_at_top_of_address_space),
 		cmocka_unit_test(test_many_ranges_stay_sorted_and_disjoint),
 		cmocka_unit_test(test_matches_reference_model),
+		cmocka_unit_test(test_lookup_after_reuse_of_start),
+		cmocka_unit_test(test_index_without_memory),
 		cmocka_unit_test(test_million_live_ranges),
 	};
 
