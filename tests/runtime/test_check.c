@@ -462,6 +462,20 @@ static void test_uninitialized_reads_are_reported(void **state)
 	ACL_OK(aclrtMemcpy(host, 4096, (char *)e + 4096, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
 	expect_finding("uninitialized", (char *)e + 4096, NULL, NULL, 0);
 
+	/* A reduction reads both operands: a source never written is reported. */
+	ACL_OK(aclrtFree(e));
+	ACL_OK(aclrtMalloc(&e, BUF, ACL_MEM_MALLOC_HUGE_FIRST));
+	ACL_OK(aclrtMemset(d, BUF, 0, BUF));
+	mark();
+	ACL_OK(aclrtReduceAsync(d, e, 4096, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, f.s1, NULL));
+	ACL_OK(aclrtSynchronizeStream(f.s1));
+	expect_finding("uninitialized", e, f.s1, NULL, 0);
+	ACL_OK(aclrtMemset(e, BUF, 0, BUF));
+	mark();
+	ACL_OK(aclrtReduceAsync(d, e, 4096, ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX, ACL_FLOAT, f.s1, NULL));
+	ACL_OK(aclrtSynchronizeStream(f.s1));
+	expect_nothing();
+
 	/* memset, then D2H: nothing. */
 	ACL_OK(aclrtMemset(d, BUF, 0, BUF));
 	mark();

@@ -490,6 +490,13 @@ class Checker {
                 }
                 break;
             }
+            case NPU_OP_REDUCE: {
+                // Reads both operands, writes the destination.
+                const Shadow *from = DeviceRead(q.src, q.len, lane, clock, stream, true);
+                DeviceRead(q.dst, q.len, lane, clock, stream, true);
+                DeviceWrite(q.dst, q.len, lane, clock, stream, from, q.src);
+                break;
+            }
             case NPU_OP_MEMSET:
                 if (q.dir == NPU_DIR_H2D)
                     DeviceWrite(q.dst, q.len, lane, clock, stream, nullptr, 0);
