@@ -16,6 +16,16 @@
  * barrier, then look at NPU_RING_NEED_WAKEUP; the engine sets the flag, a
  * full barrier, then looks at the tail once more before it sleeps. Either
  * the engine sees the new tail or the submitter sees the flag.
+ *
+ * Through npud a doorbell or a completion wait in the driver is a FUSE
+ * round trip (tens of microseconds). So where the device offers it
+ * (NPU_FEATURE_FUTEX_DOORBELL) and the device is not in this process, the
+ * ring is created with NPU_RING_CREATE_FUTEX: while the header shows
+ * NPU_RING_FUTEX the doorbell is a bump and FUTEX_WAKE of sq_doorbell, and
+ * a completion wait spins, then sleeps on cq_futex (counted in
+ * cq_waiters) for up to kFutexPhase; only a wait longer than that blocks
+ * in the driver (RING_ENTER), where it can be interrupted and where a
+ * ring that failed tells why. NPU_FUTEX=0 turns the futex doorbell off.
  */
 #include <algorithm>
 #include <atomic>
@@ -28,8 +38,14 @@
 #include <utility>
 #include <vector>
 
+#include <climits>
+#include <cstdlib>
+
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #pragma GCC visibility push(default)
@@ -57,6 +73,35 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
+
+// A futex ring's completion wait sleeps on cq_futex at most this long in
+// all, in slices of kFutexSliceNs (a wake-up lost to a race with the
+// driver costs one slice), before it blocks in the driver instead.
+constexpr uint64_t kFutexPhaseNs = 10ULL * 1000 * 1000;
+constexpr uint64_t kFutexSliceNs = 1000ULL * 1000;
+
+// Shared futexes (no FUTEX_PRIVATE_FLAG): the driver maps the ring too.
+void FutexWake(uint32_t *word) {
+    (void)::syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+void FutexWait(uint32_t *word, uint32_t val, uint64_t ns) {
+    struct timespec ts = {};
+    ts.tv_sec = static_cast<time_t>(ns / 1000000000ULL);
+    ts.tv_nsec = static_cast<long>(ns % 1000000000ULL);
+    (void)::syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, nullptr, 0);
+}
+
+// Whether rings ask for the futex doorbell: npud only (a device in this
+// process has no system call to save), unless NPU_FUTEX=0.
+bool WantFutex(uint64_t features) {
+    static const bool env_off = [] {
+        const char *v = std::getenv("NPU_FUTEX");
+        return v != nullptr && std::strcmp(v, "0") == 0;
+    }();
+    return !env_off && (features & NPU_FEATURE_FUTEX_DOORBELL) != 0 &&
+           !npu::hal::Backend::Get().inproc();
+}
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -103,6 +148,9 @@ struct npuHalQueue {
     struct npu_ring_hdr *hdr = nullptr;
     struct npu_sqe *sqes = nullptr;
     struct npu_cqe *cqes = nullptr;
+    // Created with NPU_RING_CREATE_FUTEX: completion waits sleep on
+    // cq_futex, and the doorbell is sq_doorbell while NPU_RING_FUTEX shows.
+    bool futex = false;
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
     uint64_t next_seq = 0;
@@ -130,6 +178,8 @@ struct npuHalQueue {
     int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
     int WaitSeq(uint64_t seq, uint64_t timeout_ns);
     int WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns);
+    int FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns);
+    int Doorbell(uint32_t pending);
     int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
                     uint64_t *last_seq = nullptr);
     int RunChunk(const struct npu_sqe *in, uint32_t n);
@@ -160,9 +210,17 @@ int npuHalQueue::Create(uint32_t n) {
     rc.size = bytes;
     rc.sq_entries = n;
     rc.cq_entries = n;
+    if (WantFutex(npu::hal::DeviceFeatures(dev)))
+        rc.flags = NPU_RING_CREATE_FUTEX;
     int ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
+    if (ret == -EINVAL && rc.flags != 0) {
+        // A driver that does not know the flag: the doorbell is RING_ENTER.
+        rc.flags = 0;
+        ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
+    }
     if (ret < 0)
         return ret;
+    futex = rc.flags != 0;
     if (rc.sqes_off != NPU_RING_SQES_OFF ||
         rc.cqes_off != NPU_RING_SQES_OFF + n * sizeof(struct npu_sqe)) {
         struct npu_ring_destroy rd = {};
@@ -249,6 +307,60 @@ int npuHalQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     return ret;
 }
 
+// The doorbell for pending (> 0) published SQEs of a ring whose engine
+// sleeps: the futex word while the driver watches it, else RING_ENTER.
+int npuHalQueue::Doorbell(uint32_t pending) {
+    if (futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX)) {
+        // After sq_tail (the driver reads the word, then sq_tail).
+        __atomic_fetch_add(&hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
+        FutexWake(&hdr->sq_doorbell);
+        return 0;
+    }
+    return Enter(std::min(pending, entries), 0, 0);
+}
+
+// A futex ring's completion wait, for up to kFutexPhaseNs since start: 0
+// once seq is done, -ETIME when timeout_ns (0: none) passed since start,
+// -EAGAIN when the phase is over or the ring failed (the caller waits in
+// the driver, which says why), or the doorbell's error.
+int npuHalQueue::FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns) {
+    for (;;) {
+        Reap();
+        if (completed.load(std::memory_order_acquire) >= seq)
+            return 0;
+        const uint32_t flags = __atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE);
+        if (flags & NPU_RING_FAILED)
+            return -EAGAIN;
+        const uint64_t spent = NowNs() - start;
+        if (timeout_ns && spent >= timeout_ns)
+            return -ETIME;
+        if (spent >= kFutexPhaseNs)
+            return -EAGAIN;
+        uint64_t slice = kFutexSliceNs;
+        if (timeout_ns)
+            slice = std::min(slice, timeout_ns - spent);
+        // Our work may still be in the SQ of a ring whose engine sleeps
+        // (a submitter that raced with its sleep): ring again.
+        if (flags & NPU_RING_NEED_WAKEUP) {
+            const uint32_t pending = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
+                                     __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+            if (pending != 0) {
+                const int ret = Doorbell(pending);
+                if (ret < 0 && ret != -EAGAIN && ret != -EINTR)
+                    return ret;
+            }
+        }
+        // Counted, then cq_futex, then cq_tail; the driver publishes
+        // cq_tail, then reads the count: one of us sees the other.
+        __atomic_fetch_add(&hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+        const uint32_t val = __atomic_load_n(&hdr->cq_futex, __ATOMIC_SEQ_CST);
+        Reap();
+        if (completed.load(std::memory_order_acquire) < seq)
+            FutexWait(&hdr->cq_futex, val, slice);
+        __atomic_fetch_sub(&hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
 int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
     const auto spin_end = std::chrono::steady_clock::now() + kSpin;
@@ -258,6 +370,12 @@ int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
             return 0;
         CpuRelax();
     } while (std::chrono::steady_clock::now() < spin_end);
+
+    if (futex) {
+        const int ret = FutexWaitSeq(seq, start, timeout_ns);
+        if (ret != -EAGAIN)
+            return ret;
+    }
 
     unsigned declined = 0;
     for (;;) {
@@ -340,7 +458,7 @@ int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell
     guard.unlock();
     if (pending == 0)
         return 0;
-    const int ret = Enter(std::min(pending, entries), 0, 0);
+    const int ret = Doorbell(pending);
     // A doorbell may have run the ring in this thread: its completions
     // are there now, so the trace sees them at their time.
     if (trace_lane != 0)
@@ -356,9 +474,16 @@ int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell
 // newest descriptors, and the errors recorded are ours.
 int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     uint64_t seq = 0;
-    int ret = SubmitChunk(in, n, false, &seq);
+    // A futex ring needs no system call: the doorbell if the engine
+    // sleeps, then the wait on the CQ (WaitSeq), a polled ring neither.
+    int ret = SubmitChunk(in, n, futex, &seq);
     if (ret < 0)
         return ret;
+    if (futex) {
+        ret = WaitSeq(seq, 0);
+        if (ret < 0)
+            return ret;
+    }
     unsigned declined = 0;
     for (;;) {
         Reap();
