@@ -485,6 +485,7 @@ static void npu_sched_db_poke_locked(struct npu_sched *s)
 #endif
 }
 
+#ifdef NPU_FUTEX_DOORBELL
 /*
  * @ring woke too often for nothing: RING_ENTER is its doorbell from now
  * on. Caller holds db_lock; the ring is on db_rings.
@@ -532,7 +533,6 @@ static void npu_sched_db_check(struct npu_sched *s, struct npu_ring *ring)
 		npu_sched_db_demote_locked(s, ring);
 }
 
-#ifdef NPU_FUTEX_DOORBELL
 /* The doorbell thread: sleeps on the futex doorbells of the device's rings. */
 static int npu_sched_db_thread(void *data)
 {

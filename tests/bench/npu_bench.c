@@ -581,6 +581,9 @@ int main(int argc, char **argv)
 	int json = 0, failed = 0, c, nprocs = 0;
 	unsigned int i, procs[16];
 
+	if (argc == 4 && strcmp(argv[1], "--fuse-child") == 0)
+		return bench_fuse_child((unsigned int)strtoul(argv[2], NULL, 10),
+					(unsigned int)strtoul(argv[3], NULL, 10));
 	if (argc == 4 && strcmp(argv[1], "--check-child") == 0)
 		return check_child((unsigned int)strtoul(argv[2], NULL, 10),
 				   (unsigned int)strtoul(argv[3], NULL, 10));
@@ -677,6 +680,7 @@ int main(int argc, char **argv)
 	bench_check(it.small * 32, it.big, &rep);
 	bench_tenancy(it.malloc, it.big, &rep);
 	bench_scale(it.small, it.live, &rep);
+	bench_fuse(it.small, it.small * 32, &rep);
 
 	if (json)
 		print_json(npuHalBackendName(), &it, &r, &rep);

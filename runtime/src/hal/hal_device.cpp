@@ -155,8 +155,8 @@ using npu::hal::Mapping;
 
 struct npuHalDevice {
     uint32_t devId = 0;
-    uint32_t ctx_id = 0; /* from CTX_SETUP */
-    uint32_t tgid = 0;   /* from CTX_SETUP */
+    uint32_t ctx_id = 0;   /* from CTX_SETUP */
+    uint32_t tgid = 0;     /* from CTX_SETUP */
     uint64_t features = 0; /* from GET_VERSION */
     std::unique_ptr<DeviceFile> file;
     Mapping aperture;
