@@ -5,6 +5,10 @@
  *                              synchronous 4 KiB H2D aclrtMemcpy, median
  *   memcpy_4k_fuse_vs_inproc_ratio
  *                              the first over the second
+ *   memcpy_4k_pinned_fuse_vs_inproc_ratio
+ *                              the same copy from aclrtMallocHost memory, which
+ *                              npud maps: what is left without npud's read of
+ *                              the client's pageable memory (/proc/PID/mem)
  *   memcpy_4k_fuse_ring_enter_us
  *                              the same through npud with NPU_FUTEX=0: every
  *                              call a FUSE round trip (RING_ENTER), as before
@@ -48,6 +52,7 @@
 
 struct fuse_side {
 	double memcpy_4k_us;
+	double pinned_4k_us;
 	double sync_empty_us;
 	double async_vs_spsc;
 };
@@ -58,7 +63,7 @@ int bench_fuse_child(unsigned int iters, unsigned int ops)
 	static char host[4096];
 	double *t = calloc(iters, sizeof(double));
 	double q[FUSE_RUNS];
-	void *dev = NULL, *a = NULL, *b = NULL;
+	void *dev = NULL, *a = NULL, *b = NULL, *pinned = NULL;
 	aclrtStream s = NULL, empty = NULL;
 	struct fuse_side out;
 	unsigned int i, r;
@@ -68,9 +73,11 @@ int bench_fuse_child(unsigned int iters, unsigned int ops)
 	    aclrtMalloc(&a, FUSE_SLOTS * FUSE_SMALL, ACL_MEM_MALLOC_HUGE_FIRST) ||
 	    aclrtMalloc(&b, FUSE_SLOTS * FUSE_SMALL, ACL_MEM_MALLOC_HUGE_FIRST) ||
 	    aclrtMemset(a, FUSE_SLOTS * FUSE_SMALL, 1, FUSE_SLOTS * FUSE_SMALL) ||
-	    aclrtCreateStream(&s) || aclrtCreateStream(&empty))
+	    aclrtCreateStream(&s) || aclrtCreateStream(&empty) ||
+	    aclrtMallocHost(&pinned, sizeof(host)))
 		return 1;
 	memset(host, 0x3c, sizeof(host));
+	memset(pinned, 0x3c, sizeof(host));
 
 	/* A warm-up round of each, then the timed ones. */
 	for (i = 0; i < iters / 10 + 1; i++)
@@ -84,6 +91,15 @@ int bench_fuse_child(unsigned int iters, unsigned int ops)
 		t[i] = bench_now_us() - t0;
 	}
 	out.memcpy_4k_us = bench_median(t, iters);
+
+	for (i = 0; i < iters; i++) {
+		double t0 = bench_now_us();
+
+		if (aclrtMemcpy(dev, sizeof(host), pinned, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE))
+			return 1;
+		t[i] = bench_now_us() - t0;
+	}
+	out.pinned_4k_us = bench_median(t, iters);
 
 	for (i = 0; i < iters; i++) {
 		double t0 = bench_now_us();
@@ -115,7 +131,9 @@ int bench_fuse_child(unsigned int iters, unsigned int ops)
 		q[r - 1] = (double)ops / (t0 / 1e6) / floor;
 	}
 	out.async_vs_spsc = bench_median(q, FUSE_RUNS);
-	printf("%.6g %.6g %.6g\n", out.memcpy_4k_us, out.sync_empty_us, out.async_vs_spsc);
+	printf("%.6g %.6g %.6g %.6g\n", out.memcpy_4k_us, out.pinned_4k_us, out.sync_empty_us,
+	       out.async_vs_spsc);
+	aclrtFreeHost(pinned);
 	free(t);
 	aclrtDestroyStream(s);
 	aclrtDestroyStream(empty);
@@ -140,8 +158,8 @@ static int fuse_side(const char *device, int futex, unsigned int iters, unsigned
 	p = popen(cmd, "r");
 	if (p == NULL)
 		return -1;
-	ok = fscanf(p, "%lf %lf %lf", &out->memcpy_4k_us, &out->sync_empty_us,
-		    &out->async_vs_spsc) == 3;
+	ok = fscanf(p, "%lf %lf %lf %lf", &out->memcpy_4k_us, &out->pinned_4k_us,
+		    &out->sync_empty_us, &out->async_vs_spsc) == 4;
 	if (pclose(p) != 0)
 		ok = 0;
 	return ok ? 0 : -1;
@@ -267,6 +285,9 @@ void bench_fuse(unsigned int iters, unsigned int ops, struct bench_report *rep)
 			 "the same through npud, NPU_FUTEX=0 (RING_ENTER)", "us", re.memcpy_4k_us);
 	bench_report_add(rep, "memcpy_4k_fuse_vs_inproc_ratio", "4 KiB copy, npud over in-process",
 			 "ratio", fu.memcpy_4k_us / in.memcpy_4k_us);
+	bench_report_add(rep, "memcpy_4k_pinned_fuse_vs_inproc_ratio",
+			 "the same from aclrtMallocHost memory, npud over in-process", "ratio",
+			 fu.pinned_4k_us / in.pinned_4k_us);
 	bench_report_add(rep, "sync_empty_stream_inproc_us",
 			 "aclrtSynchronizeStream of an empty stream, in-process", "us",
 			 in.sync_empty_us);

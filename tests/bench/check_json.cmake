@@ -66,7 +66,7 @@ endforeach()
 # or start an npud (FUSE needs root), all of them or none, each > 0.
 set(fuse_numbers
   memcpy_4k_inproc_us memcpy_4k_fuse_us memcpy_4k_fuse_ring_enter_us
-  memcpy_4k_fuse_vs_inproc_ratio sync_empty_stream_inproc_us sync_empty_stream_fuse_us
+  memcpy_4k_fuse_vs_inproc_ratio memcpy_4k_pinned_fuse_vs_inproc_ratio sync_empty_stream_inproc_us sync_empty_stream_fuse_us
   sync_empty_stream_fuse_vs_inproc_ratio async_small_fuse_vs_spsc_ratio)
 string(JSON key_type ERROR_VARIABLE json_err TYPE "${out}" memcpy_4k_fuse_vs_inproc_ratio)
 if(json_err)

@@ -35,6 +35,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -70,6 +71,14 @@ constexpr uint32_t kPrefetchAhead = 16;
 // wake-up costs tens of microseconds on the CI machine, so short waits are
 // cheaper spun.
 constexpr auto kSpin = std::chrono::microseconds(50);
+// A futex ring's waiter spins longer, yielding its CPU now and then: a
+// doorbell it rang wakes two threads of npud before the engine runs (the
+// doorbell thread, then an engine), a few tens of microseconds each on a
+// loaded machine, and a waiter that slept through it is woken as late
+// again, by which time the engines have stopped polling the ring (their
+// poll window, 100 us) and the next call needs the doorbell too.
+constexpr auto kFutexSpin = std::chrono::microseconds(250);
+constexpr auto kSpinYield = std::chrono::microseconds(5);
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
@@ -363,13 +372,22 @@ int npuHalQueue::FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns)
 
 int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
-    const auto spin_end = std::chrono::steady_clock::now() + kSpin;
+    auto now = std::chrono::steady_clock::now();
+    const auto spin_end = now + (futex ? kFutexSpin : kSpin);
+    auto yield_at = now + kSpinYield;
     do {
         Reap();
         if (completed.load(std::memory_order_acquire) >= seq)
             return 0;
         CpuRelax();
-    } while (std::chrono::steady_clock::now() < spin_end);
+        now = std::chrono::steady_clock::now();
+        // The engine that runs a futex ring is a thread of npud, which may
+        // wait for this very CPU: let it have it now and then.
+        if (futex && now >= yield_at) {
+            std::this_thread::yield();
+            yield_at = now + kSpinYield;
+        }
+    } while (now < spin_end);
 
     if (futex) {
         const int ret = FutexWaitSeq(seq, start, timeout_ns);
@@ -743,6 +761,7 @@ int npuHalQueueStatsTotal(struct npu_ring_stats *out) {
         sum.doorbells += st.doorbells;
         sum.waits += st.waits;
         sum.wakeups += st.wakeups;
+        sum.futex_checks += st.futex_checks;
     }
     *out = sum;
     return 0;
