@@ -263,8 +263,7 @@ static bool futex_doorbell_expected(void)
  * Through npud with the futex doorbell, submitting and waiting needs no
  * call into the driver: copies complete (data read back), rounds that
  * start after the engines let the ring sleep included, with no RING_ENTER
- * doorbell at all, and at most a few blocking waits in the driver (a wait
- * longer than the HAL's futex phase, on a loaded machine).
+ * but for a wait longer than the HAL's futex phase, on a loaded machine.
  */
 static void test_futex_ring_needs_no_driver_call(void **state)
 {
@@ -280,7 +279,7 @@ static void test_futex_ring_needs_no_driver_call(void **state)
 	assert_int_equal(npuHalQueueStats(f->q, &st0), 0);
 	for (int i = 0; i < ROUNDS; i++) {
 		memset(src, i, sizeof(src));
-		if (i % 20 == 0)
+		if (i % 5 == 0)
 			usleep(2000);	/* past the engines' poll window */
 		s = copy_sqe(NPU_DIR_H2D, f->buf.va, (uint64_t)(uintptr_t)src, sizeof(src));
 		assert_int_equal(npuHalQueueSubmit(f->q, &s, 1, &seq), 0);
@@ -291,8 +290,12 @@ static void test_futex_ring_needs_no_driver_call(void **state)
 	}
 	assert_int_equal(npuHalQueueStats(f->q, &st1), 0);
 	assert_int_equal(st1.sqes - st0.sqes, 2 * ROUNDS);
-	assert_int_equal(st1.doorbells - st0.doorbells, 0);
-	assert_true(st1.waits - st0.waits <= ROUNDS / 10);
+	/*
+	 * Forty rounds began with the ring asleep. A wait that outlasts the
+	 * HAL's futex phase (a stall of the loaded machine) goes on in the
+	 * driver, and may ring there: a few such, never one per sleep.
+	 */
+	assert_true(st1.doorbells - st0.doorbells + st1.waits - st0.waits <= ROUNDS / 20);
 	assert_true(st1.futex_checks - st0.futex_checks >= 1);
 }
 

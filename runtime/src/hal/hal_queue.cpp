@@ -492,12 +492,17 @@ int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell
 // newest descriptors, and the errors recorded are ours.
 int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     uint64_t seq = 0;
-    // A futex ring needs no system call: the doorbell if the engine
-    // sleeps, then the wait on the CQ (WaitSeq), a polled ring neither.
-    int ret = SubmitChunk(in, n, futex, &seq);
+    int ret = SubmitChunk(in, n, false, &seq);
     if (ret < 0)
         return ret;
-    if (futex) {
+    // A futex ring that an engine polls (no NEED_WAKEUP after the tail:
+    // the handshake of SubmitChunk) runs with no system call, and the
+    // wait on the CQ needs none either. A ring whose engines sleep is run
+    // in the daemon's worker by one RING_ENTER below: the futex doorbell
+    // would wake two of the daemon's threads (its doorbell thread, then an
+    // engine) before anything runs, slower than one round trip when the
+    // machine is busy.
+    if (futex && !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP)) {
         ret = WaitSeq(seq, 0);
         if (ret < 0)
             return ret;
