@@ -370,25 +370,6 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	if (wrote && !list_empty(&s->parked))
 		npu_pool_wake(&s->pool);
 	/*
-	 * A ring with the futex doorbell is polled afterwards, as after an
-	 * engine's run: its producer's next synchronous call then needs no
-	 * system call if it comes within the poll window.
-	 */
-	if (READ_ONCE(ring->db_on)) {
-		npu_sched_settle_locked(s, ring, stop, false, 0);
-		if (ring->sstate == NPU_RING_POLLED) {
-			npu_ring_wakeup_clear(ring);
-			npu_sched_wake_locked(s);
-		} else if (ring->sstate == NPU_RING_QUEUED) {
-			npu_sched_queue_locked(s, ring);
-			npu_pool_wake(&s->pool);
-		} else if (ring->sstate != NPU_RING_ASLEEP) {
-			npu_pool_wake(&s->pool);
-		}
-		spin_unlock(&s->lock);
-		return true;
-	}
-	/*
 	 * No engine is polling this ring for us: unless it goes to the
 	 * engines now, the next submission needs a doorbell. What the
 	 * handshake finds published meanwhile, settling sees as work.

@@ -262,8 +262,9 @@ static bool futex_doorbell_expected(void)
 /*
  * Through npud with the futex doorbell, submitting and waiting needs no
  * call into the driver: copies complete (data read back), rounds that
- * start after the engines let the ring sleep included, with no RING_ENTER
- * but for a wait longer than the HAL's futex phase, on a loaded machine.
+ * start after the engines let the ring sleep included, with no RING_ENTER:
+ * neither a doorbell nor a wait (the HAL's futex phase, after which a wait
+ * goes on in the driver, is made long enough for a loaded machine).
  */
 static void test_futex_ring_needs_no_driver_call(void **state)
 {
@@ -290,12 +291,9 @@ static void test_futex_ring_needs_no_driver_call(void **state)
 	}
 	assert_int_equal(npuHalQueueStats(f->q, &st1), 0);
 	assert_int_equal(st1.sqes - st0.sqes, 2 * ROUNDS);
-	/*
-	 * Forty rounds began with the ring asleep. A wait that outlasts the
-	 * HAL's futex phase (a stall of the loaded machine) goes on in the
-	 * driver, and may ring there: a few such, never one per sleep.
-	 */
-	assert_true(st1.doorbells - st0.doorbells + st1.waits - st0.waits <= ROUNDS / 20);
+	/* main() made the futex phase 60 s: no wait went on in the driver. */
+	assert_int_equal(st1.doorbells - st0.doorbells, 0);
+	assert_int_equal(st1.waits - st0.waits, 0);
 	assert_true(st1.futex_checks - st0.futex_checks >= 1);
 }
 
@@ -439,6 +437,11 @@ static void test_failed_ring_maps_to_ts_error(void **state)
 
 int main(void)
 {
+	/*
+	 * Futex waits stay futex waits however loaded the machine
+	 * (test_futex_ring_needs_no_driver_call counts the calls into the driver).
+	 */
+	setenv("NPU_FUTEX_PHASE_MS", "60000", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_bad_entries),
 		cmocka_unit_test(test_ordered_round_trip),

@@ -84,10 +84,25 @@ constexpr auto kSpinYield = std::chrono::microseconds(5);
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
 
 // A futex ring's completion wait sleeps on cq_futex at most this long in
-// all, in slices of kFutexSliceNs (a wake-up lost to a race with the
-// driver costs one slice), before it blocks in the driver instead.
-constexpr uint64_t kFutexPhaseNs = 10ULL * 1000 * 1000;
+// all (NPU_FUTEX_PHASE_MS, 1..60000 ms, default 10), in slices of
+// kFutexSliceNs (a wake-up lost to a race with the driver costs one
+// slice), before it blocks in the driver instead.
+constexpr uint64_t kFutexPhaseDefaultNs = 10ULL * 1000 * 1000;
 constexpr uint64_t kFutexSliceNs = 1000ULL * 1000;
+
+uint64_t FutexPhaseNs() {
+    static const uint64_t ns = [] {
+        const char *v = std::getenv("NPU_FUTEX_PHASE_MS");
+        if (v == nullptr || *v == '\0')
+            return kFutexPhaseDefaultNs;
+        char *end = nullptr;
+        const unsigned long ms = std::strtoul(v, &end, 10);
+        if (*end != '\0' || ms < 1 || ms > 60000)
+            return kFutexPhaseDefaultNs;
+        return static_cast<uint64_t>(ms) * 1000 * 1000;
+    }();
+    return ns;
+}
 
 // Shared futexes (no FUTEX_PRIVATE_FLAG): the driver maps the ring too.
 void FutexWake(uint32_t *word) {
@@ -343,7 +358,7 @@ int npuHalQueue::FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns)
         const uint64_t spent = NowNs() - start;
         if (timeout_ns && spent >= timeout_ns)
             return -ETIME;
-        if (spent >= kFutexPhaseNs)
+        if (spent >= FutexPhaseNs())
             return -EAGAIN;
         uint64_t slice = kFutexSliceNs;
         if (timeout_ns)
