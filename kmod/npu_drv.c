@@ -127,6 +127,7 @@ static int npu_engines_show(struct seq_file *m, void *unused)
 	seq_printf(m, "split %llu\n", st.split);
 	seq_printf(m, "helped %llu\n", st.helped);
 	seq_printf(m, "nudged %llu\n", st.nudged);
+	seq_printf(m, "db_demoted %llu\n", st.db_demoted);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(npu_engines);

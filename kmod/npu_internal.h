@@ -41,6 +41,7 @@
 #include <linux/mmu_notifier.h>
 #include <linux/wait.h>
 #include <linux/jiffies.h>
+#include <linux/delay.h>
 #include <linux/ktime.h>
 #include <linux/atomic.h>
 #include <linux/kref.h>

@@ -22,6 +22,7 @@
 #include "npu_limits.h"
 #include "npu_mem.h"
 #include "npu_peer.h"
+#include "npu_ring.h"
 #include "npu_sched.h"
 #include "npu_share.h"
 #include "npu_submit.h"
@@ -72,7 +73,7 @@ static int npu_ioctl_get_version(struct npu_ctx *ctx, void *data)
 
 	args->abi_major = NPU_ABI_VERSION_MAJOR;
 	args->abi_minor = NPU_ABI_VERSION_MINOR;
-	args->features = NPU_FEATURE_RING | NPU_URING_FEATURES;
+	args->features = NPU_FEATURE_RING | NPU_URING_FEATURES | NPU_RING_FUTEX_FEATURES;
 	if (mask & BIT_ULL(NPU_ORDER_HUGE))
 		args->features |= NPU_FEATURE_HUGE;
 	if (mask & BIT_ULL(NPU_ORDER_HUGE1G))
@@ -159,7 +160,10 @@ static int npu_ioctl_ring_create(struct npu_ctx *ctx, void *data)
 {
 	struct npu_ring_create *args = data;
 
-	if (args->flags)
+	if (args->flags & ~NPU_RING_CREATE_FLAGS_ALL)
+		return -EINVAL;
+	/* The futex doorbell, only where the device reports it. */
+	if ((args->flags & NPU_RING_CREATE_FUTEX) && !NPU_RING_FUTEX_FEATURES)
 		return -EINVAL;
 	return npu_submit_create(ctx, args);
 }

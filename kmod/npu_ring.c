@@ -39,12 +39,29 @@
  * once more; the producer publishes sq_tail, a full barrier, then reads
  * the flag. One of the two sees the other, so SQEs published while the
  * flag was being set are either run or announced by a doorbell.
+ *
+ * A ring created with NPU_RING_CREATE_FUTEX (npud) has a second doorbell
+ * and a completion wait with no system call to the driver: futex words in
+ * the header. The producer bumps sq_doorbell and wakes it where it would
+ * have rung RING_ENTER; the scheduler's doorbell thread watches the word
+ * (npu_sched.c). A waiter counts itself in cq_waiters and sleeps on
+ * cq_futex; npu_ring_wake_waiters() bumps and wakes cq_futex when it
+ * wakes cq_wait. The words are the application's to scribble on like the
+ * rest: the driver only reads sq_doorbell to notice it moved and
+ * cq_waiters as a hint, writes cq_futex from a private counter, and looks
+ * at sq_tail afterwards through the accessors as always.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
 #include "npu_ctx.h"
 #include "npu_drv.h"
 #include "npu_ring.h"
+
+/* The flags word as the header shows it. */
+static u32 npu_ring_hdr_flags(const struct npu_ring *ring)
+{
+	return ring->flags | (READ_ONCE(ring->db_on) ? NPU_RING_FUTEX : 0);
+}
 
 static void npu_ring_release(struct kref *ref)
 {
@@ -105,7 +122,7 @@ static void npu_ring_init_hdr(struct npu_ring *ring)
 	WRITE_ONCE(hdr->sq_mask, ring->sq_entries - 1);
 	WRITE_ONCE(hdr->cq_mask, ring->cq_entries - 1);
 	/* No engine polls a new ring: the first submission rings the doorbell. */
-	WRITE_ONCE(hdr->flags, ring->flags);
+	WRITE_ONCE(hdr->flags, npu_ring_hdr_flags(ring));
 	/* The application may start producing once RING_CREATE returns. */
 	smp_wmb();
 }
@@ -155,6 +172,8 @@ int npu_ring_alloc(struct npu_ctx *ctx, const struct npu_ring_create *args,
 	ring->sq_entries = args->sq_entries;
 	ring->cq_entries = args->cq_entries;
 	ring->flags = NPU_RING_NEED_WAKEUP;
+	ring->futex = args->flags & NPU_RING_CREATE_FUTEX;
+	INIT_LIST_HEAD(&ring->db_link);
 	mutex_init(&ring->submit_lock);
 	init_waitqueue_head(&ring->cq_wait);
 
@@ -249,7 +268,7 @@ static struct npu_cqe *npu_ring_cqe_write(struct npu_ring *ring, u64 user_data, 
 		if (tail - head >= ring->cq_entries) {
 			ring->cq_overflow++;
 			ring->flags |= NPU_RING_CQ_OVERFLOW;
-			WRITE_ONCE(hdr->flags, ring->flags);
+			WRITE_ONCE(hdr->flags, npu_ring_hdr_flags(ring));
 			/* Who sees the count sees the flag. */
 			smp_store_release(&hdr->cq_overflow, ring->cq_overflow);
 			return NULL;
@@ -281,7 +300,7 @@ static void npu_ring_fail(struct npu_ring *ring, int err)
 		npu_ring_cqe_write(ring, 0, err, NPU_CQE_RING_FAILED, true);
 		npu_ring_cq_publish(ring);
 		ring->flags |= NPU_RING_FAILED;
-		WRITE_ONCE(ring->hdr->flags, ring->flags);
+		WRITE_ONCE(ring->hdr->flags, npu_ring_hdr_flags(ring));
 	}
 	/* Read locklessly by RING_ENTER, waiters and the scheduler. */
 	WRITE_ONCE(ring->err, err);
@@ -439,7 +458,7 @@ bool npu_ring_sq_pending(struct npu_ring *ring)
 void npu_ring_publish_flags(struct npu_ring *ring)
 {
 	if (!npu_ring_lost(ring, ring->hdr))
-		WRITE_ONCE(ring->hdr->flags, ring->flags);
+		WRITE_ONCE(ring->hdr->flags, npu_ring_hdr_flags(ring));
 }
 
 /**
@@ -489,6 +508,25 @@ void npu_ring_commit_cqes(struct npu_ring *ring)
 	npu_ring_wake_waiters(ring);
 }
 
+/*
+ * Wake the sleepers on cq_futex, if the application says there are any.
+ * The waiter counts itself in cq_waiters, then reads cq_futex and cq_tail;
+ * we published cq_tail, then (full barrier) read cq_waiters: one of the
+ * two sees the other. A hostile count costs a futex wake per call, no more.
+ */
+static void npu_ring_futex_wake(struct npu_ring *ring)
+{
+	struct npu_ring_hdr *hdr = ring->hdr;
+
+	smp_mb();
+	if (!READ_ONCE(hdr->cq_waiters) || npu_ring_lost(ring, hdr))
+		return;
+	WRITE_ONCE(hdr->cq_futex, (u32)atomic_inc_return(&ring->cq_futex_seq));
+#ifdef NPU_FUTEX_DOORBELL
+	mock_futex_wake(&hdr->cq_futex);
+#endif
+}
+
 /**
  * npu_ring_wake_waiters() - wake completion waiters, if there are any
  * @ring: the ring; CQEs were posted or it went idle
@@ -498,6 +536,38 @@ void npu_ring_wake_waiters(struct npu_ring *ring)
 	/* Full barrier: pairs with the waiter's between queueing and its check. */
 	if (wq_has_sleeper(&ring->cq_wait))
 		wake_up_all(&ring->cq_wait);
+	if (ring->futex)
+		npu_ring_futex_wake(ring);
+}
+
+/**
+ * npu_ring_doorbell_read() - the futex doorbell word, as it is now
+ * @ring: the ring; any context
+ *
+ * The value means nothing but whether it moved since the last read; the
+ * caller then looks at sq_tail (npu_ring_sq_pending()).
+ *
+ * Return: sq_doorbell, or 0 once the header page failed.
+ */
+u32 npu_ring_doorbell_read(struct npu_ring *ring)
+{
+	u32 v = READ_ONCE(ring->hdr->sq_doorbell);
+
+	return npu_ring_lost(ring, ring->hdr) ? 0 : v;
+}
+
+/**
+ * npu_ring_doorbell_word() - where the futex doorbell word is, to sleep on
+ * @ring: the ring
+ *
+ * Only for the futex call, which reads the word itself (and fails rather
+ * than faults); every other access goes through npu_ring_doorbell_read().
+ *
+ * Return: the address of sq_doorbell.
+ */
+u32 *npu_ring_doorbell_word(struct npu_ring *ring)
+{
+	return &ring->hdr->sq_doorbell;
 }
 
 /**

@@ -11,6 +11,19 @@
 
 struct npu_ctx;
 
+/*
+ * The futex doorbell (NPU_RING_CREATE_FUTEX) needs futexes in ring memory,
+ * which only the mock kernel offers a driver (mockdev/futex.h): npud and
+ * the in-process device have it, the kernel module does not.
+ */
+#ifdef NPU_FUTEX_DOORBELL
+#include <mockdev/futex.h>
+#define NPU_RING_FUTEX_FEATURES \
+	(mock_futex_waitv_supported() ? NPU_FEATURE_FUTEX_DOORBELL : 0)
+#else
+#define NPU_RING_FUTEX_FEATURES	0
+#endif
+
 struct npu_ring {
 	struct kref ref;	/* the context's id, plus each RING_ENTER in progress */
 	struct npu_ctx *ctx;	/* owner; outlives every ioctl on its file */
@@ -77,6 +90,23 @@ struct npu_ring {
 	atomic64_t st_wakeups;
 
 	wait_queue_head_t cq_wait;	/* completion waiters: woken on CQEs and when the ring goes idle */
+
+	/*
+	 * The futex doorbell. futex: created with NPU_RING_CREATE_FUTEX, so
+	 * sleepers on cq_futex are woken with cq_wait's; set before the ring
+	 * is reachable. db_on: the doorbell thread watches sq_doorbell
+	 * (NPU_RING_FUTEX in the header); cleared once, under the sched
+	 * lock, read by whoever publishes the flags.
+	 */
+	bool futex;
+	bool db_on;
+	atomic_t cq_futex_seq;		/* the last value written to cq_futex */
+	atomic64_t st_futex_checks;
+	/* The doorbell thread's; under its lock (npu_sched.c). */
+	struct list_head db_link;
+	u32 db_seen;			/* sq_doorbell as last looked at */
+	int db_budget;			/* wakes with nothing to do it still takes */
+	u64 db_refill_ns;		/* when the budget last grew */
 };
 
 int npu_ring_alloc(struct npu_ctx *ctx, const struct npu_ring_create *args,
@@ -98,6 +128,10 @@ bool npu_ring_sq_pending(struct npu_ring *ring);
 u32 npu_ring_cq_ready(struct npu_ring *ring);
 void npu_ring_publish_flags(struct npu_ring *ring);
 void npu_ring_wake_waiters(struct npu_ring *ring);
+
+/* The futex doorbell's words (NPU_RING_CREATE_FUTEX). */
+u32 npu_ring_doorbell_read(struct npu_ring *ring);
+u32 *npu_ring_doorbell_word(struct npu_ring *ring);
 
 /* The doorbell handshake with the producer (NPU_RING_NEED_WAKEUP). */
 void npu_ring_wakeup_clear(struct npu_ring *ring);

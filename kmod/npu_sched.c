@@ -42,6 +42,21 @@
  * The engines are the workers of the device's pool (npu_pool.c), and this
  * file is their body (npu_sched_thread()). A worker first helps with the
  * chunks of a large copy another engine split (npu_job.c), then runs rings.
+ *
+ * Rings created with NPU_RING_CREATE_FUTEX (where the host offers futexes:
+ * npud) have a second doorbell: the word sq_doorbell of their header. One
+ * doorbell thread per device sleeps on the words of all of them at once
+ * (futex_waitv, at most NPU_SCHED_DB_MAX rings; a ring past that keeps
+ * RING_ENTER only), plus a word of its own that moves when the set does.
+ * A ring whose word moved, or that woke the thread, is looked at once:
+ * with SQEs pending it is kicked exactly as RING_ENTER with to_submit
+ * would; with nothing pending the wake was for nothing, and a ring that
+ * keeps doing that (past NPU_SCHED_DB_BUDGET, which grows back by one per
+ * NPU_SCHED_DB_REFILL_NS) loses the futex doorbell for good: NPU_RING_FUTEX
+ * is cleared and RING_ENTER is its only doorbell. So a client that floods
+ * wakes costs the daemon at most one look at its ring per wake, a bounded
+ * number of times, and a client that only spins on its words costs
+ * nothing: the daemon sleeps in the kernel.
  */
 #include "npu_internal.h"
 #include <npu/npu_uapi.h>
@@ -76,6 +91,16 @@ MODULE_PARM_DESC(engine_coalesce_us,
 #define NPU_SCHED_POLL_MAX_US	10000
 /* Submitters that may run their rings at once, per device. */
 #define NPU_SCHED_INLINE_SLOTS	8
+#ifdef NPU_FUTEX_DOORBELL
+/* Rings one doorbell thread watches: one word of the wait is its own. */
+#define NPU_SCHED_DB_MAX	(MOCK_FUTEX_WAITV_MAX - 1)
+#else
+#define NPU_SCHED_DB_MAX	0
+#endif
+/* Wakes that find nothing to do a futex ring may cause in a burst ... */
+#define NPU_SCHED_DB_BUDGET	64
+/* ... and one more each this often (ns), before it loses the futex doorbell. */
+#define NPU_SCHED_DB_REFILL_NS	(1000 * 1000ULL)
 
 struct npu_sched {
 	struct npu_device *ndev;
@@ -103,6 +128,16 @@ struct npu_sched {
 	unsigned long inline_free;	/* bitmap of free inline_bounce */
 	atomic64_t nr_inline;		/* rings run by their submitter */
 	atomic64_t nr_nudged;		/* rings a waiter took out of a gathering pause */
+
+	/* The futex doorbell thread, started with the first futex ring. */
+	struct mutex db_lock; /* Protects: db_rings, nr_db, db_gen, db_stop, db_thread, the db_* fields of rings */
+	struct list_head db_rings;	/* rings whose sq_doorbell it watches (db_on) */
+	unsigned int nr_db;
+	u32 db_gen;			/* moves when a ring leaves db_rings */
+	u32 db_ctl;			/* its own futex word: moves when db_rings changes */
+	bool db_stop;
+	struct task_struct *db_thread;
+	atomic64_t nr_db_demoted;	/* rings that lost the futex doorbell */
 };
 
 /* New SQEs, or an abort to carry out. */
@@ -439,6 +474,184 @@ static int npu_sched_thread(struct npu_pool_worker *w)
 	return 0;
 }
 
+/* Wake the doorbell thread to look at db_rings again. Caller holds db_lock. */
+static void npu_sched_db_poke_locked(struct npu_sched *s)
+{
+	lockdep_assert_held(&s->db_lock);
+	/* Pairs with the thread's read of db_ctl before it reads the list. */
+	smp_store_release(&s->db_ctl, s->db_ctl + 1);
+#ifdef NPU_FUTEX_DOORBELL
+	mock_futex_wake(&s->db_ctl);
+#endif
+}
+
+#ifdef NPU_FUTEX_DOORBELL
+/*
+ * @ring woke too often for nothing: RING_ENTER is its doorbell from now
+ * on. Caller holds db_lock; the ring is on db_rings.
+ */
+static void npu_sched_db_demote_locked(struct npu_sched *s, struct npu_ring *ring)
+{
+	lockdep_assert_held(&s->db_lock);
+	list_del_init(&ring->db_link);
+	s->nr_db--;
+	s->db_gen++;
+	spin_lock(&s->lock);
+	WRITE_ONCE(ring->db_on, false);
+	/* The flags are the sched lock holder's while no engine runs it. */
+	if (ring->sstate != NPU_RING_RUNNING)
+		npu_ring_publish_flags(ring);
+	spin_unlock(&s->lock);
+	atomic64_inc(&s->nr_db_demoted);
+	/* A doorbell rung on the word meanwhile must not be lost. */
+	npu_sched_kick(ring, 0, false);
+}
+
+/*
+ * The futex doorbell of @ring moved or woke us: look at its SQ once, as
+ * RING_ENTER with to_submit would. Caller holds db_lock.
+ */
+static void npu_sched_db_check(struct npu_sched *s, struct npu_ring *ring)
+{
+	u64 now, grow;
+
+	lockdep_assert_held(&s->db_lock);
+	atomic64_inc(&ring->st_futex_checks);
+	/* The word before sq_tail: the producer moves sq_tail, then the word. */
+	smp_mb();
+	if (npu_ring_sq_pending(ring)) {
+		npu_sched_kick(ring, ring->sq_entries, true);
+		return;
+	}
+	now = ktime_get_ns();
+	grow = (now - ring->db_refill_ns) / NPU_SCHED_DB_REFILL_NS;
+	if (grow) {
+		ring->db_budget = min_t(u64, NPU_SCHED_DB_BUDGET, ring->db_budget + grow);
+		ring->db_refill_ns = now;
+	}
+	if (--ring->db_budget <= 0)
+		npu_sched_db_demote_locked(s, ring);
+}
+
+/* The doorbell thread: sleeps on the futex doorbells of the device's rings. */
+static int npu_sched_db_thread(void *data)
+{
+	struct npu_sched *s = data;
+	struct npu_ring *rings[MOCK_FUTEX_WAITV_MAX];
+	u32 *words[MOCK_FUTEX_WAITV_MAX];
+	u32 vals[MOCK_FUTEX_WAITV_MAX];
+
+	for (;;) {
+		struct npu_ring *ring, *tmp;
+		unsigned int n = 1;
+		u32 gen;
+		int ret;
+
+		/* Before the list: a change after this read wakes the wait below. */
+		vals[0] = smp_load_acquire(&s->db_ctl);
+		words[0] = &s->db_ctl;
+		rings[0] = NULL;
+		mutex_lock(&s->db_lock);
+		if (s->db_stop) {
+			mutex_unlock(&s->db_lock);
+			break;
+		}
+		list_for_each_entry_safe(ring, tmp, &s->db_rings, db_link) {
+			u32 v = npu_ring_doorbell_read(ring);
+
+			if (v != ring->db_seen) {
+				ring->db_seen = v;
+				npu_sched_db_check(s, ring);
+				if (!ring->db_on)
+					continue;
+			}
+			rings[n] = ring;
+			words[n] = npu_ring_doorbell_word(ring);
+			vals[n++] = v;
+		}
+		gen = s->db_gen;
+		mutex_unlock(&s->db_lock);
+
+		ret = mock_futex_waitv(words, vals, n);
+		if (ret == -EFAULT || ret == -EINVAL) {
+			/* Cannot happen for mapped rings: do not spin on it. */
+			msleep(1);
+			continue;
+		}
+		if (ret <= 0)
+			continue;	/* our own word, a word that moved, a signal */
+		mutex_lock(&s->db_lock);
+		/* Unless a ring left meanwhile, rings[ret] is still watched. */
+		if (s->db_gen == gen) {
+			ring = rings[ret];
+			ring->db_seen = npu_ring_doorbell_read(ring);
+			npu_sched_db_check(s, ring);
+		}
+		mutex_unlock(&s->db_lock);
+	}
+	return 0;
+}
+#endif
+
+/**
+ * npu_sched_futex_attach() - watch the futex doorbell of a new ring
+ * @ring: a ring created with NPU_RING_CREATE_FUTEX, attached, not yet
+ *	reachable by id
+ *
+ * Return: true if NPU_RING_FUTEX is now set in its header; false when
+ * the device watches NPU_SCHED_DB_MAX rings already or its doorbell
+ * thread cannot start: RING_ENTER stays the ring's doorbell.
+ */
+bool npu_sched_futex_attach(struct npu_ring *ring)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+	bool on = false;
+
+	mutex_lock(&s->db_lock);
+	if (s->nr_db >= NPU_SCHED_DB_MAX || s->db_stop)
+		goto out;
+#ifdef NPU_FUTEX_DOORBELL
+	if (!s->db_thread) {
+		struct task_struct *t = kthread_run(npu_sched_db_thread, s, "npu%u-db",
+						     s->ndev->index);
+
+		if (IS_ERR(t))
+			goto out;
+		s->db_thread = t;
+	}
+#endif
+	ring->db_seen = npu_ring_doorbell_read(ring);
+	ring->db_budget = NPU_SCHED_DB_BUDGET;
+	ring->db_refill_ns = ktime_get_ns();
+	list_add_tail(&ring->db_link, &s->db_rings);
+	s->nr_db++;
+	/* Nobody else owns the flags of a ring nobody can reach yet. */
+	WRITE_ONCE(ring->db_on, true);
+	npu_ring_publish_flags(ring);
+	npu_sched_db_poke_locked(s);
+	on = true;
+out:
+	mutex_unlock(&s->db_lock);
+	return on;
+}
+
+/* Stop watching @ring's futex doorbell: nothing looks at it afterwards. */
+static void npu_sched_futex_detach(struct npu_ring *ring)
+{
+	struct npu_sched *s = ring->ctx->ndev->sched;
+
+	if (!ring->futex)
+		return;
+	mutex_lock(&s->db_lock);
+	if (!list_empty(&ring->db_link)) {
+		list_del_init(&ring->db_link);
+		s->nr_db--;
+		s->db_gen++;
+		npu_sched_db_poke_locked(s);
+	}
+	mutex_unlock(&s->db_lock);
+}
+
 /**
  * npu_sched_attach() - make a new ring known to its device's engines
  * @ring: the ring, NEED_WAKEUP set in its flags; not yet reachable
@@ -558,6 +771,8 @@ void npu_sched_detach(struct npu_ring *ring)
 {
 	struct npu_sched *s = ring->ctx->ndev->sched;
 
+	npu_sched_futex_detach(ring);
+
 	/*
 	 * A ring no engine holds or has queued, with nothing published and no
 	 * abort pending, has nothing to cancel: retire it here rather than
@@ -630,6 +845,7 @@ void npu_sched_stats(const struct npu_device *ndev, struct npu_sched_stats *st)
 {
 	npu_job_stats(&ndev->sched->jobs, &st->split, &st->helped);
 	st->nudged = atomic64_read(&ndev->sched->nr_nudged);
+	st->db_demoted = atomic64_read(&ndev->sched->nr_db_demoted);
 }
 
 /**
@@ -719,6 +935,9 @@ int npu_sched_init(struct npu_device *ndev)
 	INIT_LIST_HEAD(&s->runq);
 	INIT_LIST_HEAD(&s->pollq);
 	INIT_LIST_HEAD(&s->parked);
+	mutex_init(&s->db_lock);
+	INIT_LIST_HEAD(&s->db_rings);
+	atomic64_set(&s->nr_db_demoted, 0);
 	ret = npu_sched_inline_init(s);
 	if (ret)
 		goto err_free;
@@ -736,6 +955,7 @@ int npu_sched_init(struct npu_device *ndev)
 err_fini_inline:
 	npu_sched_inline_fini(s);
 err_free:
+	mutex_destroy(&s->db_lock);
 	kfree(s);
 	return ret;
 }
@@ -750,6 +970,14 @@ void npu_sched_fini(struct npu_device *ndev)
 
 	if (!s)
 		return;
+	mutex_lock(&s->db_lock);
+	s->db_stop = true;
+	npu_sched_db_poke_locked(s);
+	mutex_unlock(&s->db_lock);
+	if (s->db_thread)
+		kthread_stop(s->db_thread);
+	WARN_ON(!list_empty(&s->db_rings));
+	mutex_destroy(&s->db_lock);
 	npu_pool_fini(&s->pool);
 	WARN_ON(!list_empty(&s->runq) || !list_empty(&s->pollq) || !list_empty(&s->parked));
 	npu_jobs_fini(&s->jobs);

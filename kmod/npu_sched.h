@@ -30,6 +30,7 @@ struct npu_sched_stats {
 	u64 split;	/* copies cut into chunks (npu_job_run()) */
 	u64 helped;	/* chunks of those run by an engine other than the copy's own */
 	u64 nudged;	/* rings a waiter took out of their pause to gather descriptors */
+	u64 db_demoted;	/* futex rings that lost the futex doorbell (too many empty wakes) */
 };
 
 int npu_sched_init(struct npu_device *ndev);
@@ -39,6 +40,7 @@ void npu_sched_busy(const struct npu_device *ndev, u64 *busy_ns, u64 *up_ns);
 
 void npu_sched_attach(struct npu_ring *ring);
 void npu_sched_detach(struct npu_ring *ring);
+bool npu_sched_futex_attach(struct npu_ring *ring);
 u32 npu_sched_kick(struct npu_ring *ring, u32 to_submit, bool doorbell);
 bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted);
 u64 npu_sched_inline_runs(const struct npu_device *ndev);

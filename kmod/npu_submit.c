@@ -51,11 +51,15 @@ int npu_submit_create(struct npu_ctx *ctx, struct npu_ring_create *args)
 	if (ret)
 		return ret;
 	npu_sched_attach(ring);
+	/* The futex doorbell, if the device can watch one more (NPU_RING_FUTEX). */
+	if (ring->futex)
+		npu_sched_futex_attach(ring);
 
 	mutex_lock(&ctx->lock);
 	id = idr_alloc(&ctx->rings, ring, 1, 0, GFP_KERNEL);
 	mutex_unlock(&ctx->lock);
 	if (id < 0) {
+		npu_sched_detach(ring);
 		npu_ring_put(ring);
 		return id;
 	}
@@ -243,6 +247,7 @@ int npu_submit_stats(struct npu_ctx *ctx, struct npu_ring_stats *args)
 	args->doorbells = atomic64_read(&ring->st_doorbells);
 	args->waits = atomic64_read(&ring->st_waits);
 	args->wakeups = atomic64_read(&ring->st_wakeups);
+	args->futex_checks = atomic64_read(&ring->st_futex_checks);
 	memset(args->rsvd, 0, sizeof(args->rsvd));
 	npu_ring_put(ring);
 	return 0;

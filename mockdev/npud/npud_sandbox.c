@@ -87,7 +87,7 @@ static const char *const npud_syscalls[] = {
 	/* memory: malloc, thread stacks, the driver's HBM and pinned client files */
 	"brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "mincore",
 	/* threads and waits */
-	"clone", "clone3", "set_robust_list", "rseq", "futex", "exit", "exit_group",
+	"clone", "clone3", "set_robust_list", "rseq", "futex", "futex_waitv", "exit", "exit_group",
 	"sched_yield", "sched_getaffinity", "getrlimit", "prlimit64",
 	"nanosleep", "clock_nanosleep", "clock_gettime", "clock_getres",
 	"gettimeofday", "time",

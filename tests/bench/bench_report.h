@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define BENCH_REPORT_MAX 32
+#define BENCH_REPORT_MAX 48
 
 /* Microseconds on the monotonic clock. */
 static inline double bench_now_us(void)
@@ -73,6 +73,13 @@ void bench_tenancy(unsigned int iters, unsigned int runs, struct bench_report *r
  * @ops descriptors, per second (negative on failure).
  */
 double bench_spsc_once(unsigned int ops);
+/*
+ * npud against the in-process device, each in a child process (iters
+ * synchronous calls, ops 64-byte async copies per run); bench_fuse_child
+ * is that child (npu-bench --fuse-child ITERS OPS).
+ */
+void bench_fuse(unsigned int iters, unsigned int ops, struct bench_report *rep);
+int bench_fuse_child(unsigned int iters, unsigned int ops);
 /* Costs with @live allocations alive over none (iters runs each). */
 void bench_scale(unsigned int iters, unsigned int live, struct bench_report *rep);
 

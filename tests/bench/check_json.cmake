@@ -64,4 +64,25 @@ foreach(key IN LISTS numbers)
     message(FATAL_ERROR "key \"${key}\" is ${value}, expected > 0:\n${out}")
   endif()
 endforeach()
+# npud against in-process (bench_fuse.c): there when npu-bench could reach
+# or start an npud (FUSE needs root), all of them or none, each > 0.
+set(fuse_numbers
+  memcpy_4k_inproc_us memcpy_4k_fuse_us memcpy_4k_fuse_ring_enter_us
+  memcpy_4k_fuse_vs_inproc_ratio memcpy_4k_pinned_fuse_vs_inproc_ratio sync_empty_stream_inproc_us sync_empty_stream_fuse_us
+  sync_empty_stream_fuse_vs_inproc_ratio async_small_fuse_vs_spsc_ratio)
+string(JSON key_type ERROR_VARIABLE json_err TYPE "${out}" memcpy_4k_fuse_vs_inproc_ratio)
+if(json_err)
+  message(STATUS "npu-bench --json: no npud to compare with (${err})")
+else()
+  foreach(key IN LISTS fuse_numbers)
+    string(JSON key_type ERROR_VARIABLE json_err TYPE "${out}" ${key})
+    if(json_err OR NOT key_type STREQUAL "NUMBER")
+      message(FATAL_ERROR "key \"${key}\" missing or not a number:\n${out}")
+    endif()
+    string(JSON value GET "${out}" ${key})
+    if(NOT value GREATER 0)
+      message(FATAL_ERROR "key \"${key}\" is ${value}, expected > 0:\n${out}")
+    endif()
+  endforeach()
+endif()
 message(STATUS "npu-bench --json: all keys present (backend ${backend})")

@@ -457,6 +457,10 @@ static void usage(FILE *f)
 		   "             1 s each on device 0; aggregate copies/s and per-process p99.\n"
 		   "             With --sweep[=DIR], also DIR/processes.csv and, with gnuplot,\n"
 		   "             DIR/processes.svg\n"
+		   "  --fuse-vs-inproc\n"
+		   "             only the npud against in-process keys (each side in a child\n"
+		   "             process; an npud --fuse is started when NPU_DEVICE is inproc\n"
+		   "             and NPU_BENCH_FUSE_DEVICE is unset), one JSON object\n"
 		   "The backend is chosen by NPU_DEVICE (inproc or a device path).\n",
 		iters_default.big);
 }
@@ -568,6 +572,7 @@ int main(int argc, char **argv)
 		{ "sweep", optional_argument, NULL, 's' },
 		{ "sweep-max", required_argument, NULL, 'm' },
 		{ "processes", optional_argument, NULL, 'p' },
+		{ "fuse-vs-inproc", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -578,19 +583,25 @@ int main(int argc, char **argv)
 	long big = 0;
 	const char *sweep_dir = NULL;
 	size_t sweep_max = 256UL << 20;
-	int json = 0, failed = 0, c, nprocs = 0;
+	int json = 0, failed = 0, c, nprocs = 0, fuse_only = 0;
 	unsigned int i, procs[16];
 
+	if (argc == 4 && strcmp(argv[1], "--fuse-child") == 0)
+		return bench_fuse_child((unsigned int)strtoul(argv[2], NULL, 10),
+					(unsigned int)strtoul(argv[3], NULL, 10));
 	if (argc == 4 && strcmp(argv[1], "--check-child") == 0)
 		return check_child((unsigned int)strtoul(argv[2], NULL, 10),
 				   (unsigned int)strtoul(argv[3], NULL, 10));
-	while ((c = getopt_long(argc, argv, "jqi:s::m:p::h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "jqi:s::m:p::fh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = 1;
 			break;
 		case 'q':
 			it = iters_quick;
+			break;
+		case 'f':
+			fuse_only = 1;
 			break;
 		case 'i':
 			big = strtol(optarg, NULL, 10);
@@ -649,6 +660,17 @@ int main(int argc, char **argv)
 				   npuHalBackendName());
 	if (sweep_dir != NULL)
 		return bench_sweep(sweep_dir, sweep_max, npuHalBackendName());
+	if (fuse_only) {
+		bench_fuse(it.small, it.small * 32, &rep);
+		printf("{\"backend\": ");
+		json_string(npuHalBackendName());
+		for (i = 0; i < rep.n; i++) {
+			printf(",\n \"%s\": %.6g", rep.v[i].key, rep.v[i].value);
+			failed |= rep.v[i].value < 0;
+		}
+		printf("}\n");
+		return rep.n == 0 || failed;
+	}
 
 	/* Both host buffers are touched before anything is timed. */
 	b.host_src = host_alloc(SIZE_64M);
@@ -677,6 +699,7 @@ int main(int argc, char **argv)
 	bench_check(it.small * 32, it.big, &rep);
 	bench_tenancy(it.malloc, it.big, &rep);
 	bench_scale(it.small, it.live, &rep);
+	bench_fuse(it.small, it.small * 32, &rep);
 
 	if (json)
 		print_json(npuHalBackendName(), &it, &r, &rep);

@@ -57,7 +57,8 @@ static void test_get_version_needs_no_context(void **state)
 	assert_int_equal(t_ioctl(f, NPU_IOCTL_GET_VERSION, &v), 0);
 	assert_int_equal(v.abi_major, NPU_ABI_VERSION_MAJOR);
 	assert_int_equal(v.abi_minor, NPU_ABI_VERSION_MINOR);
-	assert_int_equal(v.features, NPU_FEATURE_RING | NPU_FEATURE_HUGE | NPU_FEATURE_HUGE1G);
+	assert_int_equal(v.features & ~NPU_FEATURE_FUTEX_DOORBELL,
+			 NPU_FEATURE_RING | NPU_FEATURE_HUGE | NPU_FEATURE_HUGE1G);
 	assert_int_equal(v.device_count, 1);
 	assert_int_equal(v.device_index, 0);
 	assert_int_equal(v.hbm_size, HBM_BYTES);
@@ -382,7 +383,9 @@ static void test_ring_create_rejects_bad_parameters(void **state)
 		{ "size too small", RC(addr, npu_ring_bytes(8, 8) - 1, 8, 8), -EINVAL },
 		{ "wraps", RC(addr, ~0ULL, 8, 8), -EINVAL },
 		{ "flags", { .addr = addr, .size = bytes, .sq_entries = 8, .cq_entries = 8,
-			     .flags = 1 }, -EINVAL },
+			     .flags = 1u << 1 }, -EINVAL },
+		{ "high flag", { .addr = addr, .size = bytes, .sq_entries = 8, .cq_entries = 8,
+				 .flags = NPU_RING_CREATE_FUTEX | 1u << 31 }, -EINVAL },
 	};
 	struct npu_device_info info;
 	struct file *f;
@@ -1042,7 +1045,7 @@ static void test_module_parameters_are_validated(void **state)
 	assert_int_equal(v.device_count, 3);
 	assert_int_equal(v.device_index, 2);
 	assert_int_equal(v.hbm_size, 64 * T_MIB);
-	assert_int_equal(v.features, NPU_FEATURE_RING | NPU_FEATURE_HUGE);
+	assert_int_equal(v.features & ~NPU_FEATURE_FUTEX_DOORBELL, NPU_FEATURE_RING | NPU_FEATURE_HUGE);
 	assert_int_equal(v.page_order_mask, (1u << 0) | (1u << 9));
 	t_close(f);
 }

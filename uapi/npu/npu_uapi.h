@@ -43,7 +43,10 @@
 				 * 8: NPU_LIMIT_RING_BYTES, per-user limits and
 				 *    NPU_IOCTL_SMI_USERS (struct npu_smi_user);
 				 *    whitelists hold each process once;
-				 * 9: NPU_OP_REDUCE */
+				 * 9: NPU_OP_REDUCE; NPU_FEATURE_FUTEX_DOORBELL,
+				 *    NPU_RING_CREATE_FUTEX, NPU_RING_FUTEX and the
+				 *    ring header's futex words,
+				 *    npu_ring_stats.futex_checks */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -52,6 +55,7 @@
 #define NPU_FEATURE_HUGE	(1ULL << 1) /* 2 MiB pages */
 #define NPU_FEATURE_HUGE1G	(1ULL << 2) /* 1 GiB pages */
 #define NPU_FEATURE_URING_CMD	(1ULL << 3) /* file_operations.uring_cmd */
+#define NPU_FEATURE_FUTEX_DOORBELL (1ULL << 4) /* NPU_RING_CREATE_FUTEX (npud only) */
 
 /* Page orders are relative to the 4 KiB device frame. */
 #define NPU_PAGE_SHIFT		12
@@ -219,18 +223,28 @@ struct npu_mem_info {
  * more; destroy it.
  */
 #define NPU_RING_FAILED		(1U << 2)
+/*
+ * The futex doorbell of a ring created with NPU_RING_CREATE_FUTEX is on:
+ * with NEED_WAKEUP set, a producer rings by bumping sq_doorbell and a
+ * FUTEX_WAKE on it instead of RING_ENTER. Clear (from creation on, or
+ * later, when the driver stopped watching the word) means RING_ENTER.
+ */
+#define NPU_RING_FUTEX		(1U << 3)
 
 struct npu_ring_hdr {
 	/* Submission queue: application produces, driver consumes. */
 	__u32 sq_head;		/* driver-written */
 	__u32 sq_pad0[15];
 	__u32 sq_tail;		/* application-written */
-	__u32 sq_pad1[15];
+	__u32 sq_doorbell;	/* application-written: futex doorbell (NPU_RING_FUTEX) */
+	__u32 sq_pad1[14];
 	/* Completion queue: driver produces, application consumes. */
 	__u32 cq_head;		/* application-written */
 	__u32 cq_pad0[15];
 	__u32 cq_tail;		/* driver-written */
-	__u32 cq_pad1[15];
+	__u32 cq_futex;		/* driver-written: moves when CQEs come and cq_waiters != 0 */
+	__u32 cq_waiters;	/* application-written: threads asleep on cq_futex */
+	__u32 cq_pad1[13];
 	/* Driver-written, read-only for the application. */
 	__u32 flags;		/* NPU_RING_* */
 	__u32 sq_dropped;	/* SQEs the driver could not read */
@@ -394,13 +408,35 @@ static inline __u64 npu_ring_bytes(__u32 sq_entries, __u32 cq_entries)
  * are powers of two in [1, NPU_RING_MAX_ENTRIES], cq_entries >= sq_entries.
  * addr is page aligned and size >= npu_ring_bytes(). The driver initialises
  * the header (indices 0, entries, masks).
+ *
+ * NPU_RING_CREATE_FUTEX (devices that report NPU_FEATURE_FUTEX_DOORBELL,
+ * i.e. npud; others fail it with -EINVAL): doorbell and completion wait
+ * through futex words in the ring header, with no system call to the
+ * driver. The driver says whether it watches sq_doorbell with
+ * NPU_RING_FUTEX in the header's flags (it may not, e.g. when it watches
+ * too many rings already; RING_ENTER then stays the doorbell). Protocol,
+ * all futexes shared (no FUTEX_PRIVATE_FLAG), the words hostile both ways:
+ *  - doorbell: publish sq_tail, a full barrier; if flags has NEED_WAKEUP:
+ *    with NPU_RING_FUTEX an atomic increment of sq_doorbell then
+ *    FUTEX_WAKE on it, else RING_ENTER with to_submit. The driver re-checks
+ *    sq_tail as RING_ENTER would; wakes that find nothing to do are
+ *    rate-limited: past the budget the driver clears NPU_RING_FUTEX.
+ *  - completion wait: an atomic increment of cq_waiters, read cq_futex,
+ *    then cq_tail; if what is waited for is not there, FUTEX_WAIT on
+ *    cq_futex with the value read (bounded by a timeout), then decrement
+ *    cq_waiters. The driver, after publishing cq_tail and a full barrier,
+ *    bumps cq_futex and wakes it when cq_waiters is not 0.
+ * RING_ENTER works on such a ring as on any other.
  */
+#define NPU_RING_CREATE_FUTEX	(1U << 0)
+#define NPU_RING_CREATE_FLAGS_ALL NPU_RING_CREATE_FUTEX
+
 struct npu_ring_create {
 	__u64 addr;		/* in: user address of the region */
 	__u64 size;		/* in: bytes of the region */
 	__u32 sq_entries;	/* in */
 	__u32 cq_entries;	/* in */
-	__u32 flags;		/* in: must be 0 */
+	__u32 flags;		/* in: NPU_RING_CREATE_* */
 	__u32 ring_id;		/* out */
 	__u64 sqes_off;		/* out */
 	__u64 cqes_off;		/* out */
@@ -491,7 +527,8 @@ struct npu_ring_stats {
 	__u64 doorbells;	/* out: RING_ENTER / uring_cmd calls with to_submit > 0 */
 	__u64 waits;		/* out: calls that blocked for completions */
 	__u64 wakeups;		/* out: times an engine was woken for this ring */
-	__u64 rsvd[3];		/* out: zero */
+	__u64 futex_checks;	/* out: times the driver looked at the ring for a futex doorbell */
+	__u64 rsvd[2];		/* out: zero */
 };
 
 /* ---------------------------------------------------------------------- */

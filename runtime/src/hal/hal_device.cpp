@@ -155,8 +155,9 @@ using npu::hal::Mapping;
 
 struct npuHalDevice {
     uint32_t devId = 0;
-    uint32_t ctx_id = 0; /* from CTX_SETUP */
-    uint32_t tgid = 0;   /* from CTX_SETUP */
+    uint32_t ctx_id = 0;   /* from CTX_SETUP */
+    uint32_t tgid = 0;     /* from CTX_SETUP */
+    uint64_t features = 0; /* from GET_VERSION */
     std::unique_ptr<DeviceFile> file;
     Mapping aperture;
 
@@ -193,6 +194,10 @@ uint32_t npu::hal::DeviceCtxId(const npuHalDevice *dev) {
 
 uint32_t npu::hal::DeviceTgid(const npuHalDevice *dev) {
     return dev->tgid;
+}
+
+uint64_t npu::hal::DeviceFeatures(const npuHalDevice *dev) {
+    return dev->features;
 }
 
 uint32_t npu::hal::DeviceIndex(const npuHalDevice *dev) {
@@ -232,6 +237,7 @@ int npuHalDeviceOpen(uint32_t devId, npuHalDevice **out) {
         return ret;
     if (ver.abi_major != NPU_ABI_VERSION_MAJOR)
         return -EPROTO;
+    dev->features = ver.features;
     ret = npu::hal::UseUringDoorbell(&dev->file, ver.features);
     if (ret < 0)
         return ret;

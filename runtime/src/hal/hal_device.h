@@ -20,6 +20,8 @@ DeviceFile *DeviceFileOf(npuHalDevice *dev);
 uint32_t DeviceCtxId(const npuHalDevice *dev);
 uint32_t DeviceTgid(const npuHalDevice *dev);
 uint32_t DeviceIndex(const npuHalDevice *dev);
+// The NPU_FEATURE_* bits GET_VERSION reported for dev.
+uint64_t DeviceFeatures(const npuHalDevice *dev);
 
 }  // namespace npu::hal
 

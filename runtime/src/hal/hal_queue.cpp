@@ -16,6 +16,16 @@
  * barrier, then look at NPU_RING_NEED_WAKEUP; the engine sets the flag, a
  * full barrier, then looks at the tail once more before it sleeps. Either
  * the engine sees the new tail or the submitter sees the flag.
+ *
+ * Through npud a doorbell or a completion wait in the driver is a FUSE
+ * round trip (tens of microseconds). So where the device offers it
+ * (NPU_FEATURE_FUTEX_DOORBELL) and the device is not in this process, the
+ * ring is created with NPU_RING_CREATE_FUTEX: while the header shows
+ * NPU_RING_FUTEX the doorbell is a bump and FUTEX_WAKE of sq_doorbell, and
+ * a completion wait spins, then sleeps on cq_futex (counted in
+ * cq_waiters) for up to kFutexPhase; only a wait longer than that blocks
+ * in the driver (RING_ENTER), where it can be interrupted and where a
+ * ring that failed tells why. NPU_FUTEX=0 turns the futex doorbell off.
  */
 #include <algorithm>
 #include <atomic>
@@ -25,11 +35,18 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include <climits>
+#include <cstdlib>
+
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #pragma GCC visibility push(default)
@@ -54,9 +71,61 @@ constexpr uint32_t kPrefetchAhead = 16;
 // wake-up costs tens of microseconds on the CI machine, so short waits are
 // cheaper spun.
 constexpr auto kSpin = std::chrono::microseconds(50);
+// A futex ring's waiter spins longer, yielding its CPU now and then: a
+// doorbell it rang wakes two threads of npud before the engine runs (the
+// doorbell thread, then an engine), a few tens of microseconds each on a
+// loaded machine, and a waiter that slept through it is woken as late
+// again, by which time the engines have stopped polling the ring (their
+// poll window, 100 us) and the next call needs the doorbell too.
+constexpr auto kFutexSpin = std::chrono::microseconds(250);
+constexpr auto kSpinYield = std::chrono::microseconds(5);
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
+
+// A futex ring's completion wait sleeps on cq_futex at most this long in
+// all (NPU_FUTEX_PHASE_MS, 1..60000 ms, default 10), in slices of
+// kFutexSliceNs (a wake-up lost to a race with the driver costs one
+// slice), before it blocks in the driver instead.
+constexpr uint64_t kFutexPhaseDefaultNs = 10ULL * 1000 * 1000;
+constexpr uint64_t kFutexSliceNs = 1000ULL * 1000;
+
+uint64_t FutexPhaseNs() {
+    static const uint64_t ns = [] {
+        const char *v = std::getenv("NPU_FUTEX_PHASE_MS");
+        if (v == nullptr || *v == '\0')
+            return kFutexPhaseDefaultNs;
+        char *end = nullptr;
+        const unsigned long ms = std::strtoul(v, &end, 10);
+        if (*end != '\0' || ms < 1 || ms > 60000)
+            return kFutexPhaseDefaultNs;
+        return static_cast<uint64_t>(ms) * 1000 * 1000;
+    }();
+    return ns;
+}
+
+// Shared futexes (no FUTEX_PRIVATE_FLAG): the driver maps the ring too.
+void FutexWake(uint32_t *word) {
+    (void)::syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+void FutexWait(uint32_t *word, uint32_t val, uint64_t ns) {
+    struct timespec ts = {};
+    ts.tv_sec = static_cast<time_t>(ns / 1000000000ULL);
+    ts.tv_nsec = static_cast<long>(ns % 1000000000ULL);
+    (void)::syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, nullptr, 0);
+}
+
+// Whether rings ask for the futex doorbell: npud only (a device in this
+// process has no system call to save), unless NPU_FUTEX=0.
+bool WantFutex(uint64_t features) {
+    static const bool env_off = [] {
+        const char *v = std::getenv("NPU_FUTEX");
+        return v != nullptr && std::strcmp(v, "0") == 0;
+    }();
+    return !env_off && (features & NPU_FEATURE_FUTEX_DOORBELL) != 0 &&
+           !npu::hal::Backend::Get().inproc();
+}
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -103,6 +172,9 @@ struct npuHalQueue {
     struct npu_ring_hdr *hdr = nullptr;
     struct npu_sqe *sqes = nullptr;
     struct npu_cqe *cqes = nullptr;
+    // Created with NPU_RING_CREATE_FUTEX: completion waits sleep on
+    // cq_futex, and the doorbell is sq_doorbell while NPU_RING_FUTEX shows.
+    bool futex = false;
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
     uint64_t next_seq = 0;
@@ -130,6 +202,8 @@ struct npuHalQueue {
     int Enter(uint32_t to_submit, uint32_t min_complete, uint64_t timeout_ns);
     int WaitSeq(uint64_t seq, uint64_t timeout_ns);
     int WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns);
+    int FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns);
+    int Doorbell(uint32_t pending);
     int SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell = true,
                     uint64_t *last_seq = nullptr);
     int RunChunk(const struct npu_sqe *in, uint32_t n);
@@ -160,9 +234,17 @@ int npuHalQueue::Create(uint32_t n) {
     rc.size = bytes;
     rc.sq_entries = n;
     rc.cq_entries = n;
+    if (WantFutex(npu::hal::DeviceFeatures(dev)))
+        rc.flags = NPU_RING_CREATE_FUTEX;
     int ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
+    if (ret == -EINVAL && rc.flags != 0) {
+        // A driver that does not know the flag: the doorbell is RING_ENTER.
+        rc.flags = 0;
+        ret = file->Ioctl(NPU_IOCTL_RING_CREATE, &rc);
+    }
     if (ret < 0)
         return ret;
+    futex = rc.flags != 0;
     if (rc.sqes_off != NPU_RING_SQES_OFF ||
         rc.cqes_off != NPU_RING_SQES_OFF + n * sizeof(struct npu_sqe)) {
         struct npu_ring_destroy rd = {};
@@ -249,15 +331,84 @@ int npuHalQueue::WaitSeq(uint64_t seq, uint64_t timeout_ns) {
     return ret;
 }
 
+// The doorbell for pending (> 0) published SQEs of a ring whose engine
+// sleeps: the futex word while the driver watches it, else RING_ENTER.
+int npuHalQueue::Doorbell(uint32_t pending) {
+    if (futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX)) {
+        // After sq_tail (the driver reads the word, then sq_tail).
+        __atomic_fetch_add(&hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
+        FutexWake(&hdr->sq_doorbell);
+        return 0;
+    }
+    return Enter(std::min(pending, entries), 0, 0);
+}
+
+// A futex ring's completion wait, for up to kFutexPhaseNs since start: 0
+// once seq is done, -ETIME when timeout_ns (0: none) passed since start,
+// -EAGAIN when the phase is over or the ring failed (the caller waits in
+// the driver, which says why), or the doorbell's error.
+int npuHalQueue::FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns) {
+    for (;;) {
+        Reap();
+        if (completed.load(std::memory_order_acquire) >= seq)
+            return 0;
+        const uint32_t flags = __atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE);
+        if (flags & NPU_RING_FAILED)
+            return -EAGAIN;
+        const uint64_t spent = NowNs() - start;
+        if (timeout_ns && spent >= timeout_ns)
+            return -ETIME;
+        if (spent >= FutexPhaseNs())
+            return -EAGAIN;
+        uint64_t slice = kFutexSliceNs;
+        if (timeout_ns)
+            slice = std::min(slice, timeout_ns - spent);
+        // Our work may still be in the SQ of a ring whose engine sleeps
+        // (a submitter that raced with its sleep): ring again.
+        if (flags & NPU_RING_NEED_WAKEUP) {
+            const uint32_t pending = __atomic_load_n(&hdr->sq_tail, __ATOMIC_ACQUIRE) -
+                                     __atomic_load_n(&hdr->sq_head, __ATOMIC_ACQUIRE);
+            if (pending != 0) {
+                const int ret = Doorbell(pending);
+                if (ret < 0 && ret != -EAGAIN && ret != -EINTR)
+                    return ret;
+            }
+        }
+        // Counted, then cq_futex, then cq_tail; the driver publishes
+        // cq_tail, then reads the count: one of us sees the other.
+        __atomic_fetch_add(&hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+        const uint32_t val = __atomic_load_n(&hdr->cq_futex, __ATOMIC_SEQ_CST);
+        Reap();
+        if (completed.load(std::memory_order_acquire) < seq)
+            FutexWait(&hdr->cq_futex, val, slice);
+        __atomic_fetch_sub(&hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
 int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
-    const auto spin_end = std::chrono::steady_clock::now() + kSpin;
+    auto now = std::chrono::steady_clock::now();
+    const auto spin_end = now + (futex ? kFutexSpin : kSpin);
+    auto yield_at = now + kSpinYield;
     do {
         Reap();
         if (completed.load(std::memory_order_acquire) >= seq)
             return 0;
         CpuRelax();
-    } while (std::chrono::steady_clock::now() < spin_end);
+        now = std::chrono::steady_clock::now();
+        // The engine that runs a futex ring is a thread of npud, which may
+        // wait for this very CPU: let it have it now and then.
+        if (futex && now >= yield_at) {
+            std::this_thread::yield();
+            yield_at = now + kSpinYield;
+        }
+    } while (now < spin_end);
+
+    if (futex) {
+        const int ret = FutexWaitSeq(seq, start, timeout_ns);
+        if (ret != -EAGAIN)
+            return ret;
+    }
 
     unsigned declined = 0;
     for (;;) {
@@ -340,7 +491,7 @@ int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell
     guard.unlock();
     if (pending == 0)
         return 0;
-    const int ret = Enter(std::min(pending, entries), 0, 0);
+    const int ret = Doorbell(pending);
     // A doorbell may have run the ring in this thread: its completions
     // are there now, so the trace sees them at their time.
     if (trace_lane != 0)
@@ -359,6 +510,18 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     int ret = SubmitChunk(in, n, false, &seq);
     if (ret < 0)
         return ret;
+    // A futex ring that an engine polls (no NEED_WAKEUP after the tail:
+    // the handshake of SubmitChunk) runs with no system call, and the
+    // wait on the CQ needs none either. A ring whose engines sleep is run
+    // in the daemon's worker by one RING_ENTER below: the futex doorbell
+    // would wake two of the daemon's threads (its doorbell thread, then an
+    // engine) before anything runs, slower than one round trip when the
+    // machine is busy.
+    if (futex && !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP)) {
+        ret = WaitSeq(seq, 0);
+        if (ret < 0)
+            return ret;
+    }
     unsigned declined = 0;
     for (;;) {
         Reap();
@@ -618,6 +781,7 @@ int npuHalQueueStatsTotal(struct npu_ring_stats *out) {
         sum.doorbells += st.doorbells;
         sum.waits += st.waits;
         sum.wakeups += st.wakeups;
+        sum.futex_checks += st.futex_checks;
     }
     *out = sum;
     return 0;

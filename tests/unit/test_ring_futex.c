@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The futex doorbell of rings created with NPU_RING_CREATE_FUTEX, against
+ * the driver under the mock kernel (the build npud runs): a ring runs and
+ * completes with no RING_ENTER at all; the futex words are the
+ * application's to scribble on and the driver never trusts them; a flood
+ * of wakes with nothing to do costs the driver a bounded number of looks
+ * and then takes the futex doorbell away from that ring (RING_ENTER still
+ * works); a waiter that dies asleep leaves nothing behind. Nothing leaks
+ * and nothing WARNs.
+ */
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "npu_test_util.h"
+
+/* The driver's budget of empty wakes per ring (npu_sched.c). */
+#define DB_BUDGET	64
+#define FLOOD_WAKES	200000
+
+static long live_before_load;
+static unsigned long warns_before;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static void futex_wake(uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+static void futex_wait(uint32_t *word, uint32_t val, uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
+			       .tv_nsec = (long)(ns % 1000000000ULL) };
+
+	syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	mock_fail_reset();
+	live_before_load = mock_live_objects();
+	warns_before = mock_warn_count();
+	/* A short poll window: rings go to sleep, and need doorbells, soon. */
+	return mockdev_module_load("hbm_mb=256 engines=2 engine_poll_us=20");
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	mockdev_module_unload();
+	assert_int_equal(mock_live_objects(), live_before_load);
+	assert_int_equal(mock_warn_count(), warns_before);
+	return 0;
+}
+
+static struct file *open_ctx(void)
+{
+	struct file *f;
+
+	assert_int_equal(t_open(&f), 0);
+	assert_int_equal(t_setup_at(f, T_VA_BASE), 0);
+	return f;
+}
+
+static bool futex_offered(struct file *f)
+{
+	struct npu_version v = { 0 };
+
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_GET_VERSION, &v), 0);
+	return v.features & NPU_FEATURE_FUTEX_DOORBELL;
+}
+
+/* As t_ring_create(), with @flags. */
+static long ring_create(struct file *f, struct t_ring *r, uint32_t entries, uint32_t flags)
+{
+	struct npu_ring_create c = { 0 };
+	long ret;
+
+	memset(r, 0, sizeof(*r));
+	r->bytes = ((size_t)npu_ring_bytes(entries, entries) + 4095) & ~(size_t)4095;
+	r->mem = t_map(r->bytes);
+	c.addr = (uintptr_t)r->mem;
+	c.size = r->bytes;
+	c.sq_entries = entries;
+	c.cq_entries = entries;
+	c.flags = flags;
+	ret = t_ioctl(f, NPU_IOCTL_RING_CREATE, &c);
+	if (ret) {
+		t_ring_unmap(r);
+		return ret;
+	}
+	r->id = c.ring_id;
+	r->sq_entries = entries;
+	r->cq_entries = entries;
+	r->hdr = r->mem;
+	r->sqes = (struct npu_sqe *)((char *)r->mem + c.sqes_off);
+	r->cqes = (struct npu_cqe *)((char *)r->mem + c.cqes_off);
+	return 0;
+}
+
+static uint32_t hdr_flags(struct t_ring *r)
+{
+	return __atomic_load_n(&r->hdr->flags, __ATOMIC_ACQUIRE);
+}
+
+/* Publish @sqe and ring as a client of the futex doorbell does. */
+static void push_and_ring(struct t_ring *r, const struct npu_sqe *sqe)
+{
+	uint32_t tail = r->hdr->sq_tail;
+
+	r->sqes[tail & (r->sq_entries - 1)] = *sqe;
+	__atomic_store_n(&r->hdr->sq_tail, tail + 1, __ATOMIC_SEQ_CST);
+	if (hdr_flags(r) & NPU_RING_NEED_WAKEUP) {
+		assert_true(hdr_flags(r) & NPU_RING_FUTEX);
+		__atomic_fetch_add(&r->hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
+		futex_wake(&r->hdr->sq_doorbell);
+	}
+}
+
+/* Wait as a client of the futex doorbell does, up to 10 s: whether cq_tail reached @n. */
+static bool futex_wait_cq(struct t_ring *r, uint32_t n)
+{
+	uint64_t end = now_ns() + 10000000000ULL;
+
+	while (now_ns() < end) {
+		uint32_t val;
+
+		if (__atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE) == n)
+			return true;
+		__atomic_fetch_add(&r->hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+		val = __atomic_load_n(&r->hdr->cq_futex, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&r->hdr->cq_tail, __ATOMIC_SEQ_CST) != n)
+			futex_wait(&r->hdr->cq_futex, val, 100000000ULL);
+		__atomic_fetch_sub(&r->hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+	}
+	return false;
+}
+
+static void ring_stats(struct file *f, struct t_ring *r, struct npu_ring_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->ring_id = r->id;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_STATS, st), 0);
+}
+
+/* Until the engines let the ring sleep (NEED_WAKEUP), up to 10 s. */
+static void wait_asleep(struct t_ring *r)
+{
+	int i;
+
+	for (i = 0; i < 100000 && !(hdr_flags(r) & NPU_RING_NEED_WAKEUP); i++)
+		usleep(100);
+	assert_true(hdr_flags(r) & NPU_RING_NEED_WAKEUP);
+}
+
+static void test_flag_is_checked_and_reported(void **state)
+{
+	struct file *f = open_ctx();
+	struct t_ring r;
+
+	(void)state;
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	/* A flag nobody defined is refused. */
+	assert_int_equal(ring_create(f, &r, 4, 1U << 7), -EINVAL);
+	/* Without the flag: no futex doorbell, and nothing touches the words. */
+	assert_int_equal(ring_create(f, &r, 4, 0), 0);
+	assert_false(hdr_flags(&r) & NPU_RING_FUTEX);
+	t_ring_unmap(&r);
+	assert_int_equal(ring_create(f, &r, 4, NPU_RING_CREATE_FUTEX), 0);
+	assert_int_equal(hdr_flags(&r), NPU_RING_NEED_WAKEUP | NPU_RING_FUTEX);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
+/* Many NOPs and copies, each rung and waited for through the futexes only. */
+static void test_runs_with_no_ring_enter(void **state)
+{
+	static char src[4096], dst[4096];
+	struct npu_mem_alloc a = { .size = 4096, .policy = NPU_POLICY_NORMAL_ONLY };
+	struct npu_ring_stats st;
+	struct file *f = open_ctx();
+	struct t_ring r;
+	uint32_t i;
+
+	(void)state;
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_MEM_ALLOC, &a), 0);
+	assert_int_equal(ring_create(f, &r, 8, NPU_RING_CREATE_FUTEX), 0);
+	for (i = 0; i < 200; i++) {
+		struct npu_sqe h2d = t_copy(NPU_DIR_H2D, a.va, (uintptr_t)src, sizeof(src));
+		struct npu_sqe d2h = t_copy(NPU_DIR_D2H, (uintptr_t)dst, a.va, sizeof(dst));
+		struct npu_cqe cqe;
+
+		memset(src, (int)i, sizeof(src));
+		h2d.user_data = 2 * i + 1;
+		d2h.user_data = 2 * i + 2;
+		/* Every tenth round after the engines gave the ring up. */
+		if (i % 10 == 0)
+			wait_asleep(&r);
+		push_and_ring(&r, &h2d);
+		push_and_ring(&r, &d2h);
+		assert_true(futex_wait_cq(&r, 2 * i + 2));
+		assert_true(t_ring_pop(&r, &cqe));
+		assert_int_equal(cqe.res, 0);
+		assert_true(t_ring_pop(&r, &cqe));
+		assert_int_equal(cqe.user_data, 2 * i + 2);
+		assert_int_equal(cqe.res, 0);
+		assert_memory_equal(dst, src, sizeof(src));
+	}
+	ring_stats(f, &r, &st);
+	assert_int_equal(st.sqes, 400);
+	assert_int_equal(st.doorbells, 0);
+	assert_int_equal(st.waits, 0);
+	/* At least the twenty rounds that began asleep were rung on the word. */
+	assert_true(st.futex_checks >= 20);
+	assert_true(hdr_flags(&r) & NPU_RING_FUTEX);
+	/* RING_ENTER works on it as on any ring. */
+	assert_int_equal(t_ring_run(f, &r, &(struct npu_sqe){ .opcode = NPU_OP_NOP,
+							       .user_data = 1000 }), 0);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
+/*
+ * Every word scribbled: the doorbell moved without a wake, the completion
+ * word and the waiter count set to anything. The driver only ever
+ * sleeps and wakes on them: work still runs, and what it writes to
+ * cq_futex is its own count, not the application's value plus one.
+ */
+static void test_scribbled_words_are_not_trusted(void **state)
+{
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP };
+	struct npu_ring_stats st;
+	struct file *f = open_ctx();
+	struct t_ring r;
+	uint32_t i, j;
+
+	(void)state;
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(ring_create(f, &r, 4, NPU_RING_CREATE_FUTEX), 0);
+	for (i = 1; i <= 50; i++) {
+		__atomic_store_n(&r.hdr->sq_doorbell, 0xdead0000 + i * 7919, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&r.hdr->cq_futex, 0xffffffffU - i, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&r.hdr->cq_waiters, i % 2 ? 0x12345678U : 0x7fffffffU,
+				 __ATOMIC_SEQ_CST);
+		nop.user_data = i;
+		if (i % 5 == 0)
+			wait_asleep(&r);
+		push_and_ring(&r, &nop);
+		assert_true(futex_wait_cq(&r, i));
+		struct npu_cqe cqe;
+
+		assert_true(t_ring_pop(&r, &cqe));
+		assert_int_equal(cqe.user_data, i);
+		assert_int_equal(cqe.res, 0);
+		/*
+		 * The driver wakes the word right after cq_tail moved: it
+		 * writes its own count of wakes, never near what we wrote.
+		 */
+		for (j = 0; j < 100000 && __atomic_load_n(&r.hdr->cq_futex, __ATOMIC_ACQUIRE) ==
+						0xffffffffU - i; j++)
+			usleep(100);
+		if (__atomic_load_n(&r.hdr->cq_futex, __ATOMIC_ACQUIRE) >= 0x10000000U)
+			fail_msg("round %u: cq_futex %#x", i, __atomic_load_n(&r.hdr->cq_futex, __ATOMIC_ACQUIRE));
+	}
+	ring_stats(f, &r, &st);
+	assert_int_equal(st.doorbells, 0);
+	assert_int_equal(st.sqes, 50);
+	assert_false(hdr_flags(&r) & NPU_RING_FAILED);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
+/*
+ * A client floods wakes (moving the word each time) with nothing
+ * published. The driver looks at the ring at most once per wake and stops
+ * after its budget: the ring loses the futex doorbell (NPU_RING_FUTEX
+ * cleared), the flood then costs the driver nothing, and the ring still
+ * works through RING_ENTER. An honest ring of the same device keeps its
+ * futex doorbell.
+ */
+static void test_flooded_wakes_are_bounded(void **state)
+{
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 77 };
+	struct npu_ring_stats st, st2;
+	struct file *f = open_ctx();
+	struct t_ring r, honest;
+	uint64_t t0, ms;
+	char buf[512];
+	uint32_t i;
+
+	(void)state;
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(ring_create(f, &r, 4, NPU_RING_CREATE_FUTEX), 0);
+	assert_int_equal(ring_create(f, &honest, 4, NPU_RING_CREATE_FUTEX), 0);
+	t0 = now_ns();
+	for (i = 0; i < FLOOD_WAKES; i++) {
+		__atomic_fetch_add(&r.hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
+		futex_wake(&r.hdr->sq_doorbell);
+	}
+	/* The doorbell thread catches up and gives the ring up, within 10 s. */
+	for (i = 0; i < 100000 && (hdr_flags(&r) & NPU_RING_FUTEX); i++)
+		usleep(100);
+	ms = (now_ns() - t0) / 1000000 + 1;
+	assert_false(hdr_flags(&r) & NPU_RING_FUTEX);
+	ring_stats(f, &r, &st);
+	/* The budget, and what grew back meanwhile (one a millisecond). */
+	assert_true(st.futex_checks >= DB_BUDGET);
+	assert_true(st.futex_checks <= DB_BUDGET + ms);
+	/* Demoted for good: more wakes are not even looked at. */
+	for (i = 0; i < 10000; i++) {
+		__atomic_fetch_add(&r.hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
+		futex_wake(&r.hdr->sq_doorbell);
+	}
+	usleep(20000);
+	ring_stats(f, &r, &st2);
+	assert_int_equal(st2.futex_checks, st.futex_checks);
+	assert_true(mock_debugfs_read("npu/npu0/engines", buf, sizeof(buf)) > 0);
+	assert_non_null(strstr(buf, "db_demoted 1\n"));
+	/* RING_ENTER still runs it. */
+	assert_int_equal(t_ring_run(f, &r, &nop), 0);
+	/* The other ring was not touched by it. */
+	wait_asleep(&honest);
+	push_and_ring(&honest, &nop);
+	assert_true(futex_wait_cq(&honest, 1));
+	assert_true(hdr_flags(&honest) & NPU_RING_FUTEX);
+	t_close(f);
+	t_ring_unmap(&r);
+	t_ring_unmap(&honest);
+}
+
+/*
+ * A waiter killed asleep leaves its count in cq_waiters: the driver keeps
+ * waking cq_futex for nobody (no harm), the ring works, and closing the
+ * file frees all of it (teardown: no object left).
+ */
+static void test_waiter_killed_asleep_leaves_nothing(void **state)
+{
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP };
+	struct file *f = open_ctx();
+	struct t_ring r;
+	uint32_t i, before;
+
+	(void)state;
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(ring_create(f, &r, 4, NPU_RING_CREATE_FUTEX), 0);
+	/* What a waiter killed in FUTEX_WAIT leaves: its count, nobody asleep. */
+	__atomic_fetch_add(&r.hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
+	before = __atomic_load_n(&r.hdr->cq_futex, __ATOMIC_ACQUIRE);
+	for (i = 1; i <= 20; i++) {
+		struct npu_cqe cqe;
+
+		nop.user_data = i;
+		if (i % 5 == 0)
+			wait_asleep(&r);
+		push_and_ring(&r, &nop);
+		assert_true(futex_wait_cq(&r, i));
+		assert_true(t_ring_pop(&r, &cqe));
+		assert_int_equal(cqe.user_data, i);
+	}
+	/* The driver did wake the dead waiter's word, for nobody. */
+	assert_true(__atomic_load_n(&r.hdr->cq_futex, __ATOMIC_ACQUIRE) != before);
+	assert_int_equal(__atomic_load_n(&r.hdr->cq_waiters, __ATOMIC_ACQUIRE), 1);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
+/* The doorbell thread watches a bounded set; rings past it keep RING_ENTER. */
+static void test_rings_past_the_watched_set_use_ring_enter(void **state)
+{
+	enum { N = 140 };
+	static struct t_ring r[N];
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 5 };
+	struct file *f = open_ctx();
+	int i, n = 0, with = 0;
+
+	(void)state;
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	for (i = 0; i < N; i++) {
+		if (ring_create(f, &r[i], 1, NPU_RING_CREATE_FUTEX))
+			break;
+		n++;
+		if (hdr_flags(&r[i]) & NPU_RING_FUTEX)
+			with++;
+	}
+	if (n < N) {
+		/* The process's ring limit came first: nothing to see here. */
+		for (i = 0; i < n; i++)
+			t_ring_unmap(&r[i]);
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(with, 127);
+	assert_false(hdr_flags(&r[N - 1]) & NPU_RING_FUTEX);
+	assert_int_equal(t_ring_run(f, &r[N - 1], &nop), 0);
+	t_close(f);
+	for (i = 0; i < n; i++)
+		t_ring_unmap(&r[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_flag_is_checked_and_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_runs_with_no_ring_enter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scribbled_words_are_not_trusted, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_flooded_wakes_are_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_waiter_killed_asleep_leaves_nothing, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rings_past_the_watched_set_use_ring_enter,
+						setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
