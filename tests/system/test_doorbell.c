@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "npu_sys.h"
+#include "../common/ring_futex_client.h"
 
 #define IDLE_TIMEOUT_MS	10000
 #define APERTURE_SIZE	(1ULL << 40)
@@ -47,27 +48,6 @@ struct ring {
 	struct npu_sqe *sqes;
 	struct npu_cqe *cqes;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void futex_wake(uint32_t *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-static void futex_wait(uint32_t *word, uint32_t val, uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
-			       .tv_nsec = (long)(ns % 1000000000ULL) };
-
-	syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
-}
 
 static int ring_open(struct ring *r, uint32_t flags)
 {
@@ -119,28 +99,14 @@ static void push_and_ring(struct ring *r, const struct npu_sqe *sqe)
 	__atomic_store_n(&r->hdr->sq_tail, tail + 1, __ATOMIC_SEQ_CST);
 	if ((hdr_flags(r) & (NPU_RING_NEED_WAKEUP | NPU_RING_FUTEX)) ==
 	    (NPU_RING_NEED_WAKEUP | NPU_RING_FUTEX)) {
-		__atomic_fetch_add(&r->hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&r->hdr->sq_doorbell);
+		rfc_doorbell(r->hdr);
 	}
 }
 
-/* Wait (up to 10 s) on the completion word until cq_tail reaches @n. */
+/* Wait (up to 10 s) until cq_tail reaches @n, as the HAL does on a futex ring. */
 static bool wait_cq(struct ring *r, uint32_t n)
 {
-	uint64_t end = now_ns() + 10000000000ULL;
-
-	while (now_ns() < end) {
-		uint32_t val;
-
-		if (__atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE) == n)
-			return true;
-		__atomic_fetch_add(&r->hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
-		val = __atomic_load_n(&r->hdr->cq_futex, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&r->hdr->cq_tail, __ATOMIC_SEQ_CST) != n)
-			futex_wait(&r->hdr->cq_futex, val, 100000000ULL);
-		__atomic_fetch_sub(&r->hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
-	}
-	return false;
+	return rfc_wait_cq(r->hdr, n, 10000000000ULL);
 }
 
 static void ring_stats(struct ring *r, struct npu_ring_stats *st)
@@ -257,7 +223,7 @@ static void test_client_killed_while_waiting(void **state)
 		if (write(pipefd[1], "w", 1) != 1)
 			_exit(1);
 		for (;;)
-			futex_wait(&r.hdr->cq_futex, val, 1000000000ULL);
+			rfc_futex_wait(&r.hdr->cq_futex, val, 1000000000ULL);
 	}
 	close(pipefd[1]);
 	assert_int_equal(read(pipefd[0], &c, 1), 1);
@@ -287,21 +253,21 @@ static void test_flooded_wakes_are_bounded(void **state)
 	if (!futex_offered)
 		skip();
 	assert_int_equal(ring_open(&r, NPU_RING_CREATE_FUTEX), 0);
-	t0 = now_ns();
+	t0 = rfc_now_ns();
 	for (i = 0; i < FLOOD_WAKES; i++) {
 		__atomic_fetch_add(&r.hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&r.hdr->sq_doorbell);
+		rfc_futex_wake(&r.hdr->sq_doorbell);
 	}
 	for (i = 0; i < 1000 && (hdr_flags(&r) & NPU_RING_FUTEX); i++)
 		sys_sleep_ms(10);
-	ms = (now_ns() - t0) / 1000000 + 1;
+	ms = (rfc_now_ns() - t0) / 1000000 + 1;
 	assert_false(hdr_flags(&r) & NPU_RING_FUTEX);
 	ring_stats(&r, &st);
 	assert_true(st.futex_checks >= DB_BUDGET);
 	assert_true(st.futex_checks <= DB_BUDGET + ms);
 	for (i = 0; i < 10000; i++) {
 		__atomic_fetch_add(&r.hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&r.hdr->sq_doorbell);
+		rfc_futex_wake(&r.hdr->sq_doorbell);
 	}
 	sys_sleep_ms(20);
 	ring_stats(&r, &st2);

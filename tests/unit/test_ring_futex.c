@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "npu_test_util.h"
+#include "../common/ring_futex_client.h"
 
 /* The driver's budget of empty wakes per ring (npu_sched.c). */
 #define DB_BUDGET	64
@@ -24,27 +25,6 @@
 
 static long live_before_load;
 static unsigned long warns_before;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static void futex_wake(uint32_t *word)
-{
-	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-static void futex_wait(uint32_t *word, uint32_t val, uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ULL),
-			       .tv_nsec = (long)(ns % 1000000000ULL) };
-
-	syscall(SYS_futex, word, FUTEX_WAIT, val, &ts, NULL, 0);
-}
 
 static int setup(void **state)
 {
@@ -124,28 +104,14 @@ static void push_and_ring(struct t_ring *r, const struct npu_sqe *sqe)
 	__atomic_store_n(&r->hdr->sq_tail, tail + 1, __ATOMIC_SEQ_CST);
 	if (hdr_flags(r) & NPU_RING_NEED_WAKEUP) {
 		assert_true(hdr_flags(r) & NPU_RING_FUTEX);
-		__atomic_fetch_add(&r->hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&r->hdr->sq_doorbell);
+		rfc_doorbell(r->hdr);
 	}
 }
 
-/* Wait as a client of the futex doorbell does, up to 10 s: whether cq_tail reached @n. */
+/* Wait (up to 10 s) until cq_tail reaches @n, as the HAL does on a futex ring. */
 static bool futex_wait_cq(struct t_ring *r, uint32_t n)
 {
-	uint64_t end = now_ns() + 10000000000ULL;
-
-	while (now_ns() < end) {
-		uint32_t val;
-
-		if (__atomic_load_n(&r->hdr->cq_tail, __ATOMIC_ACQUIRE) == n)
-			return true;
-		__atomic_fetch_add(&r->hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
-		val = __atomic_load_n(&r->hdr->cq_futex, __ATOMIC_SEQ_CST);
-		if (__atomic_load_n(&r->hdr->cq_tail, __ATOMIC_SEQ_CST) != n)
-			futex_wait(&r->hdr->cq_futex, val, 100000000ULL);
-		__atomic_fetch_sub(&r->hdr->cq_waiters, 1, __ATOMIC_SEQ_CST);
-	}
-	return false;
+	return rfc_wait_cq(r->hdr, n, 10000000000ULL);
 }
 
 static void ring_stats(struct file *f, struct t_ring *r, struct npu_ring_stats *st)
@@ -317,15 +283,15 @@ static void test_flooded_wakes_are_bounded(void **state)
 	}
 	assert_int_equal(ring_create(f, &r, 4, NPU_RING_CREATE_FUTEX), 0);
 	assert_int_equal(ring_create(f, &honest, 4, NPU_RING_CREATE_FUTEX), 0);
-	t0 = now_ns();
+	t0 = rfc_now_ns();
 	for (i = 0; i < FLOOD_WAKES; i++) {
 		__atomic_fetch_add(&r.hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&r.hdr->sq_doorbell);
+		rfc_futex_wake(&r.hdr->sq_doorbell);
 	}
 	/* The doorbell thread catches up and gives the ring up, within 10 s. */
 	for (i = 0; i < 100000 && (hdr_flags(&r) & NPU_RING_FUTEX); i++)
 		usleep(100);
-	ms = (now_ns() - t0) / 1000000 + 1;
+	ms = (rfc_now_ns() - t0) / 1000000 + 1;
 	assert_false(hdr_flags(&r) & NPU_RING_FUTEX);
 	ring_stats(f, &r, &st);
 	/* The budget, and what grew back meanwhile (one a millisecond). */
@@ -334,7 +300,7 @@ static void test_flooded_wakes_are_bounded(void **state)
 	/* Demoted for good: more wakes are not even looked at. */
 	for (i = 0; i < 10000; i++) {
 		__atomic_fetch_add(&r.hdr->sq_doorbell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&r.hdr->sq_doorbell);
+		rfc_futex_wake(&r.hdr->sq_doorbell);
 	}
 	usleep(20000);
 	ring_stats(f, &r, &st2);
