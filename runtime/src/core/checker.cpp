@@ -69,6 +69,17 @@ struct PendingHost {
     Side side;
 };
 
+// The other side of a finding: the recorded access a.
+void SetOther(Finding *f, const Access &a) {
+    f->has_other = true;
+    f->other.api = a.api;
+    f->other.stream = a.stream;
+    f->other.write = a.write;
+    f->other.addr = a.lo;
+    f->other.size = a.hi - a.lo;
+    f->other.stack = a.stack;
+}
+
 class Checker {
   public:
     static Checker *ForkChildCopy(const Checker &) {
@@ -329,13 +340,7 @@ class Checker {
         Finding f;
         f.kind = "race";
         f.here = Here(stream, write, lo, hi - lo);
-        f.has_other = true;
-        f.other.api = a.api;
-        f.other.stream = a.stream;
-        f.other.write = a.write;
-        f.other.addr = a.lo;
-        f.other.size = a.hi - a.lo;
-        f.other.stack = a.stack;
+        SetOther(&f, a);
         char what[240];
         std::snprintf(what, sizeof(what),
                       "%s of %" PRIu64 " bytes at 0x%" PRIx64
@@ -725,13 +730,7 @@ void DeviceFreeing(const void *ptr) {
             f.kind = "use-after-free";
             f.here = c.Here(nullptr, true, sh.base, sh.size);
             f.here.access = false;
-            f.has_other = true;
-            f.other.api = a.api;
-            f.other.stream = a.stream;
-            f.other.write = a.write;
-            f.other.addr = a.lo;
-            f.other.size = a.hi - a.lo;
-            f.other.stack = a.stack;
+            SetOther(&f, a);
             f.what = "device memory at " + StreamName(ptr) + " freed while a " +
                      (a.write ? "write" : "read") + " queued on " + StreamName(a.stream) +
                      " may not have run";
