@@ -950,6 +950,16 @@ int npu_sched_init(struct npu_device *ndev)
 	ndev->pool = &s->pool;
 	ndev->jobs = &s->jobs;
 	npu_pool_start(&s->pool);
+#ifdef NPU_FUTEX_DOORBELL
+	/*
+	 * The doorbell thread lives as long as the device, so that the
+	 * device's threads do not change with what its clients do; should it
+	 * fail to start, the first futex ring tries again.
+	 */
+	s->db_thread = kthread_run(npu_sched_db_thread, s, "npu%u-db", ndev->index);
+	if (IS_ERR(s->db_thread))
+		s->db_thread = NULL;
+#endif
 	return 0;
 
 err_fini_inline:
