@@ -62,11 +62,13 @@ struct npud_owner {
 	uid_t uid;			/* the user charged: the first opener's */
 	unsigned int files;		/* open files of this task */
 	struct npud_owner *next;	/* hash chain */
+	struct npud_owner *user_prev, *user_next; /* its user's client processes */
 };
 
 struct npud_user {
 	uid_t uid;
 	unsigned int owners;		/* its client processes */
+	struct npud_owner *first;	/* them, linked by user_next */
 	struct npud_user *next;		/* hash chain */
 };
 
@@ -133,20 +135,17 @@ static bool npud_owner_refused(pid_t tgid, uid_t uid)
 	struct npud_user *user;
 	struct npud_owner *o;
 	bool refused = false;
-	unsigned int i;
 
 	pthread_mutex_lock(&npud_owners_lock);
 	user = *npud_user_slot(uid);
 	if (!user || !npud_user_clients_max || user->owners < npud_user_clients_max)
 		goto out;
 	refused = true;
-	/* At most the whole table, and only for a user at its cap. */
-	for (i = 0; refused && i < NPUD_OWNER_BUCKETS; i++) {
-		for (o = npud_owners[i]; o; o = o->next) {
-			if (o->tgid == tgid && o->uid == uid) {
-				refused = false;
-				break;
-			}
+	/* The user's own client processes: exactly its cap of them. */
+	for (o = user->first; o; o = o->user_next) {
+		if (o->tgid == tgid) {
+			refused = false;
+			break;
 		}
 	}
 out:
@@ -198,6 +197,10 @@ static int npud_owner_get(struct task_struct *task, pid_t tgid, uid_t uid)
 	owner->tgid = tgid;
 	owner->uid = uid;
 	owner->files = 1;
+	owner->user_next = user->first;
+	if (user->first)
+		user->first->user_prev = owner;
+	user->first = owner;
 	*o = owner;
 out:
 	pthread_mutex_unlock(&npud_owners_lock);
@@ -220,6 +223,12 @@ static void npud_owner_put(struct task_struct *task)
 	*o = owner->next;
 	u = npud_user_slot(owner->uid);
 	user = *u;
+	if (owner->user_prev)
+		owner->user_prev->user_next = owner->user_next;
+	else if (user)
+		user->first = owner->user_next;
+	if (owner->user_next)
+		owner->user_next->user_prev = owner->user_prev;
 	if (user && !--user->owners) {
 		*u = user->next;
 		free(user);
