@@ -60,8 +60,15 @@ struct Allocation {
 // or three cache lines however many allocations are live. Any other address
 // misses in the table and takes the map's O(log n) path. The table keeps
 // between 1/8 and 1/2 of its slots in use (16 bytes each), so it costs 32 to
-// 128 bytes per live allocation beside the map's node; it grows and shrinks
-// by rehashing everything, amortised O(1) per Insert or Remove.
+// 128 bytes per live allocation beside the map's node.
+//
+// It grows and shrinks incrementally, so that no single call pays for
+// rehashing a million entries: a resize allocates the new table and keeps
+// the old one beside it; every later Insert and Remove moves the next
+// kMigrateSlots slots of the old table over, and lookups probe the new
+// table, then the old one, until the old one is drained. Slots of the old
+// table that were moved or removed become tombstones, which its probes step
+// over, so its probe runs stay whole while it drains.
 class AllocationRegistry {
   public:
     // Adds a; its base must not be registered yet.
@@ -89,20 +96,31 @@ class AllocationRegistry {
         const Allocation *rec = nullptr;
     };
     static constexpr size_t kMinSlots = 16;
+    // Old slots moved per Insert or Remove while a resize drains. Enough
+    // that the old table is empty before the new one can need a resize of
+    // its own: a shrink leaves the new table a quarter full, and it shrinks
+    // again after 1/16 of the old table's slots in removals.
+    static constexpr size_t kMigrateSlots = 32;
 
     mutable std::mutex mu_;                   // Protects: by_base_, index_, usage_
     std::map<uint64_t, Allocation> by_base_;  // Protected by mu_.
     std::vector<Slot> index_;                 // Protected by mu_; by base, linear probing.
+    std::vector<Slot> draining_;              // Protected by mu_; the table before a resize.
+    size_t drained_ = 0;                      // Protected by mu_; draining_'s slots moved so far.
     static constexpr size_t kKinds = 3;
     std::array<Usage, kKinds> usage_{};  // Protected by mu_; by MemoryKind.
 
     void AddLocked(const Allocation &a);
     void SubtractLocked(const Allocation &a);
-    size_t HomeLocked(uint64_t base) const;
-    size_t ProbeLocked(uint64_t base) const;
+    static size_t Home(const std::vector<Slot> &table, uint64_t base);
+    static size_t Probe(const std::vector<Slot> &table, uint64_t base);
+    static void Put(std::vector<Slot> &table, uint64_t base, const Allocation *rec);
+    static void Erase(std::vector<Slot> &table, size_t hole);
+    const Allocation *IndexFindLocked(uint64_t base) const;
     void IndexPutLocked(uint64_t base, const Allocation *rec);
     void IndexEraseLocked(uint64_t base);
     void IndexResizeLocked(size_t slots);
+    void IndexDrainLocked(size_t slots);
 };
 
 }  // namespace npu::rt
