@@ -53,15 +53,15 @@ struct aclprofStepInfo {
 
 namespace {
 
-constexpr size_t kMaxPathLen = 4096;  // aclprofInit: length below this
-constexpr size_t kMaxConfigLen = 256;  // aclprofSetConfig
+constexpr size_t kMaxPathLen = 4096;    // aclprofInit: length below this
+constexpr size_t kMaxConfigLen = 256;   // aclprofSetConfig
 constexpr uint32_t kMaxStampMsg = 128;  // aclprofSetStampTraceMessage: msgLen below this
-constexpr size_t kMaxMarkExMsg = 127;  // aclprofMarkEx
-constexpr uint32_t kMaxDevices = 64;  // aclprofCreateConfig's deviceNums
+constexpr size_t kMaxMarkExMsg = 127;   // aclprofMarkEx
+constexpr uint32_t kMaxDevices = 64;    // aclprofCreateConfig's deviceNums
 // Caps on what a program can make the runtime hold.
-constexpr size_t kMaxHandles = 65536;  // each of: configs, stamps, step infos, open ranges
-constexpr size_t kMaxIds = 65536;  // aclprofStr2Id's names kept for aclprofRangePushEx
-constexpr size_t kMaxDepth = 1024;  // a thread's aclprofPush (and aclprofRangePushEx) nesting
+constexpr size_t kMaxHandles = 65536;   // each of: configs, stamps, step infos, open ranges
+constexpr size_t kMaxIds = 65536;       // aclprofStr2Id's names kept for aclprofRangePushEx
+constexpr size_t kMaxDepth = 1024;      // a thread's aclprofPush (and aclprofRangePushEx) nesting
 constexpr size_t kMaxStr2IdLen = 4096;  // characters of aclprofStr2Id's message hashed
 
 // Every ACL_PROF_* bit the header defines: others are refused by
@@ -94,12 +94,14 @@ thread_local std::vector<Pushed> t_pushed;     // aclprofPush
 thread_local std::vector<Pushed> t_pushed_ex;  // aclprofRangePushEx
 
 struct ProfState {
+    // A leaf but for Tracer::mu (sessions and events are recorded under it,
+    // so that a session cannot end between the check and the record).
     std::mutex mu; /* Protects: everything below */
     bool inited = false;
-    std::string dir;         // absolute; aclprofInit or ACL_PROF_PATH
-    uint64_t session = 0;    // the running session's number (1, 2, ...), 0: none
-    uint64_t sessions = 0;   // how many were started
-    aclprofConfig running;   // the running session's configuration
+    std::string dir;                          // absolute; aclprofInit or ACL_PROF_PATH
+    uint64_t session = 0;                     // the running session's number (1, 2, ...), 0: none
+    uint64_t sessions = 0;                    // how many were started
+    aclprofConfig running;                    // the running session's configuration
     std::map<int32_t, std::string> settings;  // aclprofSetConfig, by aclprofConfigType
     std::unordered_map<const void *, std::unique_ptr<aclprofConfig>> configs;
     std::unordered_map<const void *, std::unique_ptr<Stamp>> stamps;
@@ -114,22 +116,38 @@ struct ProfState {
 
 const char *ConfigTypeName(int32_t type) {
     switch (type) {
-        case ACL_PROF_STORAGE_LIMIT: return "ACL_PROF_STORAGE_LIMIT";
-        case ACL_PROF_SYS_HARDWARE_MEM_FREQ: return "ACL_PROF_SYS_HARDWARE_MEM_FREQ";
-        case ACL_PROF_LLC_MODE: return "ACL_PROF_LLC_MODE";
-        case ACL_PROF_SYS_IO_FREQ: return "ACL_PROF_SYS_IO_FREQ";
-        case ACL_PROF_SYS_INTERCONNECTION_FREQ: return "ACL_PROF_SYS_INTERCONNECTION_FREQ";
-        case ACL_PROF_DVPP_FREQ: return "ACL_PROF_DVPP_FREQ";
-        case ACL_PROF_HOST_SYS: return "ACL_PROF_HOST_SYS";
-        case ACL_PROF_HOST_SYS_USAGE: return "ACL_PROF_HOST_SYS_USAGE";
-        case ACL_PROF_HOST_SYS_USAGE_FREQ: return "ACL_PROF_HOST_SYS_USAGE_FREQ";
-        case ACL_PROF_LOW_POWER_FREQ: return "ACL_PROF_LOW_POWER_FREQ";
-        case ACL_PROF_SYS_MEM_SERVICEFLOW: return "ACL_PROF_SYS_MEM_SERVICEFLOW";
-        case ACL_PROF_SYS_CPU_FREQ: return "ACL_PROF_SYS_CPU_FREQ";
-        case ACL_PROF_OPTYPE: return "ACL_PROF_OPTYPE";
-        case ACL_PROF_NTS_METRICS: return "ACL_PROF_NTS_METRICS";
-        case ACL_PROF_PATH: return "ACL_PROF_PATH";
-        default: return nullptr;
+        case ACL_PROF_STORAGE_LIMIT:
+            return "ACL_PROF_STORAGE_LIMIT";
+        case ACL_PROF_SYS_HARDWARE_MEM_FREQ:
+            return "ACL_PROF_SYS_HARDWARE_MEM_FREQ";
+        case ACL_PROF_LLC_MODE:
+            return "ACL_PROF_LLC_MODE";
+        case ACL_PROF_SYS_IO_FREQ:
+            return "ACL_PROF_SYS_IO_FREQ";
+        case ACL_PROF_SYS_INTERCONNECTION_FREQ:
+            return "ACL_PROF_SYS_INTERCONNECTION_FREQ";
+        case ACL_PROF_DVPP_FREQ:
+            return "ACL_PROF_DVPP_FREQ";
+        case ACL_PROF_HOST_SYS:
+            return "ACL_PROF_HOST_SYS";
+        case ACL_PROF_HOST_SYS_USAGE:
+            return "ACL_PROF_HOST_SYS_USAGE";
+        case ACL_PROF_HOST_SYS_USAGE_FREQ:
+            return "ACL_PROF_HOST_SYS_USAGE_FREQ";
+        case ACL_PROF_LOW_POWER_FREQ:
+            return "ACL_PROF_LOW_POWER_FREQ";
+        case ACL_PROF_SYS_MEM_SERVICEFLOW:
+            return "ACL_PROF_SYS_MEM_SERVICEFLOW";
+        case ACL_PROF_SYS_CPU_FREQ:
+            return "ACL_PROF_SYS_CPU_FREQ";
+        case ACL_PROF_OPTYPE:
+            return "ACL_PROF_OPTYPE";
+        case ACL_PROF_NTS_METRICS:
+            return "ACL_PROF_NTS_METRICS";
+        case ACL_PROF_PATH:
+            return "ACL_PROF_PATH";
+        default:
+            return nullptr;
     }
 }
 
@@ -267,12 +285,20 @@ Error LookupConfig(const ProfState &s, const aclprofConfig *config, const aclpro
     return Error::Ok();
 }
 
+// The device count for a NULL configuration (every device), read before
+// ProfState::mu is taken: DeviceManager::mu_ ranks above it.
+Error DefaultDeviceCount(const aclprofConfig *config, uint32_t *count) {
+    *count = 0;
+    if (config != nullptr)
+        return Error::Ok();
+    return npu::rt::DeviceManager::Get().DeviceCount(count);
+}
+
 // The checks of aclprofStart and aclprofStop on a configuration (NULL:
-// every device with the defaults).
-Error ResolveConfig(const ProfState &s, const aclprofConfig *config, aclprofConfig *out) {
+// the first `count` devices with the defaults).
+Error ResolveConfig(const ProfState &s, const aclprofConfig *config, uint32_t count,
+                    aclprofConfig *out) {
     if (config == nullptr) {
-        uint32_t count = 0;
-        NPU_RETURN_IF_ERROR(npu::rt::DeviceManager::Get().DeviceCount(&count));
         out->devices.clear();
         for (uint32_t d = 0; d < count && d < kMaxDevices; d++)
             out->devices.push_back(d);
@@ -405,8 +431,8 @@ aclprofConfig *aclprofCreateConfig(uint32_t *deviceIdList, uint32_t deviceNums,
         ProfState &s = ProfState::Get();
         std::lock_guard<std::mutex> lock(s.mu);
         if (s.configs.size() >= kMaxHandles)
-            return Error::Format(ACL_ERROR_STORAGE_OVER_LIMIT,
-                                 "%zu configurations exist already", kMaxHandles);
+            return Error::Format(ACL_ERROR_STORAGE_OVER_LIMIT, "%zu configurations exist already",
+                                 kMaxHandles);
         made = c.get();
         s.configs.emplace(made, std::move(c));
         return Error::Ok();
@@ -428,10 +454,12 @@ aclError aclprofDestroyConfig(const aclprofConfig *profilerConfig) {
 
 aclError aclprofStart(const aclprofConfig *profilerConfig) {
     return RunApiBody("aclprofStart", [&] {
+        uint32_t count = 0;
+        NPU_RETURN_IF_ERROR(DefaultDeviceCount(profilerConfig, &count));
         ProfState &s = ProfState::Get();
         std::lock_guard<std::mutex> lock(s.mu);
         aclprofConfig c;
-        NPU_RETURN_IF_ERROR(ResolveConfig(s, profilerConfig, &c));
+        NPU_RETURN_IF_ERROR(ResolveConfig(s, profilerConfig, count, &c));
         if (!s.inited)
             return Error::Format(ACL_ERROR_PROF_NOT_RUN,
                                  "profiling is not initialised: call aclprofInit first");
@@ -457,6 +485,8 @@ aclError aclprofStart(const aclprofConfig *profilerConfig) {
 
 aclError aclprofStop(const aclprofConfig *profilerConfig) {
     return RunApiBody("aclprofStop", [&] {
+        uint32_t count = 0;
+        NPU_RETURN_IF_ERROR(DefaultDeviceCount(profilerConfig, &count));
         ProfState &s = ProfState::Get();
         std::lock_guard<std::mutex> lock(s.mu);
         // Like upstream: without aclprofInit there is nothing to stop.
@@ -466,7 +496,7 @@ aclError aclprofStop(const aclprofConfig *profilerConfig) {
         if (profilerConfig == nullptr && s.session != 0)
             c = s.running;
         else
-            NPU_RETURN_IF_ERROR(ResolveConfig(s, profilerConfig, &c));
+            NPU_RETURN_IF_ERROR(ResolveConfig(s, profilerConfig, count, &c));
         NPU_RETURN_IF_ERROR(RequireSession(s, "aclprofStop"));
         if (!SameConfig(c, s.running))
             return Error::Format(ACL_ERROR_INVALID_PROFILING_CONFIG,
@@ -481,8 +511,8 @@ aclError aclprofSetConfig(aclprofConfigType configType, const char *config, size
         NPU_ACL_CHECK(type > ACL_PROF_ARGS_MIN && type < ACL_PROF_ARGS_MAX,
                       "configType %d is not in (%d, %d)", type, ACL_PROF_ARGS_MIN,
                       ACL_PROF_ARGS_MAX);
-        NPU_ACL_CHECK(configLength <= kMaxConfigLen, "configLength %zu is above %zu",
-                      configLength, kMaxConfigLen);
+        NPU_ACL_CHECK(configLength <= kMaxConfigLen, "configLength %zu is above %zu", configLength,
+                      kMaxConfigLen);
         NPU_ACL_CHECK(config != nullptr, "config is NULL");
         NPU_ACL_CHECK(::strnlen(config, configLength + 1) == configLength,
                       "configLength %zu is not the length of config", configLength);
@@ -562,8 +592,7 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo *stepInfo, aclprofStepTag tag,
             stepInfo->t_start = now;
             return Error::Ok();
         }
-        NPU_ACL_CHECK(stepInfo->t_start != 0, "step %" PRIu64 " has not started",
-                      stepInfo->index);
+        NPU_ACL_CHECK(stepInfo->t_start != 0, "step %" PRIu64 " has not started", stepInfo->index);
         NPU_ACL_CHECK(!stepInfo->ended, "step %" PRIu64 " has ended already", stepInfo->index);
         stepInfo->ended = true;
         npu::base::trace::UserAsyncRange("step", "step " + std::to_string(stepInfo->index),
@@ -637,8 +666,8 @@ aclError aclprofMarkEx(const char *msg, size_t msgLen, aclrtStream stream) {
         NPU_ACL_CHECK(stream != nullptr, "stream is NULL");
         NPU_ACL_CHECK(msgLen >= 1 && msgLen <= kMaxMarkExMsg, "msgLen %zu is not in [1, %zu]",
                       msgLen, kMaxMarkExMsg);
-        NPU_ACL_CHECK(::strnlen(msg, msgLen + 1) == msgLen,
-                      "msgLen %zu is not the length of msg", msgLen);
+        NPU_ACL_CHECK(::strnlen(msg, msgLen + 1) == msgLen, "msgLen %zu is not the length of msg",
+                      msgLen);
         npu::base::trace::UserMark("msproftx", std::string(msg, msgLen), stream);
         return Error::Ok();
     });
