@@ -46,15 +46,16 @@ static void remove_all(void)
 	remove_dir(g_dir);
 }
 
-/* The session files of dir: their number, and the path of the last one in
- * directory order (there is one when it matters). */
+/* The session files of dir (none if dir is missing): their number, and the
+ * path of the last one in directory order (there is one when it matters). */
 static int session_files(const char *dir, char *path, size_t len)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	int n = 0;
 
-	assert_non_null(d);
+	if (d == NULL)
+		return 0;
 	while ((e = readdir(d)) != NULL) {
 		size_t l = strlen(e->d_name);
 
@@ -421,8 +422,9 @@ static void test_bad_arguments(void **state)
 					ACL_PROF_ACL_API));
 	assert_null(aclprofCreateConfig(devs, 65, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API));
 	assert_null(aclprofCreateConfig(devs, 0, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API));
+	/* {0, 0}: above the device count with one device, else listed twice. */
 	assert_null(aclprofCreateConfig(devs, 2, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API));
-	expect_message("twice");
+	expect_message(count >= 2 ? "twice" : "above");
 	big = count;
 	assert_null(aclprofCreateConfig(&big, 1, ACL_AICORE_NONE, NULL, ACL_PROF_ACL_API));
 	/* No device, with msproftx: allowed. */
@@ -603,14 +605,27 @@ static void test_threads(void **state)
 	aclprofDestroyStamp(st);
 }
 
+/* After each test, passed or not: profiling finalised and no session file
+ * left, so that one failure does not fail the tests after it. */
+static int teardown(void **state)
+{
+	char path[512];
+
+	(void)state;
+	aclprofFinalize();
+	while (session_files(g_dir, path, sizeof(path)) > 0)
+		unlink(path);
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_session_records_the_program_events),
-		cmocka_unit_test(test_sessions_are_separate),
-		cmocka_unit_test(test_calls_out_of_order),
-		cmocka_unit_test(test_bad_arguments),
-		cmocka_unit_test(test_threads),
+		cmocka_unit_test_teardown(test_session_records_the_program_events, teardown),
+		cmocka_unit_test_teardown(test_sessions_are_separate, teardown),
+		cmocka_unit_test_teardown(test_calls_out_of_order, teardown),
+		cmocka_unit_test_teardown(test_bad_arguments, teardown),
+		cmocka_unit_test_teardown(test_threads, teardown),
 	};
 	const char *tmp = getenv("TMPDIR");
 	int rc;
