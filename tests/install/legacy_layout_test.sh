@@ -22,7 +22,8 @@ for f in runtime/include/acl/acl.h runtime/include/acl/ops/acl_dvpp.h \
 	runtime/include/runtime/rt.h include/runtime/mem.h include/acl/ops/acl_dvpp.h \
 	runtime/lib64/stub/libascendcl.so runtime/lib64/stub/libruntime.so \
 	runtime/lib64/stub/libacl_rt.so runtime/lib64/stub/libacl_rt_impl.so runtime/lib64/stub/libacl_dvpp.so runtime/lib64/libascendcl.so \
-	lib64/libruntime.so lib64/libacl_rt_impl.so; do
+	runtime/lib64/stub/libmsprofiler.so runtime/lib64/stub/libprofapi.so runtime/include/acl/acl_prof.h \
+	lib64/libruntime.so lib64/libacl_rt_impl.so lib64/libmsprofiler.so lib64/libprofapi.so; do
 	[[ -e $prefix/$f ]] || fail "$f is missing from the install (or a dangling link)"
 done
 readelf -d "$prefix/lib64/libruntime.so" | grep -q 'SONAME.*\[libruntime\.so\]' ||

@@ -6,8 +6,16 @@
 #include <stddef.h>
 
 #include "acl/acl.h"
+#include "acl/acl_prof.h"
 #include "rt_test.h"
 
+_Static_assert(sizeof(aclprofTensor) == 48, "aclprofTensor");
+_Static_assert(sizeof(aclprofTensorInfo) == 48, "aclprofTensorInfo");
+_Static_assert(offsetof(aclprofTensorInfo, stream) == 32, "aclprofTensorInfo.stream");
+_Static_assert(sizeof(aclprofEventAttributes) == 16, "aclprofEventAttributes");
+_Static_assert(offsetof(aclprofEventAttributes, message) == 8, "aclprofEventAttributes.message");
+_Static_assert(ACL_PROF_MSPROFTX == 0x80 && ACL_PROF_AICORE_SHAPE == 0x800000000ULL, "ACL_PROF_*");
+_Static_assert(ACL_PROF_PATH == 16 && ACL_PROF_ARGS_MAX == 17, "aclprofConfigType");
 _Static_assert(sizeof(aclrtMemLocation) == 8, "aclrtMemLocation");
 _Static_assert(offsetof(aclrtMemLocation, type) == 4, "aclrtMemLocation.type");
 _Static_assert(sizeof(aclrtPtrAttributes) == 28, "aclrtPtrAttributes");

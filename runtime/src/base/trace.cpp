@@ -78,6 +78,8 @@ template <typename T>
 class ChunkedLog {
   public:
     size_t size() const { return n_; }
+    // Forgets the records; the chunks stay mapped, for the next ones.
+    void clear() { n_ = 0; }
     T &operator[](size_t i) { return chunks_[i / kPer][i % kPer]; }
     const T &operator[](size_t i) const { return chunks_[i / kPer][i % kPer]; }
     bool push_back(const T &v) {
@@ -97,6 +99,20 @@ class ChunkedLog {
     static constexpr size_t kPer = kChunkBytes / sizeof(T);
     std::vector<T *> chunks_;  // never unmapped: the tracer lives as long as the process
     size_t n_ = 0;
+};
+
+// A program's own event (api/prof.cpp): an instant (t0 == t1, instant
+// set), a nested range of its thread, or an async range with an id.
+struct UserEvent {
+    enum Kind : uint8_t { kInstant, kRange, kAsync };
+    std::string name;
+    const char *cat;
+    uint64_t t0;
+    uint64_t t1;
+    uint64_t id;
+    uint32_t lane;  // kInstant: a ring's lane, or 0 for the thread's
+    pid_t tid;
+    Kind kind;
 };
 
 struct Lane {
@@ -121,6 +137,13 @@ struct Tracer {
     std::vector<Lane> lanes;  // lane id - 1
     std::map<pid_t, std::string> threads;
     std::vector<Instant> instants;
+    std::deque<UserEvent> users;
+    // The running profiling session (SessionBegin): its file, its start
+    // (what is older is not written to it) and its otherData.aclprof.
+    bool session = false;
+    std::string session_path;
+    std::string session_meta;
+    uint64_t session_t0 = 0;
 
     // A forked child traces nothing (the file is the parent's): tracing
     // goes off, and the child's tracer is new and empty.
@@ -136,7 +159,7 @@ Tracer &T() {
 }
 
 bool RoomLocked(Tracer &t, uint64_t n) {
-    if (t.descs.size() + t.slices.size() + t.lanes.size() + n <= t.max_events)
+    if (t.descs.size() + t.slices.size() + t.lanes.size() + t.users.size() + n <= t.max_events)
         return true;
     t.dropped += n;
     return false;
@@ -241,16 +264,25 @@ void PutUs(FILE *f, uint64_t ns) {
     std::fprintf(f, "%" PRIu64 ".%03" PRIu64, ns / 1000, ns % 1000);
 }
 
-void WriteLocked(Tracer &t, FILE *f) {
+// Writes the records of time `since` (ns) and later: all of them for
+// NPU_TRACE's file, those of the session for a session's (with meta, a JSON
+// object, as otherData.aclprof).
+void WriteLocked(Tracer &t, FILE *f, uint64_t since, const std::string *meta) {
     const pid_t pid = t.pid;
     std::fprintf(f,
                  "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"libascendcl "
                  "NPU_TRACE\",\"clock\":\"CLOCK_MONOTONIC\",");
     std::fprintf(f,
-                 "\"descriptors\":%zu,\"slices\":%zu,\"max_events\":%" PRIu64
-                 ",\"dropped_events\":%" PRIu64 ",\"truncated\":%s},\n\"traceEvents\":[\n",
-                 t.descs.size(), t.slices.size(), t.max_events, t.dropped,
+                 "\"descriptors\":%zu,\"slices\":%zu,\"user_events\":%zu,\"max_events\":%" PRIu64
+                 ",\"dropped_events\":%" PRIu64 ",\"truncated\":%s",
+                 t.descs.size(), t.slices.size(), t.users.size(), t.max_events, t.dropped,
                  t.dropped != 0 ? "true" : "false");
+    if (meta != nullptr) {
+        std::fputs(",\"session_start_us\":", f);
+        PutUs(f, since);
+        std::fprintf(f, ",\"aclprof\":%s", meta->c_str());
+    }
+    std::fputs("},\n\"traceEvents\":[\n", f);
     bool first = true;
     auto sep = [&] {
         if (!first)
@@ -332,6 +364,8 @@ void WriteLocked(Tracer &t, FILE *f) {
             }
             if (d.t_done != 0 || d.t_engine != 0)
                 prev_end = end;
+            if (d.t_queued < since)
+                continue;
             sep();
             std::fprintf(f,
                          "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%" PRIu64
@@ -371,6 +405,8 @@ void WriteLocked(Tracer &t, FILE *f) {
     });
     for (size_t i : order) {
         const Slice &s = t.slices[i];
+        if (s.t0 < since)
+            continue;
         sep();
         std::fprintf(f,
                      "{\"ph\":\"X\",\"cat\":\"host\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,"
@@ -388,6 +424,8 @@ void WriteLocked(Tracer &t, FILE *f) {
         std::fputs("}}", f);
     }
     for (const Instant &in : t.instants) {
+        if (in.t < since)
+            continue;
         sep();
         if (in.lane != 0) {
             std::fprintf(f,
@@ -403,7 +441,121 @@ void WriteLocked(Tracer &t, FILE *f) {
         PutUs(f, in.t);
         std::fputs("}", f);
     }
+    // The program's own events, in start order (the longer first on a
+    // tie) like the slices, so that its nested ranges nest.
+    std::vector<const UserEvent *> users;
+    for (const UserEvent &u : t.users) {
+        if (u.t0 >= since)
+            users.push_back(&u);
+    }
+    std::stable_sort(users.begin(), users.end(), [](const UserEvent *x, const UserEvent *y) {
+        return x->t0 != y->t0 ? x->t0 < y->t0 : x->t1 > y->t1;
+    });
+    for (const UserEvent *u : users) {
+        sep();
+        switch (u->kind) {
+            case UserEvent::kInstant:
+                std::fprintf(f, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"%s\",\"name\":", u->cat);
+                PutEscaped(f, u->name);
+                if (u->lane != 0)
+                    std::fprintf(f, ",\"pid\":%" PRIu64 ",\"tid\":%u,\"ts\":",
+                                 kDevicePidBase + t.lanes[u->lane - 1].device, u->lane);
+                else
+                    std::fprintf(f, ",\"pid\":%d,\"tid\":%d,\"ts\":", pid, u->tid);
+                PutUs(f, u->t0);
+                std::fputs("}", f);
+                break;
+            case UserEvent::kRange:
+                std::fprintf(f, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":", u->cat);
+                PutEscaped(f, u->name);
+                std::fprintf(f, ",\"pid\":%d,\"tid\":%d,\"ts\":", pid, u->tid);
+                PutUs(f, u->t0);
+                std::fputs(",\"dur\":", f);
+                PutUs(f, u->t1 >= u->t0 ? u->t1 - u->t0 : 0);
+                std::fputs("}", f);
+                break;
+            case UserEvent::kAsync:
+                // A begin and an end with the same category and id.
+                for (int end = 0; end < 2; end++) {
+                    if (end)
+                        std::fputs(",\n", f);
+                    std::fprintf(f, "{\"ph\":\"%s\",\"cat\":\"%s\",\"name\":", end ? "e" : "b",
+                                 u->cat);
+                    PutEscaped(f, u->name);
+                    std::fprintf(f,
+                                 ",\"id\":\"0x%" PRIx64 "\",\"pid\":%d,\"tid\":%d,\"ts\":", u->id,
+                                 pid, u->tid);
+                    PutUs(f, end ? std::max(u->t1, u->t0) : u->t0);
+                    std::fputs("}", f);
+                }
+                break;
+        }
+    }
     std::fputs("\n]}\n", f);
+}
+
+// The calling thread's id; gettid is a system call, which costs
+// microseconds on a VM.
+pid_t Tid() {
+    static thread_local pid_t t_tid = 0;
+    if (t_tid == 0)
+        t_tid = static_cast<pid_t>(::gettid());
+    return t_tid;
+}
+
+// Names the calling thread's lane the first time it records something.
+void NameThreadLocked(Tracer &t, pid_t tid) {
+    if (t.threads.find(tid) != t.threads.end())
+        return;
+    char buf[32] = {};
+    if (pthread_getname_np(pthread_self(), buf, sizeof(buf)) != 0 || buf[0] == '\0')
+        std::snprintf(buf, sizeof(buf), "thread");
+    t.threads.emplace(tid, std::string(buf) + " (tid " + std::to_string(tid) + ")");
+}
+
+// The lane of a stream handle (never dereferenced), or 0: a stream's lane
+// is named "stream <handle> (device N)" (core/stream.cpp).
+uint32_t StreamLaneLocked(const Tracer &t, const void *stream) {
+    if (stream == nullptr)
+        return 0;
+    char key[40];
+    std::snprintf(key, sizeof(key), "%p (", stream);
+    for (size_t i = 0; i < t.lanes.size(); i++) {
+        if (t.lanes[i].name.find(key) != std::string::npos)
+            return static_cast<uint32_t>(i + 1);
+    }
+    return 0;
+}
+
+// Writes the records of `since` and later to path, through a temporary
+// name renamed over it so that a reader never sees half a file. 0 or an
+// errno.
+int WriteFileLocked(Tracer &t, const std::string &path, uint64_t since, const std::string *meta) {
+    const std::string tmp = path + ".tmp";
+    FILE *f = std::fopen(tmp.c_str(), "we");
+    if (f == nullptr) {
+        const int err = errno;
+        Log(LogLevel::kError, "trace: cannot write %s: %s", tmp.c_str(), std::strerror(err));
+        return err;
+    }
+    WriteLocked(t, f, since, meta);
+    const bool bad = std::ferror(f) != 0;
+    if (std::fclose(f) != 0 || bad) {
+        Log(LogLevel::kError, "trace: writing %s failed", tmp.c_str());
+        ::unlink(tmp.c_str());
+        return EIO;
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        Log(LogLevel::kError, "trace: cannot rename %s to %s: %s", tmp.c_str(), path.c_str(),
+            std::strerror(err));
+        ::unlink(tmp.c_str());
+        return err;
+    }
+    Log(LogLevel::kInfo, "trace: wrote %zu descriptors, %zu slices and %zu user events to %s%s",
+        t.descs.size(), t.slices.size(), t.users.size(), path.c_str(),
+        t.dropped ? " (truncated)" : "");
+    return 0;
 }
 
 }  // namespace
@@ -481,7 +633,8 @@ void LaneClose(uint32_t lane) {
 
 void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint32_t n,
             uint64_t t_ns) {
-    if (lane == 0)
+    // A ring opened during a profiling session keeps its lane after it.
+    if (lane == 0 || !On())
         return;
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
@@ -506,7 +659,7 @@ void Queued(uint32_t lane, uint64_t first_seq, const struct npu_sqe *sqes, uint3
 }
 
 void Completed(uint32_t lane, uint64_t seq, int32_t res, uint64_t t_ns) {
-    if (lane == 0)
+    if (lane == 0 || !On())
         return;
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
@@ -543,21 +696,12 @@ void ThreadSlice(const char *name, uint64_t t0_ns, uint64_t t1_ns, uint32_t lane
                  int64_t result) {
     if (!On())
         return;
-    // gettid is a system call, which costs microseconds on a VM.
-    static thread_local pid_t t_tid = 0;
-    if (t_tid == 0)
-        t_tid = static_cast<pid_t>(::gettid());
-    const pid_t tid = t_tid;
+    const pid_t tid = Tid();
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
     if (!RoomLocked(t, 1))
         return;
-    if (t.threads.find(tid) == t.threads.end()) {
-        char buf[32] = {};
-        if (pthread_getname_np(pthread_self(), buf, sizeof(buf)) != 0 || buf[0] == '\0')
-            std::snprintf(buf, sizeof(buf), "thread");
-        t.threads.emplace(tid, std::string(buf) + " (tid " + std::to_string(tid) + ")");
-    }
+    NameThreadLocked(t, tid);
     Slice s = {};
     s.name = name;
     s.t0 = t0_ns;
@@ -577,19 +721,9 @@ void Finding(const char *kind, const void *stream, const void *other_stream) {
     const pid_t tid = static_cast<pid_t>(::gettid());
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
-    // A stream's lane is named "stream <handle> (device N)" (core/stream.cpp).
-    auto lane_of = [&](const void *s) -> uint32_t {
-        char key[40];
-        std::snprintf(key, sizeof(key), "%p (", s);
-        for (size_t i = 0; i < t.lanes.size(); i++) {
-            if (t.lanes[i].name.find(key) != std::string::npos)
-                return static_cast<uint32_t>(i + 1);
-        }
-        return 0;
-    };
     bool placed = false;
     for (const void *s : {stream, other_stream}) {
-        const uint32_t lane = s != nullptr ? lane_of(s) : 0;
+        const uint32_t lane = StreamLaneLocked(t, s);
         if (lane == 0 || !RoomLocked(t, 1))
             continue;
         t.instants.push_back(Instant{kind, now, lane, tid});
@@ -606,29 +740,89 @@ void Flush() {
         return;
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
-    if (::getpid() != t.pid)
+    // On for a profiling session only: no NPU_TRACE file to write.
+    if (t.path.empty() || ::getpid() != t.pid)
         return;
-    const std::string tmp = t.path + ".tmp";
-    FILE *f = std::fopen(tmp.c_str(), "we");
-    if (f == nullptr) {
-        Log(LogLevel::kError, "NPU_TRACE: cannot write %s: %s", tmp.c_str(), std::strerror(errno));
-        return;
+    (void)WriteFileLocked(t, t.path, 0, nullptr);
+}
+
+bool SessionBegin(const std::string &file, const std::string &meta) {
+    Tracer &t = T();
+    std::lock_guard<std::mutex> guard(t.mu);
+    if (t.session)
+        return false;
+    if (t.pid == 0)
+        t.pid = ::getpid();
+    t.session = true;
+    t.session_path = file;
+    t.session_meta = meta;
+    t.session_t0 = NowNs();
+    g_on.store(true, std::memory_order_release);
+    return true;
+}
+
+int SessionEnd() {
+    Tracer &t = T();
+    std::lock_guard<std::mutex> guard(t.mu);
+    if (!t.session)
+        return ESRCH;
+    const int err = WriteFileLocked(t, t.session_path, t.session_t0, &t.session_meta);
+    t.session = false;
+    t.session_path.clear();
+    t.session_meta.clear();
+    if (t.path.empty()) {
+        // No NPU_TRACE: nothing else wants the records. The lanes stay
+        // (rings keep their ids), empty; chunks already mapped are reused.
+        g_on.store(false, std::memory_order_release);
+        t.descs.clear();
+        t.slices.clear();
+        for (Lane &l : t.lanes) {
+            l.pending.clear();
+            l.all.clear();
+        }
+        t.instants.clear();
+        t.users.clear();
+        t.dropped = 0;
     }
-    WriteLocked(t, f);
-    const bool bad = std::ferror(f) != 0;
-    if (std::fclose(f) != 0 || bad) {
-        Log(LogLevel::kError, "NPU_TRACE: writing %s failed", tmp.c_str());
-        ::unlink(tmp.c_str());
+    return err;
+}
+
+namespace {
+
+void AddUserLocked(Tracer &t, UserEvent &&u) {
+    if (!RoomLocked(t, 1))
         return;
-    }
-    if (::rename(tmp.c_str(), t.path.c_str()) != 0) {
-        Log(LogLevel::kError, "NPU_TRACE: cannot rename %s to %s: %s", tmp.c_str(), t.path.c_str(),
-            std::strerror(errno));
-        ::unlink(tmp.c_str());
+    NameThreadLocked(t, u.tid);
+    t.users.push_back(std::move(u));
+}
+
+}  // namespace
+
+void UserMark(const char *cat, const std::string &name, const void *stream) {
+    if (!On())
         return;
-    }
-    Log(LogLevel::kInfo, "NPU_TRACE: wrote %zu descriptors and %zu slices to %s%s", t.descs.size(),
-        t.slices.size(), t.path.c_str(), t.dropped ? " (truncated)" : "");
+    const uint64_t now = NowNs();
+    Tracer &t = T();
+    std::lock_guard<std::mutex> guard(t.mu);
+    AddUserLocked(t, UserEvent{name, cat, now, now, 0, StreamLaneLocked(t, stream), Tid(),
+                               UserEvent::kInstant});
+}
+
+void UserRange(const char *cat, const std::string &name, uint64_t t0_ns, uint64_t t1_ns) {
+    if (!On())
+        return;
+    Tracer &t = T();
+    std::lock_guard<std::mutex> guard(t.mu);
+    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, 0, 0, Tid(), UserEvent::kRange});
+}
+
+void UserAsyncRange(const char *cat, const std::string &name, uint64_t id, uint64_t t0_ns,
+                    uint64_t t1_ns) {
+    if (!On())
+        return;
+    Tracer &t = T();
+    std::lock_guard<std::mutex> guard(t.mu);
+    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, id, 0, Tid(), UserEvent::kAsync});
 }
 
 }  // namespace npu::base::trace

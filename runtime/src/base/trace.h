@@ -39,7 +39,8 @@
 
 namespace npu::base::trace {
 
-// Set once by Start() when NPU_TRACE names a file; cleared in a forked child.
+// Set by Start() when NPU_TRACE names a file, and for the length of a
+// profiling session (SessionBegin..SessionEnd); cleared in a forked child.
 inline std::atomic<bool> g_on{false};
 
 inline bool On() {
@@ -66,6 +67,27 @@ void Finding(const char *kind, const void *stream, const void *other_stream);
 // Writes the file now (aclFinalize). Does nothing when tracing is off or in
 // a forked child.
 void Flush();
+
+// A profiling session (api/prof.cpp, CANN's aclprofStart/aclprofStop):
+// tracing is on from SessionBegin to SessionEnd, which writes what was
+// recorded in between to `file` in NPU_TRACE's format, with `meta` (a JSON
+// object) as otherData.aclprof. Without NPU_TRACE, what a session recorded
+// is dropped once written, so each session's cap counts from zero.
+// SessionBegin: false if a session runs already.
+bool SessionBegin(const std::string &file, const std::string &meta);
+// 0, or the errno of the failed write (ESRCH: no session).
+int SessionEnd();
+
+// The program's own events (msproftx) in category `cat` (a string literal),
+// on the calling thread's lane, or for MarkEx on `stream`'s lane (a stream
+// handle, never dereferenced) when it has one.
+void UserMark(const char *cat, const std::string &name, const void *stream);
+// A nested range of the calling thread (aclprofPush..aclprofPop).
+void UserRange(const char *cat, const std::string &name, uint64_t t0_ns, uint64_t t1_ns);
+// A range that may overlap others or end on another thread (aclprofRangeStart,
+// steps): an async pair with id `id` in the category.
+void UserAsyncRange(const char *cat, const std::string &name, uint64_t id, uint64_t t0_ns,
+                    uint64_t t1_ns);
 
 }  // namespace npu::base::trace
 
