@@ -681,19 +681,28 @@ const char *SwapApi(const char *api) {
     return old;
 }
 
-void DeviceAllocated(const void *base, size_t size, int32_t device, bool mapped) {
+namespace {
+// A new live range, device or host: what was freed there before is
+// forgotten, and the allocating call's stack is kept for reports. Inlined:
+// the stack skips exactly Capture and the hook (StackDepot::Capture).
+[[gnu::always_inline]] inline void Track(Shadow sh) {
     Checker &c = C();
     std::lock_guard<std::mutex> lock(c.mu);
-    const auto b = reinterpret_cast<uint64_t>(base);
-    c.Forget(b, b + size);
+    c.Forget(sh.base, sh.base + sh.size);
+    sh.alloc_stack = c.depot.Capture();
+    c.LiveChanged();
+    const uint64_t base = sh.base;
+    c.live[base] = std::move(sh);
+}
+}  // namespace
+
+void DeviceAllocated(const void *base, size_t size, int32_t device, bool mapped) {
     Shadow sh;
-    sh.base = b;
+    sh.base = reinterpret_cast<uint64_t>(base);
     sh.size = size;
     sh.device = device;
     sh.mapped = mapped;
-    sh.alloc_stack = c.depot.Capture();
-    c.LiveChanged();
-    c.live[b] = std::move(sh);
+    Track(std::move(sh));
 }
 
 void DeviceFreeing(const void *ptr) {
@@ -778,18 +787,12 @@ void DeviceReset(int32_t user_id) {
 }
 
 void HostAllocated(const void *base, size_t size, bool registered) {
-    Checker &c = C();
-    std::lock_guard<std::mutex> lock(c.mu);
-    const auto b = reinterpret_cast<uint64_t>(base);
-    c.Forget(b, b + size);
     Shadow sh;
-    sh.base = b;
+    sh.base = reinterpret_cast<uint64_t>(base);
     sh.size = size;
     sh.host = true;
     sh.registered = registered;
-    sh.alloc_stack = c.depot.Capture();
-    c.LiveChanged();
-    c.live[b] = std::move(sh);
+    Track(std::move(sh));
 }
 
 void HostFreeing(const void *ptr, bool registered) {
