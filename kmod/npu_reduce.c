@@ -3,7 +3,7 @@
  * NPU_OP_REDUCE's arithmetic (CANN's aclrtReduceAsync): a copy that
  * combines each element of the source with the one it lands on.
  *
- * Floating-point elements are added and compared with the FPU. In the
+ * Floating-point elements are added, multiplied and compared with the FPU. In the
  * kernel that needs kernel_fpu_begin()/kernel_fpu_end() around the use
  * (kernel_neon_begin()/_end() on arm64), and this file alone is compiled
  * with the FPU allowed (Kbuild). Because the
@@ -124,6 +124,8 @@ static float npu_reduce_f(float d, float s, u32 op)
 	case NPU_REDUCE_MAX:
 		/* A NaN on either side wins: d != d is d's NaN test. */
 		return (s > d || s != s) ? s : d;
+	case NPU_REDUCE_PROD:
+		return d * s;
 	default:
 		return (s < d || s != s) ? s : d;
 	}
@@ -135,6 +137,9 @@ static s32 npu_reduce_i(s32 d, s32 s, u32 op)
 	case NPU_REDUCE_SUM:
 		/* Wraps: the sum is taken unsigned and truncated by the caller. */
 		return (s32)((u32)d + (u32)s);
+	case NPU_REDUCE_PROD:
+		/* Wraps like the sum: the low bits are those of the signed product. */
+		return (s32)((u32)d * (u32)s);
 	case NPU_REDUCE_MAX:
 		return s > d ? s : d;
 	default:

@@ -973,7 +973,7 @@ static uint16_t f16_bits(_Float16 h)
  * REDUCE combines each element with the one it lands on: sums that round
  * (binary16 computed in single precision, as the host's _Float16 does),
  * subnormals, overflow to infinity, MAX and MIN with a NaN on either side,
- * wrapping integer sums; and a reduction of more than one FPU piece and
+ * products, wrapping integer sums and products; and a reduction of more than one FPU piece and
  * across the pages of a huge allocation.
  */
 static void test_reduce_combines_elements(void **state)
@@ -1011,6 +1011,7 @@ static void test_reduce_combines_elements(void **state)
 		get(f, &r, fo, d, sizeof(fo));
 		for (unsigned int i = 0; i < 8; i++) {
 			float want = op == NPU_REDUCE_SUM ? fd[i] + fs[i] :
+				     op == NPU_REDUCE_PROD ? fd[i] * fs[i] :
 				     isnan(fd[i]) || isnan(fs[i]) ? NAN :
 				     op == NPU_REDUCE_MAX ? (fs[i] > fd[i] ? fs[i] : fd[i]) :
 							    (fs[i] < fd[i] ? fs[i] : fd[i]);
@@ -1025,6 +1026,7 @@ static void test_reduce_combines_elements(void **state)
 		get(f, &r, ho, d, sizeof(ho));
 		for (unsigned int i = 0; i < 6; i++) {
 			_Float16 want = op == NPU_REDUCE_SUM ? (_Float16)((float)hd[i] + (float)hs[i]) :
+					op == NPU_REDUCE_PROD ? (_Float16)((float)hd[i] * (float)hs[i]) :
 					op == NPU_REDUCE_MAX ? (hs[i] > hd[i] ? hs[i] : hd[i]) :
 							       (hs[i] < hd[i] ? hs[i] : hd[i]);
 
@@ -1039,6 +1041,7 @@ static void test_reduce_combines_elements(void **state)
 		get(f, &r, bo, d, sizeof(bo));
 		for (unsigned int i = 0; i < 4; i++) {
 			int8_t want = op == NPU_REDUCE_SUM ? (int8_t)(uint8_t)(bd[i] + bs[i]) :
+				      op == NPU_REDUCE_PROD ? (int8_t)(uint8_t)(bd[i] * bs[i]) :
 				      op == NPU_REDUCE_MAX ? (bs[i] > bd[i] ? bs[i] : bd[i]) :
 							     (bs[i] < bd[i] ? bs[i] : bd[i]);
 
@@ -1051,6 +1054,7 @@ static void test_reduce_combines_elements(void **state)
 		get(f, &r, io, d, sizeof(io));
 		for (unsigned int i = 0; i < 3; i++) {
 			int32_t want = op == NPU_REDUCE_SUM ? (int32_t)((uint32_t)id[i] + (uint32_t)is[i]) :
+				       op == NPU_REDUCE_PROD ? (int32_t)((uint32_t)id[i] * (uint32_t)is[i]) :
 				       op == NPU_REDUCE_MAX ? (is[i] > id[i] ? is[i] : id[i]) :
 							      (is[i] < id[i] ? is[i] : id[i]);
 

@@ -31,7 +31,7 @@
 #include <linux/types.h>
 
 #define NPU_ABI_VERSION_MAJOR 1
-#define NPU_ABI_VERSION_MINOR 9 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
+#define NPU_ABI_VERSION_MINOR 10 /* 1: sharing (0x18..0x2b), ring stats, host registration, peers;
 				 * 2: asynchronous engines, RING_ABORT;
 				 * 3: NPU_RING_FAILED, NPU_CQE_RING_FAILED; per-process
 				 *    limits in struct npu_smi_proc;
@@ -46,7 +46,8 @@
 				 * 9: NPU_OP_REDUCE; NPU_FEATURE_FUTEX_DOORBELL,
 				 *    NPU_RING_CREATE_FUTEX, NPU_RING_FUTEX and the
 				 *    ring header's futex words,
-				 *    npu_ring_stats.futex_checks */
+				 *    npu_ring_stats.futex_checks;
+				 * 10: NPU_REDUCE_PROD */
 
 #define NPU_IOCTL_MAGIC 'N'
 
@@ -285,14 +286,16 @@ struct npu_ring_hdr {
  * CANN's aclrtReduceAsync (an SDMA copy that reduces into its destination).
  * Floating-point sums round to nearest even (16-bit types: computed in
  * single precision, then rounded); MAX and MIN propagate NaN from either
- * side. Integer sums wrap (two's complement). Elements are read and
+ * side. Integer sums and products wrap (two's complement); a product of
+ * two 16-bit floats is exact in single precision, so it is rounded once. Elements are read and
  * written one at a time, so a range that overlaps itself reduces in
  * ascending order.
  */
 #define NPU_REDUCE_SUM		0
 #define NPU_REDUCE_MAX		1
 #define NPU_REDUCE_MIN		2
-#define NPU_REDUCE_OP_COUNT	3
+#define NPU_REDUCE_PROD		3 /* ABI 1.10 (CANN's aclnnMul) */
+#define NPU_REDUCE_OP_COUNT	4
 #define NPU_REDUCE_F32		0 /* IEEE 754 binary32 */
 #define NPU_REDUCE_F16		1 /* IEEE 754 binary16 */
 #define NPU_REDUCE_BF16		2 /* bfloat16: the upper half of a binary32 */

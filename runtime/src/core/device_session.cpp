@@ -39,7 +39,9 @@ Error DeviceSession::Open(uint32_t phys_id, int32_t user_id, std::shared_ptr<Dev
     bool copy_indirect = version.abi_minor >= 5;
     bool copy_deref = version.abi_minor >= 7;
     bool reduce = version.abi_minor >= 9;
-    out->reset(new DeviceSession(hal, phys_id, user_id, huge1g, copy_indirect, copy_deref, reduce));
+    bool reduce_prod = version.abi_minor >= 10;
+    out->reset(new DeviceSession(hal, phys_id, user_id, huge1g, copy_indirect, copy_deref, reduce,
+                                 reduce_prod));
     // The pinned pool and host registrations are pinned for every device.
     HostPool::Get().DeviceOpened(hal, phys_id);
     return Error::Ok();

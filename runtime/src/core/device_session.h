@@ -38,6 +38,8 @@ class DeviceSession {
     bool has_copy_deref() const { return has_copy_deref_; }
     // True when the driver runs NPU_OP_REDUCE (ABI 1.9 and later).
     bool has_reduce() const { return has_reduce_; }
+    // NPU_REDUCE_PROD (ABI 1.10).
+    bool has_reduce_prod() const { return has_reduce_prod_; }
     // True when [addr, addr + len) lies in this device's aperture.
     bool InAperture(const void *addr, size_t len) const;
 
@@ -55,14 +57,16 @@ class DeviceSession {
 
   private:
     DeviceSession(npuHalDevice *hal, uint32_t phys_id, int32_t user_id, bool has_huge1g,
-                  bool has_copy_indirect, bool has_copy_deref, bool has_reduce)
+                  bool has_copy_indirect, bool has_copy_deref, bool has_reduce,
+                  bool has_reduce_prod)
         : hal_(hal),
           phys_id_(phys_id),
           user_id_(user_id),
           has_huge1g_(has_huge1g),
           has_copy_indirect_(has_copy_indirect),
           has_copy_deref_(has_copy_deref),
-          has_reduce_(has_reduce) {}
+          has_reduce_(has_reduce),
+          has_reduce_prod_(has_reduce_prod) {}
 
     npuHalDevice *const hal_;  // owned: closed by the destructor
     const uint32_t phys_id_;
@@ -71,6 +75,7 @@ class DeviceSession {
     const bool has_copy_indirect_;
     const bool has_copy_deref_;
     const bool has_reduce_;
+    const bool has_reduce_prod_;
     AllocationRegistry allocations_;
     std::atomic<uint32_t> live_streams_{0};
     mutable std::mutex phys_mu_;                           // Protects: phys_reserve_
