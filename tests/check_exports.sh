@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # libascendcl.so exports exactly its C API: every function the CANN headers
-# (include/acl, and include/runtime for CANN's rt* functions) and npu/hal.h
+# (include/acl, include/aclnn and include/aclnnop for the operators, and
+# include/runtime for CANN's rt* functions) and npu/hal.h
 # declare, and nothing else (not the driver or the mock kernel linked in for
 # the in-process device).
 #   check_exports.sh LIBASCENDCL INCLUDE_DIR [CC]
@@ -19,8 +20,8 @@ cc=${3:-${CC:-cc}}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-echo "reading the functions of $inc/acl/*.h and acl/ops/*.h with $cc -E"
-for h in "$inc"/acl/*.h "$inc"/acl/ops/*.h; do
+echo "reading the functions of $inc/acl/*.h, acl/ops/*.h, aclnn/*.h and aclnnop/*.h with $cc -E"
+for h in "$inc"/acl/*.h "$inc"/acl/ops/*.h "$inc"/aclnn/*.h "$inc"/aclnnop/*.h; do
 	echo "#include \"${h#"$inc"/}\""
 done >"$tmp/all.c"
 # ACL_FUNC_VISIBILITY (defined only if not defined yet) becomes a marker.

@@ -7,8 +7,15 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_mul.h"
 #include "rt_test.h"
 
+_Static_assert(ACLNN_ERR_PARAM_NULLPTR == 161001 && ACLNN_ERR_PARAM_INVALID == 161002 &&
+		       ACLNN_ERR_RUNTIME_ERROR == 361001 && ACLNN_ERR_INNER_NULLPTR == 561103,
+	       "ACLNN_ERR_*");
+_Static_assert(sizeof(aclnnStatus) == 4, "aclnnStatus");
 _Static_assert(sizeof(aclprofTensor) == 48, "aclprofTensor");
 _Static_assert(sizeof(aclprofTensorInfo) == 48, "aclprofTensorInfo");
 _Static_assert(offsetof(aclprofTensorInfo, stream) == 32, "aclprofTensorInfo.stream");

@@ -4,6 +4,7 @@
 // the device's copy engines: kmod/npu_reduce.c has the arithmetic).
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "api/reduce_internal.h"
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/copy_plan.h"
@@ -18,15 +19,9 @@ using npu::rt::RunApi;
 using npu::rt::StreamRef;
 using npu::rt::ThreadState;
 
-namespace {
+namespace npu::rt {
 
-// Upstream's limit for a sum (MAX_MEMCPY_SIZE_OF_D2D).
-constexpr uint64_t kMaxSumBytes = 4ULL << 30;
-
-// The device's element type for an aclDataType: -1 for a type upstream's
-// acl layer does not map (100000), -2 for one it maps but this device's
-// copy engine does not reduce (207000, as a SoC without that type answers).
-int32_t DeviceType(int32_t type) {
+int32_t ReduceElementType(int32_t type) {
     switch (type) {
         case ACL_FLOAT:
             return NPU_REDUCE_F32;
@@ -50,13 +45,57 @@ int32_t DeviceType(int32_t type) {
     }
 }
 
+uint32_t ReduceElementSize(int32_t dtype) {
+    return dtype == NPU_REDUCE_F32 || dtype == NPU_REDUCE_S32 ? 4 : dtype == NPU_REDUCE_S8 ? 1 : 2;
+}
+
+Error CheckReduceDriver(StreamRef &ref) {
+    if (!ref->session().has_reduce()) {
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "the driver of device %d predates reductions (NPU_OP_REDUCE, ABI "
+                             "1.9): load the module of this release",
+                             ref->session().user_id());
+    }
+    return Error::Ok();
+}
+
+Error QueueReduce(StreamRef &ref, Context *ctx, void *dst, const void *src, uint64_t count,
+                  uint32_t op, int32_t dtype) {
+    NPU_RETURN_IF_ERROR(CheckReduceDriver(ref));
+    const uint32_t size = ReduceElementSize(dtype);
+    NPU_RT_CHECK(count % size == 0, "count %llu is not a whole number of %u-byte elements",
+                 static_cast<unsigned long long>(count), size);
+    NPU_RT_CHECK(reinterpret_cast<uintptr_t>(dst) % size == 0 &&
+                     reinterpret_cast<uintptr_t>(src) % size == 0,
+                 "dst %p and src %p must be aligned to the %u-byte element", dst, src, size);
+    CopyRequest req;
+    NPU_RETURN_IF_ERROR(ClassifyDeviceChecked(dst, count, "dst", &req.d));
+    NPU_RETURN_IF_ERROR(ClassifyDeviceChecked(src, count, "src", &req.s));
+    NPU_RT_CHECK(req.d.dev == &ref->session(),
+                 "dst %p is memory of device %d, the stream runs on device %d", dst,
+                 req.d.dev->user_id(), ref->session().user_id());
+    req.op = CopyOp::kReduce;
+    req.dst = dst;
+    req.src = src;
+    req.shape.width = count;
+    req.value = NPU_REDUCE_VALUE(op, dtype);
+    return PlanAndExecute(ref.get(), ctx, req);
+}
+
+}  // namespace npu::rt
+
+namespace {
+
+// Upstream's limit for a sum (MAX_MEMCPY_SIZE_OF_D2D).
+constexpr uint64_t kMaxSumBytes = 4ULL << 30;
+
 Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int32_t type,
                   aclrtStream stream, void *reserve) {
     // The acl layer's checks, then the runtime's, in upstream's order.
     NPU_ACL_CHECK(dst != nullptr, "dst is NULL");
     NPU_ACL_CHECK(src != nullptr, "src is NULL");
     NPU_ACL_CHECK(reserve == nullptr, "reserve is a reserved parameter and must be NULL");
-    const int32_t dtype = DeviceType(type);
+    const int32_t dtype = npu::rt::ReduceElementType(type);
     NPU_ACL_CHECK(dtype != -1, "type %d is not a data type aclrtReduceAsync takes", type);
     NPU_RT_CHECK(count != 0, "count is 0");
     NPU_RT_CHECK(
@@ -68,12 +107,7 @@ Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int3
     std::shared_ptr<Context> ctx;
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
-    if (!ref->session().has_reduce()) {
-        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                             "the driver of device %d predates reductions (NPU_OP_REDUCE, ABI "
-                             "1.9): load the module of this release",
-                             ref->session().user_id());
-    }
+    NPU_RETURN_IF_ERROR(npu::rt::CheckReduceDriver(ref));
     if (kind == ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL) {
         return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "this device's copy engine does not reduce with "
@@ -86,26 +120,9 @@ Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int3
                              "ACL_INT32",
                              type);
     }
-    const uint32_t size = dtype == NPU_REDUCE_F32 || dtype == NPU_REDUCE_S32 ? 4
-                          : dtype == NPU_REDUCE_S8                           ? 1
-                                                                             : 2;
-    NPU_RT_CHECK(count % size == 0, "count %llu is not a whole number of %u-byte elements",
-                 static_cast<unsigned long long>(count), size);
-    NPU_RT_CHECK(reinterpret_cast<uintptr_t>(dst) % size == 0 &&
-                     reinterpret_cast<uintptr_t>(src) % size == 0,
-                 "dst %p and src %p must be aligned to the %u-byte element", dst, src, size);
-    npu::rt::CopyRequest req;
-    NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(dst, count, "dst", &req.d));
-    NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(src, count, "src", &req.s));
-    NPU_RT_CHECK(req.d.dev == &ref->session(),
-                 "dst %p is memory of device %d, the stream runs on device %d", dst,
-                 req.d.dev->user_id(), ref->session().user_id());
-    req.op = npu::rt::CopyOp::kReduce;
-    req.dst = dst;
-    req.src = src;
-    req.shape.width = count;
-    req.value = NPU_REDUCE_VALUE(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, dtype);
-    return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
+    return npu::rt::QueueReduce(ref, ctx.get(), dst, src, count,
+                                static_cast<uint32_t>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM),
+                                dtype);
 }
 
 }  // namespace
