@@ -82,6 +82,18 @@ static void run(int add, aclTensor *self, aclTensor *other, aclScalar *alpha, ac
 	ACL_OK(aclrtSynchronizeStream(g_stream));
 }
 
+static void expect(aclnnStatus rc, aclnnStatus code, const char *api, const char *says,
+		   const char *what)
+{
+	const char *m = aclGetRecentErrMsg();
+
+	if (rc != code)
+		fail_msg("%s: %d, expected %d (%s)", what, rc, code, m ? m : "no message");
+	if (!m || !strstr(m, api) || !strstr(m, says))
+		fail_msg("%s: message \"%s\" does not say \"%s\" from %s", what, m ? m : "", says,
+			 api);
+}
+
 /* CANN's quickstart: two float vectors of 8, alpha 1.0f. */
 static void test_quickstart(void **state)
 {
@@ -197,6 +209,75 @@ static void test_out_aliases_self(void **state)
 }
 
 /*
+ * alpha other than 1: a workspace of the operands' size, where alpha *
+ * other is made on the device before the sum (float 1.5, int32 -3). A
+ * missing, short or overlapping workspace is refused, and the executor
+ * stays usable.
+ */
+static void test_alpha(void **state)
+{
+	float fa[N], fb[N], fo[N];
+	int32_t ia[N], ib[N], io[N];
+	const float f15 = 1.5f;
+	const int64_t m3 = -3;
+	void *ws = NULL;
+
+	(void)state;
+	for (int i = 0; i < N; i++) {
+		fa[i] = (float)i * 0.25f - 3.0f;
+		fb[i] = (float)(i % 7) * 0.3f;
+		ia[i] = 1000 * i - 17;
+		ib[i] = i - 30;
+	}
+	ACL_OK(aclrtMalloc(&ws, BUF, ACL_MEM_MALLOC_HUGE_FIRST));
+	for (int t = 0; t < 2; t++) {
+		const aclDataType type = t ? ACL_INT32 : ACL_FLOAT;
+		aclTensor *self = vec(g_a, N, type), *other = vec(g_b, N, type), *out = vec(g_o, N, type);
+		aclScalar *alpha = t ? aclCreateScalar((void *)&m3, ACL_INT64) :
+				       aclCreateScalar((void *)&f15, ACL_FLOAT);
+		uint64_t size = 0;
+		aclOpExecutor *ex = NULL;
+
+		assert_non_null(alpha);
+		ACL_OK(aclrtMemcpy(g_a, BUF, t ? (void *)ia : (void *)fa, N * 4,
+				   ACL_MEMCPY_HOST_TO_DEVICE));
+		ACL_OK(aclrtMemcpy(g_b, BUF, t ? (void *)ib : (void *)fb, N * 4,
+				   ACL_MEMCPY_HOST_TO_DEVICE));
+		ACL_OK(aclnnAddGetWorkspaceSize(self, other, alpha, out, &size, &ex));
+		assert_int_equal(size, N * 4);
+		expect(aclnnAdd(NULL, size, ex, g_stream), ACLNN_ERR_PARAM_NULLPTR, "aclnnAdd",
+		       "workspace is NULL", "no workspace");
+		expect(aclnnAdd(ws, size - 4, ex, g_stream), ACLNN_ERR_PARAM_INVALID, "aclnnAdd",
+		       "below the", "short workspace");
+		expect(aclnnAdd(g_b, size, ex, g_stream), ACLNN_ERR_PARAM_INVALID, "aclnnAdd",
+		       "overlaps", "workspace on other");
+		ACL_OK(aclnnAdd(ws, size, ex, g_stream));
+		ACL_OK(aclrtSynchronizeStream(g_stream));
+		ACL_OK(aclrtMemcpy(t ? (void *)io : (void *)fo, N * 4, g_o, N * 4,
+				   ACL_MEMCPY_DEVICE_TO_HOST));
+		for (int i = 0; i < N; i++) {
+			if (t) {
+				assert_int_equal(io[i], ia[i] - 3 * ib[i]);
+			} else {
+				volatile float scaled = f15 * fb[i]; /* rounded, as on the device */
+				float want = fa[i] + scaled;
+				if (memcmp(&fo[i], &want, sizeof(want)))
+					fail_msg("float %d: %a, want %a", i, fo[i], want);
+			}
+		}
+		/* other is untouched. */
+		ACL_OK(aclrtMemcpy(t ? (void *)io : (void *)fo, N * 4, g_b, N * 4,
+				   ACL_MEMCPY_DEVICE_TO_HOST));
+		assert_memory_equal(t ? (void *)io : (void *)fo, t ? (void *)ib : (void *)fb, N * 4);
+		ACL_OK(aclDestroyTensor(self));
+		ACL_OK(aclDestroyTensor(other));
+		ACL_OK(aclDestroyTensor(out));
+		ACL_OK(aclDestroyScalar(alpha));
+	}
+	ACL_OK(aclrtFree(ws));
+}
+
+/*
  * Queued, not run: an asynchronous copy puts self on the device, the add
  * follows it on the stream, and a copy back follows the add; only the
  * final synchronisation waits. The operands are large, so that an add that
@@ -248,18 +329,6 @@ static void test_stream_order(void **state)
 	ACL_OK(aclrtFree(o));
 	ACL_OK(aclrtFreeHost(h));
 	ACL_OK(aclrtFreeHost(back));
-}
-
-static void expect(aclnnStatus rc, aclnnStatus code, const char *api, const char *says,
-		   const char *what)
-{
-	const char *m = aclGetRecentErrMsg();
-
-	if (rc != code)
-		fail_msg("%s: %d, expected %d (%s)", what, rc, code, m ? m : "no message");
-	if (!m || !strstr(m, api) || !strstr(m, says))
-		fail_msg("%s: message \"%s\" does not say \"%s\" from %s", what, m ? m : "", says,
-			 api);
 }
 
 /* NULL arguments, and executors used twice or by the other operator. */
@@ -340,6 +409,7 @@ static void test_unsupported(void **state)
 	aclTensor *o24 = aclCreateTensor(s24, 2, ACL_FLOAT, st24, 0, ACL_FORMAT_ND, s24, 2, g_o);
 	aclTensor *a24 = aclCreateTensor(s24, 2, ACL_FLOAT, st24, 0, ACL_FORMAT_ND, s24, 2, g_a);
 	aclTensor *strided = aclCreateTensor(s4, 1, ACL_FLOAT, st2, 0, ACL_FORMAT_ND, s8, 1, g_b);
+	aclTensor *ai = vec(g_a, 4, ACL_INT32), *oi = vec(g_o, 4, ACL_INT32);
 	aclTensor *bi = vec(g_b, 4, ACL_INT32), *ad = vec(g_a, 4, ACL_DOUBLE);
 	aclTensor *bd = vec(g_b, 4, ACL_DOUBLE), *od = vec(g_o, 4, ACL_DOUBLE);
 	aclTensor *au8 = vec(g_a, 4, ACL_UINT8), *bu8 = vec(g_b, 4, ACL_UINT8), *ou8 = vec(g_o, 4, ACL_UINT8);
@@ -348,9 +418,9 @@ static void test_unsupported(void **state)
 	aclTensor *nz = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 0, ACL_FORMAT_FRACTAL_NZ, s4, 1, g_b);
 	aclTensor *past = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 2, ACL_FORMAT_ND, s4, 1, g_b);
 	aclTensor *nodata = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 0, ACL_FORMAT_ND, s4, 1, NULL);
-	const float two = 2.0f;
+	const float f15 = 1.5f;
 	const double one_d = 1.0;
-	aclScalar *alpha2 = aclCreateScalar((void *)&two, ACL_FLOAT);
+	aclScalar *alpha15 = aclCreateScalar((void *)&f15, ACL_FLOAT);
 	aclScalar *one = aclCreateScalar((void *)&one_d, ACL_DOUBLE);
 	uint64_t ws;
 	aclOpExecutor *ex;
@@ -362,7 +432,8 @@ static void test_unsupported(void **state)
 		aclnnStatus code;
 		const char *says;
 	} rows[] = {
-		{ "alpha 2", a, b, o, alpha2, ACLNN_ERR_PARAM_INVALID, "only alpha 1" },
+		{ "int32 alpha 1.5", ai, bi, oi, alpha15, ACLNN_ERR_PARAM_INVALID,
+		  "alpha 1.5 is not a value of self's type ACL_INT32" },
 		{ "broadcast", a24, b, o24, one, ACLNN_ERR_PARAM_INVALID, "broadcasting is not supported" },
 		{ "no broadcast", a, b3, o, one, ACLNN_ERR_PARAM_INVALID, "do not broadcast" },
 		{ "out shape", a, b, o24, one, ACLNN_ERR_PARAM_INVALID, "out has shape [2,4]" },
@@ -393,13 +464,13 @@ static void test_unsupported(void **state)
 	ACL_OK(aclnnAdd(NULL, 0, ex, g_stream));
 	ACL_OK(aclrtSynchronizeStream(g_stream));
 
-	aclTensor *all[] = { a, b, o, b3, o24, a24, strided, bi, ad, bd, od, au8, bu8, ou8,
+	aclTensor *all[] = { a, b, o, ai, oi, b3, o24, a24, strided, bi, ad, bd, od, au8, bu8, ou8,
 			     o_on_b, o_in_a, nz, past, nodata };
 	for (unsigned int i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		assert_non_null(all[i]);
 		ACL_OK(aclDestroyTensor(all[i]));
 	}
-	ACL_OK(aclDestroyScalar(alpha2));
+	ACL_OK(aclDestroyScalar(alpha15));
 	ACL_OK(aclDestroyScalar(one));
 }
 
@@ -484,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_add_mul_float_int32),
 		cmocka_unit_test(test_out_aliases_self),
 		cmocka_unit_test(test_stream_order),
+		cmocka_unit_test(test_alpha),
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_unsupported),
 		cmocka_unit_test(test_runtime_errors_and_empty),

@@ -62,6 +62,11 @@ struct aclOpExecutor {
     const void *self;
     const void *other;
     uint64_t bytes;  // of each operand; 0: nothing to run
+    // aclnnAdd with alpha other than 1: the workspace's bytes (alpha * other
+    // is made there first) and the 32-bit word it is filled with (alpha in
+    // the element type, repeated); 0: no workspace.
+    uint64_t ws_bytes;
+    uint32_t alpha_word;
 };
 
 namespace {
@@ -249,6 +254,51 @@ Error ScalarValue(const aclScalar *alpha, double *out) {
     return Error::Ok();
 }
 
+// The 32-bit word that fills a workspace with alpha in the element type
+// dtype (NPU_REDUCE_*): floats rounded to nearest (binary16 as
+// aclFloatToFloat16 does), integers only when alpha is one of the type.
+Error AlphaWord(double v, int32_t dtype, uint32_t *word) {
+    const auto integer = [v](double lo, double hi) {
+        return std::trunc(v) == v && v >= lo && v <= hi;
+    };
+    switch (dtype) {
+        case NPU_REDUCE_F32: {
+            const float f = static_cast<float>(v);
+            std::memcpy(word, &f, sizeof(f));
+            return Error::Ok();
+        }
+        case NPU_REDUCE_F16: {
+            const uint32_t h = aclFloatToFloat16(static_cast<float>(v));
+            *word = h | h << 16;
+            return Error::Ok();
+        }
+        case NPU_REDUCE_BF16: {
+            const float f = static_cast<float>(v);
+            uint32_t u;
+            std::memcpy(&u, &f, sizeof(u));
+            const uint32_t h = std::isnan(f) ? 0x7fc0u : (u + 0x7fffu + ((u >> 16) & 1)) >> 16;
+            *word = h | h << 16;
+            return Error::Ok();
+        }
+        case NPU_REDUCE_S8:
+            NPU_NN_CHECK(integer(-128, 127), "alpha %g is not a value of self's type ACL_INT8", v);
+            *word = static_cast<uint8_t>(static_cast<int8_t>(v)) * 0x01010101u;
+            return Error::Ok();
+        case NPU_REDUCE_S16: {
+            NPU_NN_CHECK(integer(-32768, 32767), "alpha %g is not a value of self's type ACL_INT16",
+                         v);
+            const uint32_t h = static_cast<uint16_t>(static_cast<int16_t>(v));
+            *word = h | h << 16;
+            return Error::Ok();
+        }
+        default:
+            NPU_NN_CHECK(integer(-2147483648.0, 2147483647.0),
+                         "alpha %g is not a value of self's type ACL_INT32", v);
+            *word = static_cast<uint32_t>(static_cast<int32_t>(v));
+            return Error::Ok();
+    }
+}
+
 // The checks of both operators' first call, then the executor.
 Error MakeExecutor(uint32_t op, const aclTensor *self, const aclTensor *other,
                    const aclScalar *alpha, bool has_alpha, aclTensor *out, uint64_t *workspace_size,
@@ -288,10 +338,14 @@ Error MakeExecutor(uint32_t op, const aclTensor *self, const aclTensor *other,
     }
     NPU_NN_CHECK(o.view == a.view, "out has shape %s, self and other %s", ShapeText(o.view).c_str(),
                  ShapeText(a.view).c_str());
+    uint32_t alpha_word = 0;
+    bool scaled = false;
     if (has_alpha) {
         double v = 0;
         NPU_RETURN_IF_ERROR(ScalarValue(alpha, &v));
-        NPU_NN_CHECK(v == 1.0, "alpha is %g: only alpha 1 is supported here", v);
+        scaled = v != 1.0;
+        if (scaled)
+            NPU_RETURN_IF_ERROR(AlphaWord(v, dtype, &alpha_word));
     }
     NPU_NN_CHECK(!Overlap(o, b),
                  "out and other overlap: other would be overwritten before it is read");
@@ -304,13 +358,15 @@ Error MakeExecutor(uint32_t op, const aclTensor *self, const aclTensor *other,
     ex->self = a.addr;
     ex->other = b.addr;
     ex->bytes = o.bytes;
+    ex->ws_bytes = scaled ? (o.bytes + 3) / 4 * 4 : 0;
+    ex->alpha_word = alpha_word;
     AclnnState &s = AclnnState::Get();
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.executors.size() >= kMaxHandles)
         return Error::Format(ACLNN_ERR_INNER_CREATE_EXECUTOR,
                              "%zu executors are waiting to run already", kMaxHandles);
     *executor = ex.get();
-    *workspace_size = 0;
+    *workspace_size = ex->ws_bytes;
     s.executors.emplace(ex.get(), std::move(ex));
     return Error::Ok();
 }
@@ -335,12 +391,12 @@ Error OnDevice(const npu::rt::StreamRef &ref, const void *p, uint64_t bytes, con
     return Error::Ok();
 }
 
-Error QueueOps(const aclOpExecutor &ex, aclrtStream stream) {
+Error QueueOps(const aclOpExecutor &ex, void *ws, aclrtStream stream) {
     std::shared_ptr<npu::rt::Context> ctx;
     npu::rt::StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
     NPU_RETURN_IF_ERROR(npu::rt::CheckReduceDriver(ref));
-    if (ex.op == NPU_REDUCE_PROD && !ref->session().has_reduce_prod()) {
+    if ((ex.op == NPU_REDUCE_PROD || ex.ws_bytes != 0) && !ref->session().has_reduce_prod()) {
         return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                              "the driver of device %d predates products (NPU_REDUCE_PROD, ABI "
                              "1.10): load the module of this release",
@@ -351,16 +407,32 @@ Error QueueOps(const aclOpExecutor &ex, aclrtStream stream) {
     NPU_RETURN_IF_ERROR(OnDevice(ref, ex.out, ex.bytes, "out"));
     NPU_RETURN_IF_ERROR(OnDevice(ref, ex.self, ex.bytes, "self"));
     NPU_RETURN_IF_ERROR(OnDevice(ref, ex.other, ex.bytes, "other"));
+    const void *addend = ex.other;
+    if (ex.ws_bytes != 0) {
+        // alpha * other into the workspace: filled with alpha, times other.
+        npu::rt::CopyRequest fill;
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(ws, ex.ws_bytes, "workspace", &fill.d));
+        NPU_RETURN_IF_ERROR(OnDevice(ref, ws, ex.ws_bytes, "workspace"));
+        fill.op = npu::rt::CopyOp::kFill32;
+        fill.dst = ws;
+        fill.value = ex.alpha_word;
+        fill.shape.width = ex.ws_bytes / 4;
+        NPU_RETURN_IF_ERROR(npu::rt::PlanAndExecute(ref.get(), ctx.get(), fill));
+        NPU_RETURN_IF_ERROR(npu::rt::QueueReduce(ref, ctx.get(), ws, ex.other, ex.bytes,
+                                                 NPU_REDUCE_PROD, ex.dtype));
+        addend = ws;
+    }
     if (ex.out != ex.self) {
         NPU_RETURN_IF_ERROR(
             npu::rt::MemcpyAsync(ref, ex.out, ex.self, ex.bytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
     }
-    return npu::rt::QueueReduce(ref, ctx.get(), ex.out, ex.other, ex.bytes, ex.op, ex.dtype);
+    return npu::rt::QueueReduce(ref, ctx.get(), ex.out, addend, ex.bytes, ex.op, ex.dtype);
 }
 
 // The second call of both operators: takes the executor out of its table
 // (it runs once), then queues its work.
-Error RunExecutor(const char *api, uint32_t op, aclOpExecutor *executor, aclrtStream stream) {
+Error RunExecutor(const char *api, uint32_t op, void *ws, uint64_t ws_size, aclOpExecutor *executor,
+                  aclrtStream stream) {
     if (executor == nullptr)
         return NullPtr("executor");
     std::unique_ptr<aclOpExecutor> ex;
@@ -371,14 +443,31 @@ Error RunExecutor(const char *api, uint32_t op, aclOpExecutor *executor, aclrtSt
         NPU_NN_CHECK(it != s.executors.end(),
                      "executor %p is not a live executor (executors run once)",
                      static_cast<const void *>(executor));
-        NPU_NN_CHECK(it->second->op == op, "executor %p was not made by %sGetWorkspaceSize",
+        const aclOpExecutor &x = *it->second;
+        NPU_NN_CHECK(x.op == op, "executor %p was not made by %sGetWorkspaceSize",
                      static_cast<const void *>(executor), api);
+        if (x.ws_bytes != 0) {
+            if (ws == nullptr)
+                return NullPtr("workspace");
+            NPU_NN_CHECK(ws_size >= x.ws_bytes,
+                         "workspaceSize %" PRIu64 " is below the %" PRIu64
+                         " bytes %sGetWorkspaceSize asked for",
+                         ws_size, x.ws_bytes, api);
+            NPU_NN_CHECK(reinterpret_cast<uintptr_t>(ws) % 4 == 0,
+                         "workspace %p is not 4-byte aligned", ws);
+            const uintptr_t w0 = reinterpret_cast<uintptr_t>(ws), w1 = w0 + x.ws_bytes;
+            for (const void *p : {static_cast<const void *>(x.out), x.self, x.other}) {
+                const uintptr_t p0 = reinterpret_cast<uintptr_t>(p);
+                NPU_NN_CHECK(w1 <= p0 || p0 + x.bytes <= w0,
+                             "the workspace overlaps a tensor of the operation");
+            }
+        }
         ex = std::move(it->second);
         s.executors.erase(it);
     }
     if (ex->bytes == 0)
         return Error::Ok();
-    Error e = QueueOps(*ex, stream);
+    Error e = QueueOps(*ex, ws, stream);
     return e.ok() ? e : RuntimeError(e);
 }
 
@@ -487,10 +576,9 @@ aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor *self, const aclTensor *oth
 
 aclnnStatus aclnnAdd(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                      aclrtStream stream) {
-    (void)workspace;
-    (void)workspaceSize;  // none is needed: any size is enough
-    return RunApi("aclnnAdd",
-                  [&] { return RunExecutor("aclnnAdd", NPU_REDUCE_SUM, executor, stream); });
+    return RunApi("aclnnAdd", [&] {
+        return RunExecutor("aclnnAdd", NPU_REDUCE_SUM, workspace, workspaceSize, executor, stream);
+    });
 }
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *other, aclTensor *out,
@@ -503,8 +591,7 @@ aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor *self, const aclTensor *oth
 
 aclnnStatus aclnnMul(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                      aclrtStream stream) {
-    (void)workspace;
-    (void)workspaceSize;
-    return RunApi("aclnnMul",
-                  [&] { return RunExecutor("aclnnMul", NPU_REDUCE_PROD, executor, stream); });
+    return RunApi("aclnnMul", [&] {
+        return RunExecutor("aclnnMul", NPU_REDUCE_PROD, workspace, workspaceSize, executor, stream);
+    });
 }
