@@ -23,6 +23,9 @@ for f in runtime/include/acl/acl.h runtime/include/acl/ops/acl_dvpp.h \
 	runtime/lib64/stub/libascendcl.so runtime/lib64/stub/libruntime.so \
 	runtime/lib64/stub/libacl_rt.so runtime/lib64/stub/libacl_rt_impl.so runtime/lib64/stub/libacl_dvpp.so runtime/lib64/libascendcl.so \
 	runtime/lib64/stub/libmsprofiler.so runtime/lib64/stub/libprofapi.so runtime/include/acl/acl_prof.h \
+	runtime/lib64/stub/libopapi.so runtime/lib64/stub/libnnopbase.so runtime/lib64/libopapi.so \
+	runtime/include/aclnnop/aclnn_add.h runtime/include/aclnnop/aclnn_mul.h runtime/include/aclnn/acl_meta.h \
+	lib64/libopapi.so lib64/libnnopbase.so include/aclnn/opdev/op_errno.h \
 	lib64/libruntime.so lib64/libacl_rt_impl.so lib64/libmsprofiler.so lib64/libprofapi.so; do
 	[[ -e $prefix/$f ]] || fail "$f is missing from the install (or a dangling link)"
 done
