@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The CANN headers (include/acl) compile warning-free as C11 and as C++17
+# The CANN headers (include/acl, and the operator headers include/aclnn and
+# include/aclnnop) compile warning-free as C11 and as C++17
 # with the flags of CANN's samples, and carry upstream's struct layouts and
 # enum values: header_abi.c, compiled once per language, asserts them.
 #   check_headers.sh INCLUDE_DIR [CC] [CXX]

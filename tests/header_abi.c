@@ -10,6 +10,9 @@
 
 #include "acl/acl.h"
 #include "acl/acl_rt_allocator.h"
+#include "aclnn/opdev/op_errno.h"
+#include "aclnnop/aclnn_add.h"
+#include "aclnnop/aclnn_mul.h"
 
 #ifdef __cplusplus
 #define ABI_ASSERT(cond, what) static_assert(cond, what)
@@ -156,6 +159,10 @@ ABI_ASSERT(ACL_RT_SNAPSHOT_UNLOCK_POST == 5, "aclrtSnapShotStage");
 ABI_ASSERT(ACL_MAJOR_VERSION == 1 && ACL_MINOR_VERSION == 17 && ACL_PATCH_VERSION == 0,
 	   "interface version");
 ABI_ASSERT(ACL_RT_CMO_MAX_BARRIER_NUM == 6 && ACL_RT_MEM_UCE_INFO_MAX_NUM == 20, "array sizes");
+ABI_ASSERT(ACLNN_SUCCESS == 0 && ACLNN_ERR_PARAM_NULLPTR == 161001 &&
+               ACLNN_ERR_PARAM_INVALID == 161002 && ACLNN_ERR_RUNTIME_ERROR == 361001,
+           "aclnnStatus codes");
+ABI_ASSERT(sizeof(aclnnStatus) == 4 && ACL_FORMAT_ND == 2, "aclnnStatus, aclFormat");
 
 #ifdef __cplusplus
 /* In C++, dim3's constructor defaults every dimension to 1, in constant expressions. */
