@@ -418,6 +418,8 @@ static void test_unsupported(void **state)
 	aclTensor *nz = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 0, ACL_FORMAT_FRACTAL_NZ, s4, 1, g_b);
 	aclTensor *past = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 2, ACL_FORMAT_ND, s4, 1, g_b);
 	aclTensor *nodata = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 0, ACL_FORMAT_ND, s4, 1, NULL);
+	aclTensor *wraps = aclCreateTensor(s4, 1, ACL_FLOAT, st1, 0, ACL_FORMAT_ND, s4, 1,
+					   (void *)(uintptr_t)-8);
 	const float f15 = 1.5f;
 	const double one_d = 1.0;
 	aclScalar *alpha15 = aclCreateScalar((void *)&f15, ACL_FLOAT);
@@ -446,6 +448,7 @@ static void test_unsupported(void **state)
 		{ "format", a, nz, o, one, ACLNN_ERR_PARAM_INVALID, "format 29" },
 		{ "past storage", a, past, o, one, ACLNN_ERR_PARAM_INVALID, "inside its storage" },
 		{ "no data", a, nodata, o, one, ACLNN_ERR_PARAM_NULLPTR, "other's data is NULL" },
+		{ "wraps", a, wraps, o, one, ACLNN_ERR_PARAM_INVALID, "past the end of the address space" },
 	};
 
 	(void)state;
@@ -465,7 +468,7 @@ static void test_unsupported(void **state)
 	ACL_OK(aclrtSynchronizeStream(g_stream));
 
 	aclTensor *all[] = { a, b, o, ai, oi, b3, o24, a24, strided, bi, ad, bd, od, au8, bu8, ou8,
-			     o_on_b, o_in_a, nz, past, nodata };
+			     o_on_b, o_in_a, nz, past, nodata, wraps };
 	for (unsigned int i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
 		assert_non_null(all[i]);
 		ACL_OK(aclDestroyTensor(all[i]));

@@ -151,13 +151,22 @@ Error ReadTensor(const char *name, const aclTensor *t, TensorView *out) {
                      "%s holds more than the 4 GiB one operation covers here", name);
         if (x.data == nullptr)
             return Error::Format(ACLNN_ERR_PARAM_NULLPTR, "%s's data is NULL", name);
+        // The address arithmetic is done on integers and must not wrap:
+        // the addresses are the caller's and are checked when the work is
+        // queued; here they only need to be numbers the checks can compare.
+        uint64_t end_bytes = 0, last = 0;
+        NPU_NN_CHECK(
+            !__builtin_mul_overflow(end, size, &end_bytes) &&
+                !__builtin_add_overflow(reinterpret_cast<uintptr_t>(x.data), end_bytes, &last),
+            "%s's view runs past the end of the address space", name);
     }
     out->view = x.view;
     out->numel = numel;
     out->bytes = bytes;
     out->dtype = x.dtype;
-    out->addr =
-        numel == 0 ? nullptr : static_cast<char *>(x.data) + static_cast<uint64_t>(x.offset) * size;
+    out->addr = numel == 0 ? nullptr
+                           : reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(x.data) +
+                                                      static_cast<uint64_t>(x.offset) * size);
     return Error::Ok();
 }
 
