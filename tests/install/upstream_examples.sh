@@ -12,8 +12,9 @@
 # upstream's repository (network).
 #   upstream_examples.sh EXAMPLE_DIR BUILD_DIR WORK_DIR [NAME_REGEX]
 # Prints one line per example (pass, fail: run, fail: build) and the totals;
-# exits 1 if any example that builds fails. Examples whose CMakeLists.txt
-# builds an AscendC kernel (ascendc_library) stop at configure, as
+# exits 1 if any example that builds fails. An example that exits 0 after
+# its CHECK_ERROR macro printed "Operation failed:" has failed (exit 125).
+# Examples whose CMakeLists.txt builds an AscendC kernel (ascendc_library) stop at configure, as
 # ascendc.cmake says (no device kernels here), and count as not built.
 set -uo pipefail
 [[ $# -ge 3 ]] || { echo "usage: $0 EXAMPLE_DIR BUILD_DIR WORK_DIR [NAME_REGEX]" >&2; exit 2; }
@@ -68,6 +69,12 @@ while IFS= read -r script; do
 	mkdir -p "$work/logs"
 	(cd "$dir" && timeout 300 bash run.sh) >"$log" 2>&1
 	rc=$?
+	# Some examples return a failed call's code from a helper whose result
+	# main ignores, and exit 0: the examples' CHECK_ERROR line (utils.h)
+	# marks the failure, and it fails the run.
+	if [[ $rc -eq 0 ]] && grep -q '^\[ERROR\]  Operation failed:' "$log"; then
+		rc=125
+	fi
 	if [[ $rc -eq 0 ]]; then
 		pass=$((pass + 1))
 		echo "pass        $name"
