@@ -28,6 +28,8 @@ enum acltdtTensorType {
     ACL_TENSOR_DATA_SLICE_TENSOR,
     ACL_TENSOR_DATA_END_TENSOR
 };
+/* Upstream names the type without the enum keyword, which C needs this for. */
+typedef enum acltdtTensorType acltdtTensorType;
 
 typedef struct acltdtDataItem acltdtDataItem;
 typedef struct acltdtDataset acltdtDataset;

@@ -155,8 +155,8 @@ aclError DeleteHandle(const char *api, Table TdtQueueState::*t, const T *h, cons
 // Copies src_len bytes into dst (dst_len bytes), as upstream's parameter
 // copies: a destination too small is refused.
 Error CopyParam(const void *src, size_t src_len, void *dst, size_t dst_len, size_t *ret_len) {
-    NPU_ACL_CHECK(src_len <= dst_len, "len %zu is too small: the value has %zu bytes", dst_len,
-                  src_len);
+    NPU_ACL_CHECK(src_len <= dst_len, "%zu bytes do not fit in the %zu of the destination",
+                  src_len, dst_len);
     std::memcpy(dst, src, src_len);
     if (ret_len != nullptr)
         *ret_len = src_len;
