@@ -136,6 +136,8 @@ so=$(sed -n 's:^.*/lib64/\(libascendcl\.so\.[0-9][0-9.]*\)$:\1:p' "$dir/runtime.
 has runtime "$prefix/lib64/libascendcl.so.0" "$prefix/lib64/libascendcl.so" "$prefix/lib64/$so" \
 	"$prefix/lib64/libacl_rt.so" "$prefix/lib64/libacl_rt_impl.so" "$prefix/include/acl/acl.h" "$prefix/include/acl/acl_rt.h" \
 	"$prefix/lib64/libmsprofiler.so" "$prefix/lib64/libprofapi.so" "$prefix/include/acl/acl_prof.h" \
+	"$prefix/lib64/libacl_tdt_channel.so" "$prefix/lib64/libacl_tdt_queue.so" \
+	"$prefix/include/acl/acl_tdt.h" "$prefix/include/acl/acl_tdt_queue.h" \
 	"$prefix/include/acl/error_codes/rt_error_codes.h" "$prefix/include/ge/ge_error_codes.h" \
 	"$prefix/include/npu/hal.h" "$prefix/include/npu/npu_uapi.h" \
 	"$prefix/lib/cmake/ascendcl/ascendclConfig.cmake" \

@@ -61,13 +61,13 @@ struct acltdtChannelHandle {
 
 namespace {
 
-constexpr size_t kMaxNameLen = 128;        // with its NUL, as a queue name (RT_MQ_MAX_NAME_LEN)
-constexpr size_t kMaxDims = 128;           // acltdtCreateDataItem's dimNum
-constexpr size_t kMaxItems = 1024;         // items of one dataset
-constexpr size_t kMinCapacity = 2;         // a queue's smallest depth upstream
-constexpr size_t kMaxCapacity = 8192;      // elements of one channel
-constexpr size_t kDefaultCapacity = 128;   // acltdtCreateChannel's
-constexpr size_t kMaxHandles = 65536;      // each of: items, datasets
+constexpr size_t kMaxNameLen = 128;       // with its NUL, as a queue name (RT_MQ_MAX_NAME_LEN)
+constexpr size_t kMaxDims = 128;          // acltdtCreateDataItem's dimNum
+constexpr size_t kMaxItems = 1024;        // items of one dataset
+constexpr size_t kMinCapacity = 2;        // a queue's smallest depth upstream
+constexpr size_t kMaxCapacity = 8192;     // elements of one channel
+constexpr size_t kDefaultCapacity = 128;  // acltdtCreateChannel's
+constexpr size_t kMaxHandles = 65536;     // each of: items, datasets
 constexpr size_t kMaxChannels = 1024;
 
 // One element of a channel: a dataset's items with their payloads on the
@@ -158,8 +158,7 @@ Error FindChannel(const acltdtChannelHandle *handle, std::shared_ptr<Channel> *o
     auto &s = TdtState::Get();
     std::lock_guard<std::mutex> lk(s.mu);
     auto it = s.channels.find(handle);
-    NPU_ACL_CHECK(it != s.channels.end(),
-                  "handle %p is not a live channel (acltdtCreateChannel)",
+    NPU_ACL_CHECK(it != s.channels.end(), "handle %p is not a live channel (acltdtCreateChannel)",
                   static_cast<const void *>(handle));
     *out = it->second.second;
     return Error::Ok();
@@ -185,8 +184,8 @@ acltdtChannelHandle *CreateChannel(const char *api, uint32_t deviceId, const cha
         NPU_ACL_CHECK(len + 1 <= kMaxNameLen, "name is longer than %zu characters",
                       kMaxNameLen - 1);
         NPU_ACL_CHECK(capacity >= kMinCapacity && capacity <= kMaxCapacity,
-                      "capacity %zu is outside [%zu, %zu] (channel \"%s\")", capacity,
-                      kMinCapacity, kMaxCapacity, name);
+                      "capacity %zu is outside [%zu, %zu] (channel \"%s\")", capacity, kMinCapacity,
+                      kMaxCapacity, name);
         uint32_t phys = 0;
         NPU_RETURN_IF_ERROR(
             npu::rt::DeviceManager::Get().ToPhysical(static_cast<int32_t>(deviceId), &phys));
@@ -269,17 +268,15 @@ aclError acltdtGetDimsFromItem(const acltdtDataItem *dataItem, int64_t *dims, si
         NPU_ACL_CHECK(dims != nullptr || dimNum == 0, "dims is NULL but dimNum is %zu", dimNum);
         NPU_ACL_CHECK(dims == nullptr || dimNum != 0, "dims is not NULL but dimNum is 0");
         NPU_ACL_CHECK(dimNum >= dataItem->dims.size(),
-                      "dimNum %zu is less than the item's %zu dims", dimNum,
-                      dataItem->dims.size());
+                      "dimNum %zu is less than the item's %zu dims", dimNum, dataItem->dims.size());
         for (size_t i = 0; i < dataItem->dims.size(); ++i)
             dims[i] = dataItem->dims[i];
         return Error::Ok();
     });
 }
 
-acltdtDataItem *acltdtCreateDataItem(acltdtTensorType tdtType, const int64_t *dims,
-                                     size_t dimNum, aclDataType dataType, void *data,
-                                     size_t size) {
+acltdtDataItem *acltdtCreateDataItem(acltdtTensorType tdtType, const int64_t *dims, size_t dimNum,
+                                     aclDataType dataType, void *data, size_t size) {
     acltdtDataItem *result = nullptr;
     RunApi("acltdtCreateDataItem", [&] {
         const int32_t type = npu::rt::EnumValue(tdtType);
@@ -369,8 +366,9 @@ acltdtDataItem *acltdtGetDataItem(const acltdtDataset *dataset, size_t index) {
         NPU_RETURN_IF_ERROR(CheckDataset(dataset));
         auto &s = TdtState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
-        NPU_ACL_CHECK(index < dataset->items.size(), "index %zu is not below the dataset's size %zu",
-                      index, dataset->items.size());
+        NPU_ACL_CHECK(index < dataset->items.size(),
+                      "index %zu is not below the dataset's size %zu", index,
+                      dataset->items.size());
         result = dataset->items[index];
         return Error::Ok();
     });
@@ -576,8 +574,8 @@ aclError acltdtReceiveTensor(const acltdtChannelHandle *handle, acltdtDataset *d
                 return Error::Format(ACL_ERROR_FAILURE, "the channel was %s",
                                      ch->destroyed ? "destroyed" : "stopped");
             if (!got)
-                return Error::Format(ACL_ERROR_RT_QUEUE_EMPTY,
-                                     "the channel is empty after %d ms", timeout);
+                return Error::Format(ACL_ERROR_RT_QUEUE_EMPTY, "the channel is empty after %d ms",
+                                     timeout);
             e = std::move(ch->fifo.front());
             ch->fifo.pop_front();
             ch->not_full.notify_one();
@@ -605,8 +603,7 @@ aclError acltdtReceiveTensor(const acltdtChannelHandle *handle, acltdtDataset *d
         if (!err.ok())
             return err;
         std::lock_guard<std::mutex> lk(s.mu);
-        NPU_ACL_CHECK(s.datasets.count(dataset) != 0,
-                      "dataset %p was destroyed during the receive",
+        NPU_ACL_CHECK(s.datasets.count(dataset) != 0, "dataset %p was destroyed during the receive",
                       static_cast<const void *>(dataset));
         NPU_ACL_CHECK(s.items.size() + made.size() <= kMaxHandles,
                       "this process has %zu data items already", s.items.size());

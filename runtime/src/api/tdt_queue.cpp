@@ -68,9 +68,9 @@ struct acltdtQueueRouteQueryInfo {
 
 namespace {
 
-constexpr uint32_t kDefaultDepth = 8;    // upstream's default depth
-constexpr uint32_t kMinDepth = 2;        // and its smallest
-constexpr uint32_t kMaxDepth = 8192;     // elements of one queue
+constexpr uint32_t kDefaultDepth = 8;  // upstream's default depth
+constexpr uint32_t kMinDepth = 2;      // and its smallest
+constexpr uint32_t kMaxDepth = 8192;   // elements of one queue
 constexpr size_t kMaxQueues = 4096;
 constexpr size_t kMaxRoutes = 1024;      // bound routes of the process
 constexpr size_t kMaxListRoutes = 4096;  // routes of one route list
@@ -121,8 +121,8 @@ T *NewHandle(const char *api, Table TdtQueueState::*t, const char *what) {
         auto h = std::make_unique<T>();
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
-        NPU_ACL_CHECK((s.*t).size() < kMaxHandles, "this process has %zu %s already",
-                      kMaxHandles, what);
+        NPU_ACL_CHECK((s.*t).size() < kMaxHandles, "this process has %zu %s already", kMaxHandles,
+                      what);
         (s.*t).insert(h.get());
         result = h.release();
         return Error::Ok();
@@ -145,18 +145,18 @@ aclError DeleteHandle(const char *api, Table TdtQueueState::*t, const T *h, cons
     });
 }
 
-#define NPU_TDT_CHECK_LIVE(table, h, what, maker)                                        \
-    do {                                                                                 \
-        NPU_ACL_CHECK((h) != nullptr, "%s is NULL", what);                               \
+#define NPU_TDT_CHECK_LIVE(table, h, what, maker)                                       \
+    do {                                                                                \
+        NPU_ACL_CHECK((h) != nullptr, "%s is NULL", what);                              \
         NPU_ACL_CHECK(Live(&TdtQueueState::table, (h)), "%s %p is not live (%s)", what, \
-                      static_cast<const void *>(h), maker);                              \
+                      static_cast<const void *>(h), maker);                             \
     } while (0)
 
 // Copies src_len bytes into dst (dst_len bytes), as upstream's parameter
 // copies: a destination too small is refused.
 Error CopyParam(const void *src, size_t src_len, void *dst, size_t dst_len, size_t *ret_len) {
-    NPU_ACL_CHECK(src_len <= dst_len, "%zu bytes do not fit in the %zu of the destination",
-                  src_len, dst_len);
+    NPU_ACL_CHECK(src_len <= dst_len, "%zu bytes do not fit in the %zu of the destination", src_len,
+                  dst_len);
     std::memcpy(dst, src, src_len);
     if (ret_len != nullptr)
         *ret_len = src_len;
@@ -329,8 +329,7 @@ aclError acltdtDestroyQueue(uint32_t qid) {
         {
             std::lock_guard<std::mutex> lk(s.mu);
             auto it = s.queues.find(qid);
-            NPU_RT_CHECK(it != s.queues.end(), "queue %u does not exist (acltdtCreateQueue)",
-                         qid);
+            NPU_RT_CHECK(it != s.queues.end(), "queue %u does not exist (acltdtCreateQueue)", qid);
             for (const auto &r : s.routes)
                 if (r.src == qid || r.dst == qid)
                     return Error::Format(ACL_ERROR_FAILURE,
@@ -371,15 +370,14 @@ aclError acltdtEnqueueData(uint32_t qid, const void *data, size_t dataSize, cons
         NPU_RETURN_IF_ERROR(npu::rt::TdtStorePayload(q->device, data, dataSize, &e.payload));
         auto &s = TdtQueueState::Get();
         std::unique_lock<std::mutex> lk(s.mu);
-        const bool room = npu::rt::TdtWait(q->not_full, lk, timeout, [&] {
-            return q->destroyed || q->fifo.size() < q->depth;
-        });
+        const bool room = npu::rt::TdtWait(
+            q->not_full, lk, timeout, [&] { return q->destroyed || q->fifo.size() < q->depth; });
         Error err;
         if (q->destroyed)
             err = Error::Format(ACL_ERROR_FAILURE, "queue %u was destroyed", qid);
         else if (!room)
-            err = Error::Format(ACL_ERROR_RT_QUEUE_FULL, "queue %u is full (%u) after %d ms",
-                                qid, q->depth, timeout);
+            err = Error::Format(ACL_ERROR_RT_QUEUE_FULL, "queue %u is full (%u) after %d ms", qid,
+                                q->depth, timeout);
         if (!err.ok()) {
             lk.unlock();
             npu::rt::TdtReleasePayload(&e.payload);
@@ -413,8 +411,8 @@ aclError acltdtDequeueData(uint32_t qid, void *data, size_t dataSize, size_t *re
             if (q->destroyed)
                 return Error::Format(ACL_ERROR_FAILURE, "queue %u was destroyed", qid);
             if (!got)
-                return Error::Format(ACL_ERROR_RT_QUEUE_EMPTY, "queue %u is empty after %d ms",
-                                     qid, timeout);
+                return Error::Format(ACL_ERROR_RT_QUEUE_EMPTY, "queue %u is empty after %d ms", qid,
+                                     timeout);
             *retDataSize = q->fifo.front().payload.size;
             // Too small a buffer leaves the element where it is: the
             // program can retry with *retDataSize bytes.
@@ -539,8 +537,7 @@ aclError acltdtGetQueueRouteParam(const acltdtQueueRoute *route, acltdtQueueRout
             case ACL_TDT_QUEUE_ROUTE_DST_UINT32:
                 return CopyParam(&route->dst, sizeof(route->dst), param, len, paramRetSize);
             case ACL_TDT_QUEUE_ROUTE_STATUS_INT32:
-                return CopyParam(&route->status, sizeof(route->status), param, len,
-                                 paramRetSize);
+                return CopyParam(&route->status, sizeof(route->status), param, len, paramRetSize);
             default:
                 return Error::Format(ACL_ERROR_INVALID_PARAM,
                                      "type %d is not an acltdtQueueRouteParamType",
@@ -565,8 +562,8 @@ aclError acltdtAddQueueRoute(acltdtQueueRouteList *routeList, const acltdtQueueR
         NPU_TDT_CHECK_LIVE(route_handles, route, "route", "acltdtCreateQueueRoute");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
-        NPU_ACL_CHECK(routeList->routes.size() < kMaxListRoutes,
-                      "the list has %zu routes already", kMaxListRoutes);
+        NPU_ACL_CHECK(routeList->routes.size() < kMaxListRoutes, "the list has %zu routes already",
+                      kMaxListRoutes);
         routeList->routes.push_back(*route);
         return Error::Ok();
     });
@@ -621,15 +618,18 @@ aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo *param,
         std::lock_guard<std::mutex> lk(s.mu);
         switch (npu::rt::EnumValue(type)) {
             case ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM:
-                NPU_RETURN_IF_ERROR(CopyParam(value, len, &param->mode, sizeof(param->mode), nullptr));
+                NPU_RETURN_IF_ERROR(
+                    CopyParam(value, len, &param->mode, sizeof(param->mode), nullptr));
                 param->mode_set = true;
                 return Error::Ok();
             case ACL_TDT_QUEUE_ROUTE_QUERY_SRC_ID_UINT32:
-                NPU_RETURN_IF_ERROR(CopyParam(value, len, &param->src, sizeof(param->src), nullptr));
+                NPU_RETURN_IF_ERROR(
+                    CopyParam(value, len, &param->src, sizeof(param->src), nullptr));
                 param->src_set = true;
                 return Error::Ok();
             case ACL_TDT_QUEUE_ROUTE_QUERY_DST_ID_UINT32:
-                NPU_RETURN_IF_ERROR(CopyParam(value, len, &param->dst, sizeof(param->dst), nullptr));
+                NPU_RETURN_IF_ERROR(
+                    CopyParam(value, len, &param->dst, sizeof(param->dst), nullptr));
                 param->dst_set = true;
                 return Error::Ok();
             default:
