@@ -9,7 +9,9 @@
  * input and destroyed or foreign handle gets its exact code and a message.
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "acl/acl_tdt.h"
@@ -288,6 +290,24 @@ static void test_channel_lifecycle(void **state)
 	EXPECT_FAIL(acltdtDestroyChannel(NULL), ACL_ERROR_INVALID_PARAM);
 	EXPECT_FAIL(acltdtStopChannel(NULL), ACL_ERROR_INVALID_PARAM);
 	EXPECT_FAIL(acltdtCleanChannel(NULL), ACL_ERROR_INVALID_PARAM);
+
+	/* A size the driver's rounding would overflow is refused before any copy. */
+	{
+		acltdtDataset *huge = float_dataset(v, 4);
+		acltdtDataItem *big = acltdtCreateDataItem(ACL_TENSOR_DATA_TENSOR, NULL, 0, ACL_UINT8,
+							   v, SIZE_MAX);
+
+		assert_non_null(big);
+		ch = acltdtCreateChannelWithCapacity(0, "huge", 2);
+		assert_non_null(ch);
+		ACL_OK(acltdtAddDataItem(huge, big));
+		EXPECT_FAIL(acltdtSendTensor(ch, huge, 0), ACL_ERROR_INVALID_PARAM);
+		ACL_OK(acltdtQueryChannelSize(ch, &size));
+		assert_int_equal(size, 0);
+		ACL_OK(acltdtDestroyChannel(ch));
+		destroy_with_items(huge);
+		assert_int_equal(device_usage(), base);
+	}
 
 	/* A destroyed item in a dataset is not read. */
 	ACL_OK(acltdtDestroyDataItem(acltdtGetDataItem(ds, 0)));
@@ -763,6 +783,39 @@ static void test_mbufs_unsupported(void **state)
 	assert_int_equal(perm, 0);
 }
 
+/* A forked child starts with none of the parent's channels and queues. */
+static void test_fork_child_forgets(void **state)
+{
+	float v[2] = { 1, 2 };
+	acltdtDataset *ds = float_dataset(v, 2);
+	acltdtChannelHandle *ch = acltdtCreateChannelWithCapacity(0, "fork", 2);
+	uint32_t q = new_queue("fork", 2);
+	size_t size = 0;
+	int status = 0;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(ch);
+	ACL_OK(acltdtSendTensor(ch, ds, 0));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		int bad = acltdtQueryChannelSize(ch, &size) != ACL_ERROR_INVALID_PARAM ||
+			  acltdtDestroyQueue(q) != ACL_ERROR_RT_PARAM_INVALID ||
+			  acltdtGetDatasetSize(ds) != 0;
+		_exit(bad ? 1 : 0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* The parent's are untouched. */
+	ACL_OK(acltdtQueryChannelSize(ch, &size));
+	assert_int_equal(size, 1);
+	ACL_OK(acltdtDestroyChannel(ch));
+	ACL_OK(acltdtDestroyQueue(q));
+	destroy_with_items(ds);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -775,6 +828,7 @@ int main(void)
 		cmocka_unit_test(test_queue_routes),
 		cmocka_unit_test(test_queue_threads_through_route),
 		cmocka_unit_test(test_mbufs_unsupported),
+		cmocka_unit_test(test_fork_child_forgets),
 	};
 
 	return cmocka_run_group_tests(tests, rt_setup_device0, rt_teardown_device0);

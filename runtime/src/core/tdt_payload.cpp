@@ -2,6 +2,8 @@
 // Payloads of the TDT channels and queues in device memory (tdt_payload.h).
 #include "core/tdt_payload.h"
 
+#include <cstdint>
+
 #include "acl/acl.h"
 #include "core/copy_plan.h"
 #include "core/device_manager.h"
@@ -34,6 +36,9 @@ Error TdtStorePayload(int32_t device, const void *host, size_t size, TdtPayload 
     out->session = ctx->session_ptr();
     if (size == 0)
         return Error::Ok();
+    // As aclrtMalloc: the driver's rounding must not overflow.
+    if (size > SIZE_MAX - 64)
+        return Error::Format(ACL_ERROR_INVALID_PARAM, "size %zu is too large", size);
     const auto req = TranslateMalloc(MallocApi::kMalloc, size, ACL_MEM_MALLOC_HUGE_FIRST);
     void *dev = nullptr;
     NPU_RETURN_IF_ERROR(AllocateDeviceMemory(*ctx, size, req, &dev));
