@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -189,8 +190,12 @@ void ForwardLocked(TdtQueueState &s) {
     }
 }
 
-// Whether to is reachable from from along the bound routes. Caller holds mu.
+// Whether to is reachable from from along the bound routes: a walk over
+// an index of the routes by source, O(routes). Caller holds mu.
 bool ReachableLocked(const TdtQueueState &s, uint32_t from, uint32_t to) {
+    std::unordered_multimap<uint32_t, uint32_t> next;
+    for (const auto &r : s.routes)
+        next.emplace(r.src, r.dst);
     std::vector<uint32_t> todo{from};
     std::unordered_set<uint32_t> seen{from};
     while (!todo.empty()) {
@@ -198,9 +203,10 @@ bool ReachableLocked(const TdtQueueState &s, uint32_t from, uint32_t to) {
         todo.pop_back();
         if (q == to)
             return true;
-        for (const auto &r : s.routes)
-            if (r.src == q && seen.insert(r.dst).second)
-                todo.push_back(r.dst);
+        auto [lo, hi] = next.equal_range(q);
+        for (auto it = lo; it != hi; ++it)
+            if (seen.insert(it->second).second)
+                todo.push_back(it->second);
     }
     return false;
 }
