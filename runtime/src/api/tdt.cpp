@@ -43,8 +43,8 @@ struct acltdtDataItem {
     size_t size;
     size_t slice_num;
     size_t slice_id;
-    std::vector<uint8_t> owned;  // a received item's payload
-    bool received;               // made by acltdtReceiveTensor, freed with its dataset
+    std::unique_ptr<uint8_t[]> owned;  // a received item's payload (size bytes)
+    bool received;                     // made by acltdtReceiveTensor, freed with its dataset
 };
 
 struct acltdtDataset {
@@ -591,9 +591,11 @@ aclError acltdtReceiveTensor(const acltdtChannelHandle *handle, acltdtDataset *d
             item->slice_num = si.slice_num;
             item->slice_id = si.slice_id;
             item->received = true;
-            item->owned.resize(si.payload.size);
+            // Not zeroed first: the copy writes every byte.
+            if (si.payload.size != 0)
+                item->owned = std::make_unique_for_overwrite<uint8_t[]>(si.payload.size);
             item->size = si.payload.size;
-            item->data = item->owned.empty() ? nullptr : item->owned.data();
+            item->data = item->owned.get();
             err = npu::rt::TdtLoadPayload(si.payload, item->data);
             if (!err.ok())
                 break;
