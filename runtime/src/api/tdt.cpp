@@ -115,18 +115,6 @@ struct TdtState {
     static TdtState &Get() { return npu::base::Singleton<TdtState>::Get(); }
 };
 
-bool LiveItem(const acltdtDataItem *item) {
-    auto &s = TdtState::Get();
-    std::lock_guard<std::mutex> lk(s.mu);
-    return item != nullptr && s.items.count(item) != 0;
-}
-
-bool LiveDataset(const acltdtDataset *ds) {
-    auto &s = TdtState::Get();
-    std::lock_guard<std::mutex> lk(s.mu);
-    return ds != nullptr && s.datasets.count(ds) != 0;
-}
-
 // For the getters, which cannot return a code.
 void RecordBadItem(const char *api, const acltdtDataItem *item) {
     RunApi(api, [item] {
@@ -138,18 +126,36 @@ void RecordBadItem(const char *api, const acltdtDataItem *item) {
     });
 }
 
-Error CheckItem(const acltdtDataItem *item, const char *what) {
+// The checks of an item and a dataset: caller holds TdtState::mu, so that
+// neither can be destroyed while the call reads it.
+Error CheckItemLocked(const acltdtDataItem *item, const char *what) {
     NPU_ACL_CHECK(item != nullptr, "%s is NULL", what);
-    NPU_ACL_CHECK(LiveItem(item), "%s %p is not a live data item (acltdtCreateDataItem)", what,
+    NPU_ACL_CHECK(TdtState::Get().items.count(item) != 0,
+                  "%s %p is not a live data item (acltdtCreateDataItem)", what,
                   static_cast<const void *>(item));
     return Error::Ok();
 }
 
-Error CheckDataset(const acltdtDataset *ds) {
+Error CheckDatasetLocked(const acltdtDataset *ds) {
     NPU_ACL_CHECK(ds != nullptr, "dataset is NULL");
-    NPU_ACL_CHECK(LiveDataset(ds), "dataset %p is not a live dataset (acltdtCreateDataset)",
+    NPU_ACL_CHECK(TdtState::Get().datasets.count(ds) != 0,
+                  "dataset %p is not a live dataset (acltdtCreateDataset)",
                   static_cast<const void *>(ds));
     return Error::Ok();
+}
+
+// A getter of an item: read(item) under the lock if the item is live, else
+// fallback and a message.
+template <typename T, typename Read>
+T ReadItem(const char *api, const acltdtDataItem *item, T fallback, Read read) {
+    auto &s = TdtState::Get();
+    {
+        std::lock_guard<std::mutex> lk(s.mu);
+        if (item != nullptr && s.items.count(item) != 0)
+            return read(item);
+    }
+    RecordBadItem(api, item);
+    return fallback;
 }
 
 // The channel of handle, else an error.
@@ -211,49 +217,38 @@ acltdtChannelHandle *CreateChannel(const char *api, uint32_t deviceId, const cha
 }  // namespace
 
 acltdtTensorType acltdtGetTensorTypeFromItem(const acltdtDataItem *dataItem) {
-    if (!LiveItem(dataItem)) {
-        RecordBadItem("acltdtGetTensorTypeFromItem", dataItem);
-        return ACL_TENSOR_DATA_UNDEFINED;
-    }
-    return static_cast<acltdtTensorType>(dataItem->tdt_type);
+    return ReadItem(
+        "acltdtGetTensorTypeFromItem", dataItem, ACL_TENSOR_DATA_UNDEFINED,
+        [](const acltdtDataItem *it) { return static_cast<acltdtTensorType>(it->tdt_type); });
 }
 
 aclDataType acltdtGetDataTypeFromItem(const acltdtDataItem *dataItem) {
-    if (!LiveItem(dataItem)) {
-        RecordBadItem("acltdtGetDataTypeFromItem", dataItem);
-        return ACL_DT_UNDEFINED;
-    }
-    return static_cast<aclDataType>(dataItem->data_type);
+    return ReadItem(
+        "acltdtGetDataTypeFromItem", dataItem, ACL_DT_UNDEFINED,
+        [](const acltdtDataItem *it) { return static_cast<aclDataType>(it->data_type); });
 }
 
 void *acltdtGetDataAddrFromItem(const acltdtDataItem *dataItem) {
-    if (!LiveItem(dataItem)) {
-        RecordBadItem("acltdtGetDataAddrFromItem", dataItem);
-        return nullptr;
-    }
-    return dataItem->data;
+    return ReadItem("acltdtGetDataAddrFromItem", dataItem, static_cast<void *>(nullptr),
+                    [](const acltdtDataItem *it) { return it->data; });
 }
 
 size_t acltdtGetDataSizeFromItem(const acltdtDataItem *dataItem) {
-    if (!LiveItem(dataItem)) {
-        RecordBadItem("acltdtGetDataSizeFromItem", dataItem);
-        return 0;
-    }
-    return dataItem->size;
+    return ReadItem("acltdtGetDataSizeFromItem", dataItem, size_t{0},
+                    [](const acltdtDataItem *it) { return it->size; });
 }
 
 size_t acltdtGetDimNumFromItem(const acltdtDataItem *dataItem) {
-    if (!LiveItem(dataItem)) {
-        RecordBadItem("acltdtGetDimNumFromItem", dataItem);
-        return 0;
-    }
-    return dataItem->dims.size();
+    return ReadItem("acltdtGetDimNumFromItem", dataItem, size_t{0},
+                    [](const acltdtDataItem *it) { return it->dims.size(); });
 }
 
 aclError acltdtGetSliceInfoFromItem(const acltdtDataItem *dataItem, size_t *sliceNum,
                                     size_t *sliceId) {
     return RunApi("acltdtGetSliceInfoFromItem", [&] {
-        NPU_RETURN_IF_ERROR(CheckItem(dataItem, "dataItem"));
+        auto &s = TdtState::Get();
+        std::lock_guard<std::mutex> lk(s.mu);
+        NPU_RETURN_IF_ERROR(CheckItemLocked(dataItem, "dataItem"));
         NPU_ACL_CHECK(sliceNum != nullptr, "sliceNum is NULL");
         NPU_ACL_CHECK(sliceId != nullptr, "sliceId is NULL");
         *sliceNum = dataItem->slice_num;
@@ -264,7 +259,9 @@ aclError acltdtGetSliceInfoFromItem(const acltdtDataItem *dataItem, size_t *slic
 
 aclError acltdtGetDimsFromItem(const acltdtDataItem *dataItem, int64_t *dims, size_t dimNum) {
     return RunApi("acltdtGetDimsFromItem", [&] {
-        NPU_RETURN_IF_ERROR(CheckItem(dataItem, "dataItem"));
+        auto &s = TdtState::Get();
+        std::lock_guard<std::mutex> lk(s.mu);
+        NPU_RETURN_IF_ERROR(CheckItemLocked(dataItem, "dataItem"));
         NPU_ACL_CHECK(dims != nullptr || dimNum == 0, "dims is NULL but dimNum is %zu", dimNum);
         NPU_ACL_CHECK(dims == nullptr || dimNum != 0, "dims is not NULL but dimNum is 0");
         NPU_ACL_CHECK(dimNum >= dataItem->dims.size(),
@@ -363,9 +360,9 @@ aclError acltdtDestroyDataset(acltdtDataset *dataset) {
 acltdtDataItem *acltdtGetDataItem(const acltdtDataset *dataset, size_t index) {
     acltdtDataItem *result = nullptr;
     RunApi("acltdtGetDataItem", [&] {
-        NPU_RETURN_IF_ERROR(CheckDataset(dataset));
         auto &s = TdtState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_RETURN_IF_ERROR(CheckDatasetLocked(dataset));
         NPU_ACL_CHECK(index < dataset->items.size(),
                       "index %zu is not below the dataset's size %zu", index,
                       dataset->items.size());
@@ -377,10 +374,10 @@ acltdtDataItem *acltdtGetDataItem(const acltdtDataset *dataset, size_t index) {
 
 aclError acltdtAddDataItem(acltdtDataset *dataset, acltdtDataItem *dataItem) {
     return RunApi("acltdtAddDataItem", [&] {
-        NPU_RETURN_IF_ERROR(CheckDataset(dataset));
-        NPU_RETURN_IF_ERROR(CheckItem(dataItem, "dataItem"));
         auto &s = TdtState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_RETURN_IF_ERROR(CheckDatasetLocked(dataset));
+        NPU_RETURN_IF_ERROR(CheckItemLocked(dataItem, "dataItem"));
         if (dataset->received)
             return Error::Format(ACL_ERROR_FEATURE_UNSUPPORTED,
                                  "dataset %p holds received items: items cannot be added to it",
@@ -397,9 +394,9 @@ aclError acltdtAddDataItem(acltdtDataset *dataset, acltdtDataItem *dataItem) {
 size_t acltdtGetDatasetSize(const acltdtDataset *dataset) {
     size_t n = 0;
     RunApi("acltdtGetDatasetSize", [&] {
-        NPU_RETURN_IF_ERROR(CheckDataset(dataset));
         auto &s = TdtState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_RETURN_IF_ERROR(CheckDatasetLocked(dataset));
         n = dataset->items.size();
         return Error::Ok();
     });
@@ -409,7 +406,9 @@ size_t acltdtGetDatasetSize(const acltdtDataset *dataset) {
 const char *acltdtGetDatasetName(const acltdtDataset *dataset) {
     const char *name = nullptr;
     RunApi("acltdtGetDatasetName", [&] {
-        NPU_RETURN_IF_ERROR(CheckDataset(dataset));
+        auto &s = TdtState::Get();
+        std::lock_guard<std::mutex> lk(s.mu);
+        NPU_RETURN_IF_ERROR(CheckDatasetLocked(dataset));
         name = dataset->name.c_str();
         return Error::Ok();
     });
@@ -487,7 +486,6 @@ aclError acltdtSendTensor(const acltdtChannelHandle *handle, const acltdtDataset
     return RunApi("acltdtSendTensor", [&] {
         std::shared_ptr<Channel> ch;
         NPU_RETURN_IF_ERROR(FindChannel(handle, &ch));
-        NPU_RETURN_IF_ERROR(CheckDataset(dataset));
         NPU_ACL_CHECK(timeout >= -1, "timeout %d is not -1 (forever), 0 or a number of ms",
                       timeout);
         // What to copy, taken under the lock: the items must be live.
@@ -500,6 +498,7 @@ aclError acltdtSendTensor(const acltdtChannelHandle *handle, const acltdtDataset
         {
             auto &s = TdtState::Get();
             std::lock_guard<std::mutex> lk(s.mu);
+            NPU_RETURN_IF_ERROR(CheckDatasetLocked(dataset));
             NPU_ACL_CHECK(!dataset->items.empty(), "dataset %p is empty",
                           static_cast<const void *>(dataset));
             for (size_t i = 0; i < dataset->items.size(); ++i) {
@@ -554,12 +553,12 @@ aclError acltdtReceiveTensor(const acltdtChannelHandle *handle, acltdtDataset *d
     return RunApi("acltdtReceiveTensor", [&] {
         std::shared_ptr<Channel> ch;
         NPU_RETURN_IF_ERROR(FindChannel(handle, &ch));
-        NPU_RETURN_IF_ERROR(CheckDataset(dataset));
         NPU_ACL_CHECK(timeout >= -1, "timeout %d is not -1 (forever), 0 or a number of ms",
                       timeout);
         auto &s = TdtState::Get();
         {
             std::lock_guard<std::mutex> lk(s.mu);
+            NPU_RETURN_IF_ERROR(CheckDatasetLocked(dataset));
             NPU_ACL_CHECK(dataset->items.empty() || dataset->received,
                           "dataset %p holds items the program added: receive into an empty one",
                           static_cast<const void *>(dataset));

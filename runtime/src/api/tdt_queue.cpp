@@ -108,13 +108,6 @@ struct TdtQueueState {
 
 using Table = std::unordered_set<const void *>;
 
-// Whether h is in table t, under the lock.
-bool Live(Table TdtQueueState::*t, const void *h) {
-    auto &s = TdtQueueState::Get();
-    std::lock_guard<std::mutex> lk(s.mu);
-    return h != nullptr && (s.*t).count(h) != 0;
-}
-
 template <typename T>
 T *NewHandle(const char *api, Table TdtQueueState::*t, const char *what) {
     T *result = nullptr;
@@ -146,11 +139,13 @@ aclError DeleteHandle(const char *api, Table TdtQueueState::*t, const T *h, cons
     });
 }
 
-#define NPU_TDT_CHECK_LIVE(table, h, what, maker)                                       \
-    do {                                                                                \
-        NPU_ACL_CHECK((h) != nullptr, "%s is NULL", what);                              \
-        NPU_ACL_CHECK(Live(&TdtQueueState::table, (h)), "%s %p is not live (%s)", what, \
-                      static_cast<const void *>(h), maker);                             \
+// Refuses a NULL or dead handle h of table. Caller holds s.mu, so that h
+// cannot be destroyed while the call reads it.
+#define NPU_TDT_CHECK_LIVE(table, h, what, maker)                            \
+    do {                                                                     \
+        NPU_ACL_CHECK((h) != nullptr, "%s is NULL", what);                   \
+        NPU_ACL_CHECK(s.table.count(h) != 0, "%s %p is not live (%s)", what, \
+                      static_cast<const void *>(h), maker);                  \
     } while (0)
 
 // Copies src_len bytes into dst (dst_len bytes), as upstream's parameter
@@ -247,6 +242,8 @@ aclError acltdtDestroyQueueAttr(const acltdtQueueAttr *attr) {
 aclError acltdtSetQueueAttr(acltdtQueueAttr *attr, acltdtQueueAttrType type, size_t len,
                             const void *param) {
     return RunApi("acltdtSetQueueAttr", [&] {
+        auto &s = TdtQueueState::Get();
+        std::lock_guard<std::mutex> lk(s.mu);
         NPU_TDT_CHECK_LIVE(attrs, attr, "attr", "acltdtCreateQueueAttr");
         NPU_ACL_CHECK(param != nullptr, "param is NULL");
         switch (npu::rt::EnumValue(type)) {
@@ -275,6 +272,8 @@ aclError acltdtSetQueueAttr(acltdtQueueAttr *attr, acltdtQueueAttrType type, siz
 aclError acltdtGetQueueAttr(const acltdtQueueAttr *attr, acltdtQueueAttrType type, size_t len,
                             size_t *paramRetSize, void *param) {
     return RunApi("acltdtGetQueueAttr", [&] {
+        auto &s = TdtQueueState::Get();
+        std::lock_guard<std::mutex> lk(s.mu);
         NPU_TDT_CHECK_LIVE(attrs, attr, "attr", "acltdtCreateQueueAttr");
         NPU_ACL_CHECK(param != nullptr, "param is NULL");
         NPU_ACL_CHECK(paramRetSize != nullptr, "paramRetSize is NULL");
@@ -296,7 +295,7 @@ aclError acltdtGetQueueAttr(const acltdtQueueAttr *attr, acltdtQueueAttrType typ
 
 aclError acltdtCreateQueue(const acltdtQueueAttr *attr, uint32_t *qid) {
     return RunApi("acltdtCreateQueue", [&] {
-        NPU_TDT_CHECK_LIVE(attrs, attr, "attr", "acltdtCreateQueueAttr");
+        NPU_ACL_CHECK(attr != nullptr, "attr is NULL");
         NPU_ACL_CHECK(qid != nullptr, "qid is NULL");
         std::shared_ptr<npu::rt::Context> ctx;
         NPU_RETURN_IF_ERROR(npu::rt::ThreadState::RequireContext(&ctx));
@@ -304,6 +303,7 @@ aclError acltdtCreateQueue(const acltdtQueueAttr *attr, uint32_t *qid) {
         q->device = ctx->user_device_id();
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(attrs, attr, "attr", "acltdtCreateQueueAttr");
         q->name.assign(attr->name, strnlen(attr->name, kQueueNameLen - 1));
         q->depth = attr->depth;
         NPU_ACL_CHECK(q->depth >= kMinDepth && q->depth <= kMaxDepth,
@@ -532,11 +532,11 @@ aclError acltdtDestroyQueueRoute(const acltdtQueueRoute *route) {
 aclError acltdtGetQueueRouteParam(const acltdtQueueRoute *route, acltdtQueueRouteParamType type,
                                   size_t len, size_t *paramRetSize, void *param) {
     return RunApi("acltdtGetQueueRouteParam", [&] {
+        auto &s = TdtQueueState::Get();
+        std::lock_guard<std::mutex> lk(s.mu);
         NPU_TDT_CHECK_LIVE(route_handles, route, "route", "acltdtCreateQueueRoute");
         NPU_ACL_CHECK(param != nullptr, "param is NULL");
         NPU_ACL_CHECK(paramRetSize != nullptr, "paramRetSize is NULL");
-        auto &s = TdtQueueState::Get();
-        std::lock_guard<std::mutex> lk(s.mu);
         switch (npu::rt::EnumValue(type)) {
             case ACL_TDT_QUEUE_ROUTE_SRC_UINT32:
                 return CopyParam(&route->src, sizeof(route->src), param, len, paramRetSize);
@@ -564,10 +564,10 @@ aclError acltdtDestroyQueueRouteList(const acltdtQueueRouteList *routeList) {
 
 aclError acltdtAddQueueRoute(acltdtQueueRouteList *routeList, const acltdtQueueRoute *route) {
     return RunApi("acltdtAddQueueRoute", [&] {
-        NPU_TDT_CHECK_LIVE(lists, routeList, "routeList", "acltdtCreateQueueRouteList");
-        NPU_TDT_CHECK_LIVE(route_handles, route, "route", "acltdtCreateQueueRoute");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(lists, routeList, "routeList", "acltdtCreateQueueRouteList");
+        NPU_TDT_CHECK_LIVE(route_handles, route, "route", "acltdtCreateQueueRoute");
         NPU_ACL_CHECK(routeList->routes.size() < kMaxListRoutes, "the list has %zu routes already",
                       kMaxListRoutes);
         routeList->routes.push_back(*route);
@@ -578,10 +578,10 @@ aclError acltdtAddQueueRoute(acltdtQueueRouteList *routeList, const acltdtQueueR
 aclError acltdtGetQueueRoute(const acltdtQueueRouteList *routeList, size_t index,
                              acltdtQueueRoute *route) {
     return RunApi("acltdtGetQueueRoute", [&] {
-        NPU_TDT_CHECK_LIVE(lists, routeList, "routeList", "acltdtCreateQueueRouteList");
-        NPU_TDT_CHECK_LIVE(route_handles, route, "route", "acltdtCreateQueueRoute");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(lists, routeList, "routeList", "acltdtCreateQueueRouteList");
+        NPU_TDT_CHECK_LIVE(route_handles, route, "route", "acltdtCreateQueueRoute");
         NPU_ACL_CHECK(index < routeList->routes.size(), "index %zu is not below the list's %zu",
                       index, routeList->routes.size());
         *route = routeList->routes[index];
@@ -592,9 +592,9 @@ aclError acltdtGetQueueRoute(const acltdtQueueRouteList *routeList, size_t index
 size_t acltdtGetQueueRouteNum(const acltdtQueueRouteList *routeList) {
     size_t n = 0;
     RunApi("acltdtGetQueueRouteNum", [&] {
-        NPU_TDT_CHECK_LIVE(lists, routeList, "routeList", "acltdtCreateQueueRouteList");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(lists, routeList, "routeList", "acltdtCreateQueueRouteList");
         n = routeList->routes.size();
         return Error::Ok();
     });
@@ -618,10 +618,10 @@ aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo *param,
                                       acltdtQueueRouteQueryInfoParamType type, size_t len,
                                       const void *value) {
     return RunApi("acltdtSetQueueRouteQueryInfo", [&] {
-        NPU_TDT_CHECK_LIVE(infos, param, "param", "acltdtCreateQueueRouteQueryInfo");
-        NPU_ACL_CHECK(value != nullptr, "value is NULL");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(infos, param, "param", "acltdtCreateQueueRouteQueryInfo");
+        NPU_ACL_CHECK(value != nullptr, "value is NULL");
         switch (npu::rt::EnumValue(type)) {
             case ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM:
                 NPU_RETURN_IF_ERROR(
@@ -648,9 +648,9 @@ aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo *param,
 
 aclError acltdtBindQueueRoutes(acltdtQueueRouteList *qRouteList) {
     return RunApi("acltdtBindQueueRoutes", [&] {
-        NPU_TDT_CHECK_LIVE(lists, qRouteList, "qRouteList", "acltdtCreateQueueRouteList");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(lists, qRouteList, "qRouteList", "acltdtCreateQueueRouteList");
         // Each route is bound or marked BIND_ABNORMAL on its own, as
         // upstream reports per route; the call fails if any was not bound.
         size_t failed = 0;
@@ -685,9 +685,9 @@ aclError acltdtBindQueueRoutes(acltdtQueueRouteList *qRouteList) {
 
 aclError acltdtUnbindQueueRoutes(acltdtQueueRouteList *qRouteList) {
     return RunApi("acltdtUnbindQueueRoutes", [&] {
-        NPU_TDT_CHECK_LIVE(lists, qRouteList, "qRouteList", "acltdtCreateQueueRouteList");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(lists, qRouteList, "qRouteList", "acltdtCreateQueueRouteList");
         for (auto &r : qRouteList->routes) {
             for (auto it = s.routes.begin(); it != s.routes.end(); ++it) {
                 if (it->src == r.src && it->dst == r.dst) {
@@ -704,10 +704,10 @@ aclError acltdtUnbindQueueRoutes(acltdtQueueRouteList *qRouteList) {
 aclError acltdtQueryQueueRoutes(const acltdtQueueRouteQueryInfo *queryInfo,
                                 acltdtQueueRouteList *qRouteList) {
     return RunApi("acltdtQueryQueueRoutes", [&] {
-        NPU_TDT_CHECK_LIVE(lists, qRouteList, "qRouteList", "acltdtCreateQueueRouteList");
-        NPU_TDT_CHECK_LIVE(infos, queryInfo, "queryInfo", "acltdtCreateQueueRouteQueryInfo");
         auto &s = TdtQueueState::Get();
         std::lock_guard<std::mutex> lk(s.mu);
+        NPU_TDT_CHECK_LIVE(lists, qRouteList, "qRouteList", "acltdtCreateQueueRouteList");
+        NPU_TDT_CHECK_LIVE(infos, queryInfo, "queryInfo", "acltdtCreateQueueRouteQueryInfo");
         qRouteList->routes.clear();
         NPU_ACL_CHECK(queryInfo->mode_set,
                       "the query mode is not set (ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM)");
