@@ -138,6 +138,8 @@ has runtime "$prefix/lib64/libascendcl.so.0" "$prefix/lib64/libascendcl.so" "$pr
 	"$prefix/lib64/libmsprofiler.so" "$prefix/lib64/libprofapi.so" "$prefix/include/acl/acl_prof.h" \
 	"$prefix/lib64/libopapi.so" "$prefix/lib64/libnnopbase.so" "$prefix/include/aclnnop/aclnn_add.h" \
 	"$prefix/include/aclnnop/aclnn_mul.h" "$prefix/include/aclnn/acl_meta.h" \
+	"$prefix/lib64/libacl_tdt_channel.so" "$prefix/lib64/libacl_tdt_queue.so" \
+	"$prefix/include/acl/acl_tdt.h" "$prefix/include/acl/acl_tdt_queue.h" \
 	"$prefix/include/acl/error_codes/rt_error_codes.h" "$prefix/include/ge/ge_error_codes.h" \
 	"$prefix/include/npu/hal.h" "$prefix/include/npu/npu_uapi.h" \
 	"$prefix/lib/cmake/ascendcl/ascendclConfig.cmake" \

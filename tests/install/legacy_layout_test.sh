@@ -26,7 +26,10 @@ for f in runtime/include/acl/acl.h runtime/include/acl/ops/acl_dvpp.h \
 	runtime/lib64/stub/libopapi.so runtime/lib64/stub/libnnopbase.so runtime/lib64/libopapi.so \
 	runtime/include/aclnnop/aclnn_add.h runtime/include/aclnnop/aclnn_mul.h runtime/include/aclnn/acl_meta.h \
 	lib64/libopapi.so lib64/libnnopbase.so include/aclnn/opdev/op_errno.h \
-	lib64/libruntime.so lib64/libacl_rt_impl.so lib64/libmsprofiler.so lib64/libprofapi.so; do
+	runtime/lib64/stub/libacl_tdt_channel.so runtime/lib64/stub/libacl_tdt_queue.so \
+	runtime/lib64/libacl_tdt_queue.so runtime/include/acl/acl_tdt.h runtime/include/acl/acl_tdt_queue.h \
+	lib64/libruntime.so lib64/libacl_rt_impl.so lib64/libmsprofiler.so lib64/libprofapi.so \
+	lib64/libacl_tdt_channel.so lib64/libacl_tdt_queue.so; do
 	[[ -e $prefix/$f ]] || fail "$f is missing from the install (or a dangling link)"
 done
 readelf -d "$prefix/lib64/libruntime.so" | grep -q 'SONAME.*\[libruntime\.so\]' ||

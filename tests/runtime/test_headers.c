@@ -7,6 +7,8 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "acl/acl_tdt.h"
+#include "acl/acl_tdt_queue.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
@@ -23,6 +25,10 @@ _Static_assert(sizeof(aclprofEventAttributes) == 16, "aclprofEventAttributes");
 _Static_assert(offsetof(aclprofEventAttributes, message) == 8, "aclprofEventAttributes.message");
 _Static_assert(ACL_PROF_MSPROFTX == 0x80 && ACL_PROF_AICORE_SHAPE == 0x800000000ULL, "ACL_PROF_*");
 _Static_assert(ACL_PROF_PATH == 16 && ACL_PROF_ARGS_MAX == 17, "aclprofConfigType");
+_Static_assert(ACL_TENSOR_DATA_UNDEFINED == -1 && ACL_TENSOR_DATA_END_TENSOR == 4, "acltdtTensorType");
+_Static_assert(ACL_TDT_QUEUE_ROUTE_QUERY_ABNORMAL == 100, "acltdtQueueRouteQueryMode");
+_Static_assert(ACL_TDT_QUEUE_PERMISSION_ENQUEUE == 4 && ACL_TDT_QUEUE_ROUTE_BIND_ABNORMAL == 2,
+	       "acl_tdt_queue.h values");
 _Static_assert(sizeof(aclrtMemLocation) == 8, "aclrtMemLocation");
 _Static_assert(offsetof(aclrtMemLocation, type) == 4, "aclrtMemLocation.type");
 _Static_assert(sizeof(aclrtPtrAttributes) == 28, "aclrtPtrAttributes");
