@@ -25,7 +25,9 @@
  * a completion wait spins, then sleeps on cq_futex (counted in
  * cq_waiters) for up to kFutexPhase; only a wait longer than that blocks
  * in the driver (RING_ENTER), where it can be interrupted and where a
- * ring that failed tells why. NPU_FUTEX=0 turns the futex doorbell off.
+ * ring that failed tells why. The synchronous calls (RunChunk) take the
+ * same path, so an aclrtMemcpy through npud is no FUSE request in the
+ * common case. NPU_FUTEX=0 turns the futex doorbell off.
  */
 #include <algorithm>
 #include <atomic>
@@ -76,7 +78,9 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // doorbell thread, then an engine), a few tens of microseconds each on a
 // loaded machine, and a waiter that slept through it is woken as late
 // again, by which time the engines have stopped polling the ring (their
-// poll window, 100 us) and the next call needs the doorbell too.
+// poll window, 100 us) and the next call needs the doorbell too. On a busy
+// machine the engine that polls the ring may be runnable on this very CPU:
+// the yields let it run the work this thread waits for.
 constexpr auto kFutexSpin = std::chrono::microseconds(250);
 constexpr auto kSpinYield = std::chrono::microseconds(5);
 // A blocked waiter re-checks at this interval: another thread may reap the
@@ -507,17 +511,19 @@ int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell
 // newest descriptors, and the errors recorded are ours.
 int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     uint64_t seq = 0;
-    int ret = SubmitChunk(in, n, false, &seq);
+    // A ring whose futex doorbell the driver watches runs with no call
+    // into it: the doorbell (when its engines sleep) is the futex word,
+    // and the wait on the CQ spins, then sleeps on cq_futex. The engine
+    // that runs the ring then polls it for a while, so the next
+    // synchronous call finds it awake and costs no wake-up at all. Other
+    // rings are run in the daemon's worker by one RING_ENTER below.
+    const bool by_futex =
+        futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
+    int ret = SubmitChunk(in, n, by_futex, &seq);
     if (ret < 0)
         return ret;
-    // A futex ring that an engine polls (no NEED_WAKEUP after the tail:
-    // the handshake of SubmitChunk) runs with no system call, and the
-    // wait on the CQ needs none either. A ring whose engines sleep is run
-    // in the daemon's worker by one RING_ENTER below: the futex doorbell
-    // would wake two of the daemon's threads (its doorbell thread, then an
-    // engine) before anything runs, slower than one round trip when the
-    // machine is busy.
-    if (futex && !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP)) {
+    if (by_futex) {
+        // Falls back to a wait in the driver itself after the futex phase.
         ret = WaitSeq(seq, 0);
         if (ret < 0)
             return ret;
