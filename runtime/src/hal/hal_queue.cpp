@@ -393,7 +393,12 @@ int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
     auto now = std::chrono::steady_clock::now();
     const auto spin_end = now + (futex ? kFutexSpin : kSpin);
-    auto yield_at = now + kSpinYield;
+    // A futex ring's waiter yields at once: when the engine that is to run
+    // its work polls on this same CPU (a busy machine puts them together),
+    // spinning first only delays it (measured with everything on one CPU:
+    // 7.0-8.5 us a 4 KiB copy against 12-19 us); elsewhere it costs a
+    // system call that returns at once.
+    auto yield_at = now;
     do {
         Reap();
         if (completed.load(std::memory_order_acquire) >= seq)
