@@ -213,6 +213,59 @@ static void test_runs_with_no_ring_enter(void **state)
  * sleeps and wakes on them: work still runs, and what it writes to
  * cq_futex is its own count, not the application's value plus one.
  */
+/*
+ * A client that calls synchronously in a loop (publish one, wait for it,
+ * publish the next: the HAL's synchronous calls) finds the ring polled by
+ * the engine that ran the previous one, even when a poller shares its CPU
+ * with the client: the calls after the first need no doorbell, nor any
+ * RING_ENTER. The poll window is made 10 ms here, so that only a client
+ * descheduled that long on a loaded machine finds the ring asleep.
+ */
+static void test_sync_calls_find_the_ring_polled(void **state)
+{
+	enum { CALLS = 200 };
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP };
+	struct npu_ring_stats st0, st1;
+	struct file *f;
+	struct t_ring r;
+	uint32_t i, rang = 0;
+
+	(void)state;
+	/* This test's own poll window: 10 ms, far longer than one call. */
+	mockdev_module_unload();
+	assert_int_equal(mockdev_module_load("hbm_mb=256 engines=2 engine_poll_us=10000"), 0);
+	f = open_ctx();
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(ring_create(f, &r, 8, NPU_RING_CREATE_FUTEX), 0);
+	ring_stats(f, &r, &st0);
+	for (i = 0; i < CALLS; i++) {
+		uint32_t tail = r.hdr->sq_tail;
+
+		nop.user_data = i + 1;
+		r.sqes[tail & (r.sq_entries - 1)] = nop;
+		__atomic_store_n(&r.hdr->sq_tail, tail + 1, __ATOMIC_SEQ_CST);
+		if (hdr_flags(&r) & NPU_RING_NEED_WAKEUP) {
+			rfc_doorbell(r.hdr);
+			rang++;
+		}
+		assert_true(futex_wait_cq(&r, i + 1));
+		assert_int_equal(r.cqes[i & (r.cq_entries - 1)].user_data, i + 1);
+		__atomic_store_n(&r.hdr->cq_head, i + 1, __ATOMIC_RELEASE);
+	}
+	ring_stats(f, &r, &st1);
+	assert_int_equal(st1.sqes - st0.sqes, CALLS);
+	/* The first call rang; a few more may, after a stall of 10 ms. */
+	assert_true(rang >= 1);
+	assert_true(rang <= CALLS / 10);
+	assert_int_equal(st1.doorbells - st0.doorbells, 0);
+	assert_int_equal(st1.waits - st0.waits, 0);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
 static void test_scribbled_words_are_not_trusted(void **state)
 {
 	struct npu_sqe nop = { .opcode = NPU_OP_NOP };
@@ -316,7 +369,22 @@ static void test_flooded_wakes_are_bounded(void **state)
 	push_and_ring(&honest, &nop);
 	assert_true(futex_wait_cq(&honest, 1));
 	assert_true(hdr_flags(&honest) & NPU_RING_FUTEX);
-	t_close(f);
+	/*
+	 * The demoted ring no longer counts against the context's cap: with
+	 * honest, DB_PER_CTX - 1 more get the futex doorbell, and no more.
+	 */
+	{
+		static struct t_ring more[DB_PER_CTX];
+
+		for (i = 0; i < DB_PER_CTX; i++) {
+			assert_int_equal(ring_create(f, &more[i], 1, NPU_RING_CREATE_FUTEX), 0);
+			assert_int_equal(!!(hdr_flags(&more[i]) & NPU_RING_FUTEX),
+					 i < DB_PER_CTX - 1);
+		}
+		t_close(f);
+		for (i = 0; i < DB_PER_CTX; i++)
+			t_ring_unmap(&more[i]);
+	}
 	t_ring_unmap(&r);
 	t_ring_unmap(&honest);
 }
@@ -457,6 +525,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_flag_is_checked_and_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_with_no_ring_enter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_calls_find_the_ring_polled, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_scribbled_words_are_not_trusted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_flooded_wakes_are_bounded, setup, teardown),
