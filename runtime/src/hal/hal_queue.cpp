@@ -83,6 +83,15 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // the yields let it run the work this thread waits for.
 constexpr auto kFutexSpin = std::chrono::microseconds(250);
 constexpr auto kSpinYield = std::chrono::microseconds(5);
+// A yield that gave the CPU away this long means a busy thread shares it
+// (the scheduler ran it for a slice), and every yield would cost as much
+// (measured beside two CPU hogs: some runs took 4 ms a synchronous copy,
+// the scheduler's tick). The queue then stops spinning for a while
+// (NPU_FUTEX_SPIN_OFF_MS, 0..10000, default 200; 0: never): its waits
+// sleep on the futex at once and its synchronous calls go through
+// RING_ENTER, whose sleeps and wake-ups the scheduler serves promptly.
+constexpr auto kYieldStall = std::chrono::microseconds(500);
+constexpr uint64_t kSpinOffDefaultNs = 200ULL * 1000 * 1000;
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
@@ -103,6 +112,20 @@ uint64_t FutexPhaseNs() {
         const unsigned long ms = std::strtoul(v, &end, 10);
         if (*end != '\0' || ms < 1 || ms > 60000)
             return kFutexPhaseDefaultNs;
+        return static_cast<uint64_t>(ms) * 1000 * 1000;
+    }();
+    return ns;
+}
+
+uint64_t FutexSpinOffNs() {
+    static const uint64_t ns = [] {
+        const char *v = std::getenv("NPU_FUTEX_SPIN_OFF_MS");
+        if (v == nullptr || *v == '\0')
+            return kSpinOffDefaultNs;
+        char *end = nullptr;
+        const unsigned long ms = std::strtoul(v, &end, 10);
+        if (*end != '\0' || ms > 10000)
+            return kSpinOffDefaultNs;
         return static_cast<uint64_t>(ms) * 1000 * 1000;
     }();
     return ns;
@@ -179,6 +202,9 @@ struct npuHalQueue {
     // Created with NPU_RING_CREATE_FUTEX: completion waits sleep on
     // cq_futex, and the doorbell is sq_doorbell while NPU_RING_FUTEX shows.
     bool futex = false;
+    // Until when (NowNs()) a futex ring's waits do not spin: a yield
+    // stalled (kYieldStall). Any thread may set it; a hint only.
+    std::atomic<uint64_t> spin_off_until{0};
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
     uint64_t next_seq = 0;
@@ -392,7 +418,9 @@ int npuHalQueue::FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns)
 int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
     auto now = std::chrono::steady_clock::now();
-    const auto spin_end = now + (futex ? kFutexSpin : kSpin);
+    auto spin_end = now + (futex ? kFutexSpin : kSpin);
+    if (futex && start < spin_off_until.load(std::memory_order_relaxed))
+        spin_end = now;
     // A futex ring's waiter yields at once: when the engine that is to run
     // its work polls on this same CPU (a busy machine puts them together),
     // spinning first only delays it (measured with everything on one CPU:
@@ -409,6 +437,12 @@ int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
         // wait for this very CPU: let it have it now and then.
         if (futex && now >= yield_at) {
             std::this_thread::yield();
+            const auto back = std::chrono::steady_clock::now();
+            if (back - now >= kYieldStall && FutexSpinOffNs() != 0) {
+                spin_off_until.store(NowNs() + FutexSpinOffNs(), std::memory_order_relaxed);
+                break;
+            }
+            now = back;
             yield_at = now + kSpinYield;
         }
     } while (now < spin_end);
@@ -521,9 +555,12 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     // and the wait on the CQ spins, then sleeps on cq_futex. The engine
     // that runs the ring then polls it for a while, so the next
     // synchronous call finds it awake and costs no wake-up at all. Other
-    // rings are run in the daemon's worker by one RING_ENTER below.
-    const bool by_futex =
-        futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
+    // rings, and a queue whose waits found its CPU shared with a busy
+    // thread lately (spin_off_until), are run in the daemon's worker by
+    // one RING_ENTER below.
+    const bool by_futex = futex &&
+                          (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX) &&
+                          NowNs() >= spin_off_until.load(std::memory_order_relaxed);
     int ret = SubmitChunk(in, n, by_futex, &seq);
     if (ret < 0)
         return ret;
