@@ -83,15 +83,22 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // the yields let it run the work this thread waits for.
 constexpr auto kFutexSpin = std::chrono::microseconds(250);
 constexpr auto kSpinYield = std::chrono::microseconds(5);
-// A yield that gave the CPU away this long means a busy thread shares it
-// (the scheduler ran it for a slice), and every yield would cost as much
-// (measured beside two CPU hogs: some runs took 4 ms a synchronous copy,
-// the scheduler's tick). The queue then stops spinning for a while
-// (NPU_FUTEX_SPIN_OFF_MS, 0..10000, default 200; 0: never): its waits
-// sleep on the futex at once and its synchronous calls go through
-// RING_ENTER, whose sleeps and wake-ups the scheduler serves promptly.
+// Where the futex way is dearer than a FUSE round trip (a machine so busy
+// that npud's polling engine and this waiter lose their CPUs to other
+// threads), a queue leaves it, unless NPU_FUTEX_ADAPT=0:
+//  - a yield that gave the CPU away for kYieldStall or more means a busy
+//    thread shares it, and every yield would cost as much (measured beside
+//    CPU hogs: some runs took 4 ms a synchronous copy, the scheduler's
+//    tick). The queue stops spinning for kSpinOffNs: its waits sleep on
+//    the futex at once, its synchronous calls take RING_ENTER, whose sleeps
+//    and wake-ups the scheduler serves promptly;
+//  - synchronous calls of at most kSyncLearnBytes (their cost is mostly
+//    the way, not the copy) keep a moving average of each way and take the
+//    cheaper, one in kSyncProbe the other, to see whether it has become so.
 constexpr auto kYieldStall = std::chrono::microseconds(500);
-constexpr uint64_t kSpinOffDefaultNs = 200ULL * 1000 * 1000;
+constexpr uint64_t kSpinOffNs = 200ULL * 1000 * 1000;
+constexpr uint64_t kSyncLearnBytes = 64 * 1024;
+constexpr uint32_t kSyncProbe = 64;
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
@@ -117,18 +124,12 @@ uint64_t FutexPhaseNs() {
     return ns;
 }
 
-uint64_t FutexSpinOffNs() {
-    static const uint64_t ns = [] {
-        const char *v = std::getenv("NPU_FUTEX_SPIN_OFF_MS");
-        if (v == nullptr || *v == '\0')
-            return kSpinOffDefaultNs;
-        char *end = nullptr;
-        const unsigned long ms = std::strtoul(v, &end, 10);
-        if (*end != '\0' || ms > 10000)
-            return kSpinOffDefaultNs;
-        return static_cast<uint64_t>(ms) * 1000 * 1000;
+bool FutexAdapt() {
+    static const bool on = [] {
+        const char *v = std::getenv("NPU_FUTEX_ADAPT");
+        return v == nullptr || std::strcmp(v, "0") != 0;
     }();
-    return ns;
+    return on;
 }
 
 // Shared futexes (no FUTEX_PRIVATE_FLAG): the driver maps the ring too.
@@ -205,6 +206,13 @@ struct npuHalQueue {
     // Until when (NowNs()) a futex ring's waits do not spin: a yield
     // stalled (kYieldStall). Any thread may set it; a hint only.
     std::atomic<uint64_t> spin_off_until{0};
+    // RunChunk's choice for small synchronous calls on a futex ring: the
+    // moving average of a call each way (ns, 0: none yet) and the calls
+    // so far. Only RunChunk uses them, whose callers the owner of the
+    // queue serialises (npuHalDevice::sync_lock).
+    uint64_t sync_futex_ns = 0;
+    uint64_t sync_enter_ns = 0;
+    uint32_t sync_calls = 0;
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
     uint64_t next_seq = 0;
@@ -438,8 +446,8 @@ int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
         if (futex && now >= yield_at) {
             std::this_thread::yield();
             const auto back = std::chrono::steady_clock::now();
-            if (back - now >= kYieldStall && FutexSpinOffNs() != 0) {
-                spin_off_until.store(NowNs() + FutexSpinOffNs(), std::memory_order_relaxed);
+            if (back - now >= kYieldStall && FutexAdapt()) {
+                spin_off_until.store(NowNs() + kSpinOffNs, std::memory_order_relaxed);
                 break;
             }
             now = back;
@@ -558,9 +566,21 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     // rings, and a queue whose waits found its CPU shared with a busy
     // thread lately (spin_off_until), are run in the daemon's worker by
     // one RING_ENTER below.
-    const bool by_futex = futex &&
-                          (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX) &&
-                          NowNs() >= spin_off_until.load(std::memory_order_relaxed);
+    bool by_futex = futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
+    // In process (no futex ring) not even the clock is read.
+    const uint64_t t0 = by_futex ? NowNs() : 0;
+    by_futex = by_futex && t0 >= spin_off_until.load(std::memory_order_relaxed);
+    // Small calls take the way that is cheaper here and now (kSyncProbe).
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; by_futex && i < n; i++)
+        bytes += in[i].len;
+    const bool learn = by_futex && bytes <= kSyncLearnBytes && FutexAdapt();
+    if (learn) {
+        const bool futex_dearer =
+            sync_futex_ns != 0 && sync_enter_ns != 0 && sync_enter_ns < sync_futex_ns;
+        const bool probe = ++sync_calls % kSyncProbe == 0;
+        by_futex = futex_dearer == probe;
+    }
     int ret = SubmitChunk(in, n, by_futex, &seq);
     if (ret < 0)
         return ret;
@@ -586,6 +606,12 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
             npu::hal::WaitRetryPause(&declined);
         else if (ret < 0 && ret != -ETIME && ret != -EINTR)
             return ret;
+    }
+    if (learn) {
+        // Moving averages (1/8 of each new call).
+        const uint64_t took = NowNs() - t0;
+        uint64_t &avg = by_futex ? sync_futex_ns : sync_enter_ns;
+        avg = avg == 0 ? took : avg - avg / 8 + took / 8;
     }
     std::lock_guard<std::mutex> guard(reap_lock);
     // The error record is used only here on this queue: take and clear it.
