@@ -87,18 +87,37 @@ constexpr auto kSpinYield = std::chrono::microseconds(5);
 // that npud's polling engine and this waiter lose their CPUs to other
 // threads), a queue leaves it, unless NPU_FUTEX_ADAPT=0:
 //  - a yield that gave the CPU away for kYieldStall or more means a busy
-//    thread shares it, and every yield would cost as much (measured beside
+//    thread shares it, and every yield may cost as much (measured beside
 //    CPU hogs: some runs took 4 ms a synchronous copy, the scheduler's
 //    tick). The queue stops spinning for kSpinOffNs: its waits sleep on
-//    the futex at once, its synchronous calls take RING_ENTER, whose sleeps
-//    and wake-ups the scheduler serves promptly;
+//    the futex at once, which the scheduler serves promptly;
 //  - synchronous calls of at most kSyncLearnBytes (their cost is mostly
-//    the way, not the copy) keep a moving average of each way and take the
-//    cheaper, one in kSyncProbe the other, to see whether it has become so.
+//    the way, not the copy) take the way whose last kSyncSamples calls
+//    had the lower median (a median: a rare stall must not decide), the
+//    other one call in kSyncProbe, to see whether it has become cheaper.
 constexpr auto kYieldStall = std::chrono::microseconds(500);
-constexpr uint64_t kSpinOffNs = 200ULL * 1000 * 1000;
+constexpr uint64_t kSpinOffNs = 10ULL * 1000 * 1000;
 constexpr uint64_t kSyncLearnBytes = 64 * 1024;
 constexpr uint32_t kSyncProbe = 64;
+constexpr uint32_t kSyncSamples = 8;
+
+// The last kSyncSamples costs of one way (ns) and their median.
+struct WayCost {
+    uint64_t ns[kSyncSamples] = {};
+    uint32_t n = 0;  // samples taken, all time
+
+    void Add(uint64_t took) { ns[n++ % kSyncSamples] = took; }
+    // 0 until three samples are in.
+    uint64_t Median() const {
+        const uint32_t k = std::min(n, kSyncSamples);
+        if (k < 3)
+            return 0;
+        uint64_t v[kSyncSamples];
+        std::copy(ns, ns + k, v);
+        std::nth_element(v, v + k / 2, v + k);
+        return v[k / 2];
+    }
+};
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
@@ -207,11 +226,11 @@ struct npuHalQueue {
     // stalled (kYieldStall). Any thread may set it; a hint only.
     std::atomic<uint64_t> spin_off_until{0};
     // RunChunk's choice for small synchronous calls on a futex ring: the
-    // moving average of a call each way (ns, 0: none yet) and the calls
-    // so far. Only RunChunk uses them, whose callers the owner of the
-    // queue serialises (npuHalDevice::sync_lock).
-    uint64_t sync_futex_ns = 0;
-    uint64_t sync_enter_ns = 0;
+    // recent cost of a call each way and the calls so far. Only RunChunk
+    // uses them, whose callers the owner of the queue serialises
+    // (npuHalDevice::sync_lock).
+    WayCost sync_futex;
+    WayCost sync_enter;
     uint32_t sync_calls = 0;
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
@@ -563,21 +582,20 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     // and the wait on the CQ spins, then sleeps on cq_futex. The engine
     // that runs the ring then polls it for a while, so the next
     // synchronous call finds it awake and costs no wake-up at all. Other
-    // rings, and a queue whose waits found its CPU shared with a busy
-    // thread lately (spin_off_until), are run in the daemon's worker by
-    // one RING_ENTER below.
+    // rings, and small calls for which RING_ENTER has lately been the
+    // cheaper way (kSyncProbe), are run in the daemon's worker by one
+    // RING_ENTER below.
     bool by_futex = futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
     // In process (no futex ring) not even the clock is read.
     const uint64_t t0 = by_futex ? NowNs() : 0;
-    by_futex = by_futex && t0 >= spin_off_until.load(std::memory_order_relaxed);
     // Small calls take the way that is cheaper here and now (kSyncProbe).
     uint64_t bytes = 0;
     for (uint32_t i = 0; by_futex && i < n; i++)
         bytes += in[i].len;
     const bool learn = by_futex && bytes <= kSyncLearnBytes && FutexAdapt();
     if (learn) {
-        const bool futex_dearer =
-            sync_futex_ns != 0 && sync_enter_ns != 0 && sync_enter_ns < sync_futex_ns;
+        const uint64_t f = sync_futex.Median(), e = sync_enter.Median();
+        const bool futex_dearer = f != 0 && e != 0 && e < f;
         const bool probe = ++sync_calls % kSyncProbe == 0;
         by_futex = futex_dearer == probe;
     }
@@ -607,12 +625,8 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
         else if (ret < 0 && ret != -ETIME && ret != -EINTR)
             return ret;
     }
-    if (learn) {
-        // Moving averages (1/8 of each new call).
-        const uint64_t took = NowNs() - t0;
-        uint64_t &avg = by_futex ? sync_futex_ns : sync_enter_ns;
-        avg = avg == 0 ? took : avg - avg / 8 + took / 8;
-    }
+    if (learn)
+        (by_futex ? sync_futex : sync_enter).Add(NowNs() - t0);
     std::lock_guard<std::mutex> guard(reap_lock);
     // The error record is used only here on this queue: take and clear it.
     const int res = nerrors != 0 ? errors[0].res : last_res;
