@@ -92,7 +92,8 @@ constexpr auto kSpinYield = std::chrono::microseconds(5);
 //    tick). The queue stops spinning for kSpinOffNs: its waits sleep on
 //    the futex at once, which the scheduler serves promptly;
 //  - synchronous calls of at most kSyncLearnBytes (their cost is mostly
-//    the way, not the copy) take the way whose last kSyncSamples calls
+//    the way, not the copy; larger ones always take RING_ENTER) take the
+//    way whose last kSyncSamples calls
 //    had the lower median (a median: a rare stall must not decide), the
 //    other one call in kSyncProbe, to see whether it has become cheaper.
 constexpr auto kYieldStall = std::chrono::microseconds(500);
@@ -582,17 +583,22 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     // and the wait on the CQ spins, then sleeps on cq_futex. The engine
     // that runs the ring then polls it for a while, so the next
     // synchronous call finds it awake and costs no wake-up at all. Other
-    // rings, and small calls for which RING_ENTER has lately been the
-    // cheaper way (kSyncProbe), are run in the daemon's worker by one
-    // RING_ENTER below.
+    // rings, calls of more than kSyncLearnBytes, and small calls for which
+    // RING_ENTER has lately been the cheaper way (kSyncProbe), are run in
+    // the daemon's worker by one RING_ENTER below.
     bool by_futex = futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
-    // In process (no futex ring) not even the clock is read.
-    const uint64_t t0 = by_futex ? NowNs() : 0;
-    // Small calls take the way that is cheaper here and now (kSyncProbe).
+    // Only small calls: a larger one takes long enough for a round trip
+    // not to matter, and its waiter, blocked in the driver, leaves the
+    // CPUs to the engines that copy (spinning beside them made copies of
+    // megabytes slower on two cores).
     uint64_t bytes = 0;
     for (uint32_t i = 0; by_futex && i < n; i++)
         bytes += in[i].len;
-    const bool learn = by_futex && bytes <= kSyncLearnBytes && FutexAdapt();
+    by_futex = by_futex && bytes <= kSyncLearnBytes;
+    // In process (no futex ring) not even the clock is read.
+    const uint64_t t0 = by_futex ? NowNs() : 0;
+    // They take the way that is cheaper here and now (kSyncProbe).
+    const bool learn = by_futex && FutexAdapt();
     if (learn) {
         const uint64_t f = sync_futex.Median(), e = sync_enter.Median();
         const bool futex_dearer = f != 0 && e != 0 && e < f;
