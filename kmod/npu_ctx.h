@@ -78,6 +78,12 @@ struct npu_ctx {
 	struct list_head peers;		/* links this context made (npu_peer_link.owner_node) */
 	struct list_head peer_of;	/* links naming this context (npu_peer_link.peer_node) */
 	bool peer_dead;			/* closing: no new links to or from it */
+	/*
+	 * Its rings whose futex doorbell the device's doorbell thread
+	 * watches (at most NPU_SCHED_DB_PER_CTX); protected by the device's
+	 * doorbell lock (npu_sched.c's db_lock).
+	 */
+	unsigned int nr_db;
 };
 
 int npu_ctx_create(struct npu_device *ndev, struct npu_ctx **out);

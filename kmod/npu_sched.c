@@ -46,8 +46,9 @@
  * Rings created with NPU_RING_CREATE_FUTEX (where the host offers futexes:
  * npud) have a second doorbell: the word sq_doorbell of their header. One
  * doorbell thread per device sleeps on the words of all of them at once
- * (futex_waitv, at most NPU_SCHED_DB_MAX rings; a ring past that keeps
- * RING_ENTER only), plus a word of its own that moves when the set does.
+ * (futex_waitv, at most NPU_SCHED_DB_MAX rings, NPU_SCHED_DB_PER_CTX of
+ * one context; a ring past that keeps RING_ENTER only), plus a word of its
+ * own that moves when the set does.
  * A ring whose word moved, or that woke the thread, is looked at once:
  * with SQEs pending it is kicked exactly as RING_ENTER with to_submit
  * would; with nothing pending the wake was for nothing, and a ring that
@@ -97,6 +98,11 @@ MODULE_PARM_DESC(engine_coalesce_us,
 #else
 #define NPU_SCHED_DB_MAX	0
 #endif
+/*
+ * Rings of one context the doorbell thread watches: one client cannot take
+ * every slot of the device; its further rings keep RING_ENTER as doorbell.
+ */
+#define NPU_SCHED_DB_PER_CTX	8
 /* Wakes that find nothing to do a futex ring may cause in a burst ... */
 #define NPU_SCHED_DB_BUDGET	64
 /* ... and one more each this often (ns), before it loses the futex doorbell. */
@@ -129,8 +135,12 @@ struct npu_sched {
 	atomic64_t nr_inline;		/* rings run by their submitter */
 	atomic64_t nr_nudged;		/* rings a waiter took out of a gathering pause */
 
-	/* The futex doorbell thread, started with the first futex ring. */
-	struct mutex db_lock; /* Protects: db_rings, nr_db, db_gen, db_stop, db_thread, the db_* fields of rings */
+	/*
+	 * The futex doorbell thread, started with the device.
+	 * db_lock protects: db_rings, nr_db, db_gen, db_stop, db_thread, the db_*
+	 * fields of rings, and nr_db of the device's contexts.
+	 */
+	struct mutex db_lock;
 	struct list_head db_rings;	/* rings whose sq_doorbell it watches (db_on) */
 	unsigned int nr_db;
 	u32 db_gen;			/* moves when a ring leaves db_rings */
@@ -389,6 +399,23 @@ bool npu_sched_enter_inline(struct npu_ring *ring, u32 to_submit, u32 *submitted
 	return true;
 }
 
+/*
+ * Between two looks of the poller at its rings. In the kernel the
+ * scheduler takes the CPU from a polling kthread when a task woken there
+ * needs it. Under the mock kernel (npud) the engines are threads of a
+ * process, and a client that waits for the ring the poller watches may
+ * be runnable on this very CPU (a busy machine puts them together), where
+ * it would wait for the whole poll window: let it run.
+ */
+static void npu_sched_poll_pause(void)
+{
+#ifdef NPU_FUTEX_DOORBELL
+	schedule();	/* TASK_RUNNING: a yield */
+#else
+	cond_resched();
+#endif
+}
+
 /* For an idle engine: whether there is something to run. */
 static bool npu_sched_has_work(void *data)
 {
@@ -449,7 +476,7 @@ static int npu_sched_thread(struct npu_pool_worker *w)
 				spin_unlock(&s->lock);
 				for (i = 0; i < 32; i++)
 					cpu_relax();
-				cond_resched();
+				npu_sched_poll_pause();
 				continue;
 			}
 			npu_sched_sleep_rings_locked(s);
@@ -495,6 +522,7 @@ static void npu_sched_db_demote_locked(struct npu_sched *s, struct npu_ring *rin
 	lockdep_assert_held(&s->db_lock);
 	list_del_init(&ring->db_link);
 	s->nr_db--;
+	ring->ctx->nr_db--;
 	s->db_gen++;
 	spin_lock(&s->lock);
 	WRITE_ONCE(ring->db_on, false);
@@ -599,8 +627,9 @@ static int npu_sched_db_thread(void *data)
  *	reachable by id
  *
  * Return: true if NPU_RING_FUTEX is now set in its header; false when
- * the device watches NPU_SCHED_DB_MAX rings already or its doorbell
- * thread cannot start: RING_ENTER stays the ring's doorbell.
+ * the device watches NPU_SCHED_DB_MAX rings already, or NPU_SCHED_DB_PER_CTX
+ * of the ring's context, or its doorbell thread cannot start: RING_ENTER
+ * stays the ring's doorbell.
  */
 bool npu_sched_futex_attach(struct npu_ring *ring)
 {
@@ -608,7 +637,8 @@ bool npu_sched_futex_attach(struct npu_ring *ring)
 	bool on = false;
 
 	mutex_lock(&s->db_lock);
-	if (s->nr_db >= NPU_SCHED_DB_MAX || s->db_stop)
+	if (s->nr_db >= NPU_SCHED_DB_MAX || ring->ctx->nr_db >= NPU_SCHED_DB_PER_CTX ||
+	    s->db_stop)
 		goto out;
 #ifdef NPU_FUTEX_DOORBELL
 	if (!s->db_thread) {
@@ -625,6 +655,7 @@ bool npu_sched_futex_attach(struct npu_ring *ring)
 	ring->db_refill_ns = ktime_get_ns();
 	list_add_tail(&ring->db_link, &s->db_rings);
 	s->nr_db++;
+	ring->ctx->nr_db++;
 	/* Nobody else owns the flags of a ring nobody can reach yet. */
 	WRITE_ONCE(ring->db_on, true);
 	npu_ring_publish_flags(ring);
@@ -646,6 +677,7 @@ static void npu_sched_futex_detach(struct npu_ring *ring)
 	if (!list_empty(&ring->db_link)) {
 		list_del_init(&ring->db_link);
 		s->nr_db--;
+		ring->ctx->nr_db--;
 		s->db_gen++;
 		npu_sched_db_poke_locked(s);
 	}

@@ -34,6 +34,8 @@
 #define ENTRIES		8
 /* The driver's budget of wakes with nothing to do, per ring. */
 #define DB_BUDGET	64
+/* The driver's futex-watched rings per context (npu_sched.c). */
+#define DB_PER_CTX	8
 #define FLOOD_WAKES	200000
 
 static int watch_fd;
@@ -49,16 +51,15 @@ struct ring {
 	struct npu_cqe *cqes;
 };
 
-static int ring_open(struct ring *r, uint32_t flags)
+/* A ring on context @fd (not closed on failure). */
+static int ring_open_on(int fd, struct ring *r, uint32_t flags)
 {
 	struct npu_ring_create rc;
 	size_t bytes = ((size_t)npu_ring_bytes(ENTRIES, ENTRIES) + 4095) & ~(size_t)4095;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	r->fd = sys_open_ctx(sys_device_path(), O_CLOEXEC, APERTURE_SIZE);
-	if (r->fd < 0)
-		return r->fd;
+	r->fd = fd;
 	r->mem = sys_shared_memory("doorbell", bytes, NULL);
 	if (r->mem == MAP_FAILED)
 		return -errno;
@@ -70,7 +71,7 @@ static int ring_open(struct ring *r, uint32_t flags)
 	rc.flags = flags;
 	ret = sys_ioctl(r->fd, NPU_IOCTL_RING_CREATE, &rc);
 	if (ret) {
-		close(r->fd);
+		munmap(r->mem, bytes);
 		return ret;
 	}
 	r->id = rc.ring_id;
@@ -78,6 +79,19 @@ static int ring_open(struct ring *r, uint32_t flags)
 	r->sqes = (struct npu_sqe *)((char *)r->mem + rc.sqes_off);
 	r->cqes = (struct npu_cqe *)((char *)r->mem + rc.cqes_off);
 	return 0;
+}
+
+static int ring_open(struct ring *r, uint32_t flags)
+{
+	int fd = sys_open_ctx(sys_device_path(), O_CLOEXEC, APERTURE_SIZE);
+	int ret;
+
+	if (fd < 0)
+		return fd;
+	ret = ring_open_on(fd, r, flags);
+	if (ret)
+		close(fd);
+	return ret;
 }
 
 static void ring_close(struct ring *r)
@@ -283,6 +297,52 @@ static void test_flooded_wakes_are_bounded(void **state)
 	assert_serving_and_idle();
 }
 
+/*
+ * One context gets the futex doorbell on at most DB_PER_CTX rings; its
+ * further rings work through RING_ENTER, and another context still gets
+ * futex rings that run with no RING_ENTER.
+ */
+static void test_context_cap(void **state)
+{
+	enum { N = DB_PER_CTX + 2 };
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 11 };
+	struct npu_ring_enter re = { .to_submit = 1, .min_complete = 1,
+				     .flags = NPU_ENTER_GETEVENTS, .timeout_ns = 5000000000ULL };
+	struct npu_ring_stats st;
+	struct ring r[N], other;
+	int fd, fd2, i;
+
+	(void)state;
+	if (!futex_offered)
+		skip();
+	fd = sys_open_ctx(sys_device_path(), O_CLOEXEC, APERTURE_SIZE);
+	fd2 = sys_open_ctx(sys_device_path(), O_CLOEXEC, APERTURE_SIZE);
+	assert_true(fd >= 0 && fd2 >= 0);
+	for (i = 0; i < N; i++) {
+		assert_int_equal(ring_open_on(fd, &r[i], NPU_RING_CREATE_FUTEX), 0);
+		assert_int_equal(!!(hdr_flags(&r[i]) & NPU_RING_FUTEX), i < DB_PER_CTX);
+	}
+	/* Past the cap: RING_ENTER runs it. */
+	r[N - 1].sqes[0] = nop;
+	__atomic_store_n(&r[N - 1].hdr->sq_tail, 1, __ATOMIC_RELEASE);
+	re.ring_id = r[N - 1].id;
+	assert_int_equal(sys_ioctl(fd, NPU_IOCTL_RING_ENTER, &re), 0);
+	assert_int_equal(__atomic_load_n(&r[N - 1].hdr->cq_tail, __ATOMIC_ACQUIRE), 1);
+	assert_int_equal(r[N - 1].cqes[0].user_data, 11);
+	/* The other context's ring: the futex word only. */
+	assert_int_equal(ring_open_on(fd2, &other, NPU_RING_CREATE_FUTEX), 0);
+	assert_true(hdr_flags(&other) & NPU_RING_FUTEX);
+	push_and_ring(&other, &nop);
+	assert_true(wait_cq(&other, 1));
+	assert_int_equal(other.cqes[0].user_data, 11);
+	ring_stats(&other, &st);
+	assert_int_equal(st.doorbells, 0);
+	assert_int_equal(st.waits, 0);
+	close(fd2);
+	close(fd);
+	assert_serving_and_idle();
+}
+
 /* Every word scribbled on: work still runs, npud does not fail the ring. */
 static void test_scribbled_words(void **state)
 {
@@ -337,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_runs_without_ring_enter),
 		cmocka_unit_test(test_client_killed_while_waiting),
 		cmocka_unit_test(test_flooded_wakes_are_bounded),
+		cmocka_unit_test(test_context_cap),
 		cmocka_unit_test(test_scribbled_words),
 	};
 

@@ -21,6 +21,8 @@
 
 /* The driver's budget of empty wakes per ring (npu_sched.c). */
 #define DB_BUDGET	64
+/* The driver's futex-watched rings per context (npu_sched.c). */
+#define DB_PER_CTX	8
 #define FLOOD_WAKES	200000
 
 static long live_before_load;
@@ -211,6 +213,59 @@ static void test_runs_with_no_ring_enter(void **state)
  * sleeps and wakes on them: work still runs, and what it writes to
  * cq_futex is its own count, not the application's value plus one.
  */
+/*
+ * A client that calls synchronously in a loop (publish one, wait for it,
+ * publish the next: the HAL's synchronous calls) finds the ring polled by
+ * the engine that ran the previous one, even when a poller shares its CPU
+ * with the client: the calls after the first need no doorbell, nor any
+ * RING_ENTER. The poll window is made 10 ms here, so that only a client
+ * descheduled that long on a loaded machine finds the ring asleep.
+ */
+static void test_sync_calls_find_the_ring_polled(void **state)
+{
+	enum { CALLS = 200 };
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP };
+	struct npu_ring_stats st0, st1;
+	struct file *f;
+	struct t_ring r;
+	uint32_t i, rang = 0;
+
+	(void)state;
+	/* This test's own poll window: 10 ms, far longer than one call. */
+	mockdev_module_unload();
+	assert_int_equal(mockdev_module_load("hbm_mb=256 engines=2 engine_poll_us=10000"), 0);
+	f = open_ctx();
+	if (!futex_offered(f)) {
+		t_close(f);
+		skip();
+	}
+	assert_int_equal(ring_create(f, &r, 8, NPU_RING_CREATE_FUTEX), 0);
+	ring_stats(f, &r, &st0);
+	for (i = 0; i < CALLS; i++) {
+		uint32_t tail = r.hdr->sq_tail;
+
+		nop.user_data = i + 1;
+		r.sqes[tail & (r.sq_entries - 1)] = nop;
+		__atomic_store_n(&r.hdr->sq_tail, tail + 1, __ATOMIC_SEQ_CST);
+		if (hdr_flags(&r) & NPU_RING_NEED_WAKEUP) {
+			rfc_doorbell(r.hdr);
+			rang++;
+		}
+		assert_true(futex_wait_cq(&r, i + 1));
+		assert_int_equal(r.cqes[i & (r.cq_entries - 1)].user_data, i + 1);
+		__atomic_store_n(&r.hdr->cq_head, i + 1, __ATOMIC_RELEASE);
+	}
+	ring_stats(f, &r, &st1);
+	assert_int_equal(st1.sqes - st0.sqes, CALLS);
+	/* The first call rang; a few more may, after a stall of 10 ms. */
+	assert_true(rang >= 1);
+	assert_true(rang <= CALLS / 10);
+	assert_int_equal(st1.doorbells - st0.doorbells, 0);
+	assert_int_equal(st1.waits - st0.waits, 0);
+	t_close(f);
+	t_ring_unmap(&r);
+}
+
 static void test_scribbled_words_are_not_trusted(void **state)
 {
 	struct npu_sqe nop = { .opcode = NPU_OP_NOP };
@@ -314,7 +369,22 @@ static void test_flooded_wakes_are_bounded(void **state)
 	push_and_ring(&honest, &nop);
 	assert_true(futex_wait_cq(&honest, 1));
 	assert_true(hdr_flags(&honest) & NPU_RING_FUTEX);
-	t_close(f);
+	/*
+	 * The demoted ring no longer counts against the context's cap: with
+	 * honest, DB_PER_CTX - 1 more get the futex doorbell, and no more.
+	 */
+	{
+		static struct t_ring more[DB_PER_CTX];
+
+		for (i = 0; i < DB_PER_CTX; i++) {
+			assert_int_equal(ring_create(f, &more[i], 1, NPU_RING_CREATE_FUTEX), 0);
+			assert_int_equal(!!(hdr_flags(&more[i]) & NPU_RING_FUTEX),
+					 i < DB_PER_CTX - 1);
+		}
+		t_close(f);
+		for (i = 0; i < DB_PER_CTX; i++)
+			t_ring_unmap(&more[i]);
+	}
 	t_ring_unmap(&r);
 	t_ring_unmap(&honest);
 }
@@ -359,39 +429,95 @@ static void test_waiter_killed_asleep_leaves_nothing(void **state)
 }
 
 /* The doorbell thread watches a bounded set; rings past it keep RING_ENTER. */
-static void test_rings_past_the_watched_set_use_ring_enter(void **state)
+/*
+ * One context gets the futex doorbell on at most DB_PER_CTX rings; its
+ * further rings are created all the same, with RING_ENTER as doorbell, and
+ * work. Another context still gets futex rings, and a slot the first one
+ * frees (RING_DESTROY) is its again.
+ */
+static void test_rings_past_the_context_cap_use_ring_enter(void **state)
 {
-	enum { N = 140 };
-	static struct t_ring r[N];
+	enum { N = DB_PER_CTX + 4 };
+	static struct t_ring r[N], other[2];
 	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 5 };
-	struct file *f = open_ctx();
-	int i, n = 0, with = 0;
+	struct file *f = open_ctx(), *g;
+	struct npu_ring_destroy d = { 0 };
+	int i, with = 0;
 
 	(void)state;
 	if (!futex_offered(f)) {
 		t_close(f);
 		skip();
 	}
+	g = open_ctx();
 	for (i = 0; i < N; i++) {
-		if (ring_create(f, &r[i], 1, NPU_RING_CREATE_FUTEX))
+		assert_int_equal(ring_create(f, &r[i], 1, NPU_RING_CREATE_FUTEX), 0);
+		if (hdr_flags(&r[i]) & NPU_RING_FUTEX)
+			with++;
+		/* The first DB_PER_CTX get it, the others not. */
+		assert_int_equal(!!(hdr_flags(&r[i]) & NPU_RING_FUTEX), i < DB_PER_CTX);
+	}
+	assert_int_equal(with, DB_PER_CTX);
+	/* Past the cap: RING_ENTER is the doorbell, and it works. */
+	assert_int_equal(t_ring_run(f, &r[N - 1], &nop), 0);
+
+	/* Another context is not held back by the first. */
+	assert_int_equal(ring_create(g, &other[0], 1, NPU_RING_CREATE_FUTEX), 0);
+	assert_true(hdr_flags(&other[0]) & NPU_RING_FUTEX);
+	push_and_ring(&other[0], &nop);
+	assert_true(futex_wait_cq(&other[0], 1));
+	assert_int_equal(other[0].cqes[0].res, 0);
+
+	/* A futex ring of the first context goes: its next ring gets the slot. */
+	d.ring_id = r[0].id;
+	assert_int_equal(t_ioctl(f, NPU_IOCTL_RING_DESTROY, &d), 0);
+	assert_int_equal(ring_create(f, &other[1], 1, NPU_RING_CREATE_FUTEX), 0);
+	assert_true(hdr_flags(&other[1]) & NPU_RING_FUTEX);
+
+	t_close(g);
+	t_close(f);
+	for (i = 0; i < N; i++)
+		t_ring_unmap(&r[i]);
+	t_ring_unmap(&other[0]);
+	t_ring_unmap(&other[1]);
+}
+
+/*
+ * Contexts that each stay within their cap fill the device's watched set
+ * (127 rings); rings past it keep RING_ENTER and work.
+ */
+static void test_rings_past_the_watched_set_use_ring_enter(void **state)
+{
+	enum { CTXS = 17, PER = DB_PER_CTX, N = CTXS * PER };
+	static struct t_ring r[N];
+	struct file *f[CTXS];
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 5 };
+	int c, i, n = 0, with = 0;
+
+	(void)state;
+	for (c = 0; c < CTXS; c++)
+		f[c] = open_ctx();
+	if (!futex_offered(f[0]))
+		goto out;
+	for (i = 0; i < N; i++) {
+		if (ring_create(f[i / PER], &r[i], 1, NPU_RING_CREATE_FUTEX))
 			break;
 		n++;
 		if (hdr_flags(&r[i]) & NPU_RING_FUTEX)
 			with++;
 	}
-	if (n < N) {
-		/* The process's ring limit came first: nothing to see here. */
-		for (i = 0; i < n; i++)
-			t_ring_unmap(&r[i]);
-		t_close(f);
-		skip();
-	}
+	if (n < N)
+		goto out;	/* the process's ring limit came first: nothing to see */
 	assert_int_equal(with, 127);
 	assert_false(hdr_flags(&r[N - 1]) & NPU_RING_FUTEX);
-	assert_int_equal(t_ring_run(f, &r[N - 1], &nop), 0);
-	t_close(f);
+	assert_int_equal(t_ring_run(f[CTXS - 1], &r[N - 1], &nop), 0);
+out:
+	for (c = 0; c < CTXS; c++)
+		t_close(f[c]);
 	for (i = 0; i < n; i++)
 		t_ring_unmap(&r[i]);
+	if (n < N)
+		skip();
 }
 
 int main(void)
@@ -399,11 +525,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_flag_is_checked_and_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_runs_with_no_ring_enter, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sync_calls_find_the_ring_polled, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_scribbled_words_are_not_trusted, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_flooded_wakes_are_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_waiter_killed_asleep_leaves_nothing, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_rings_past_the_context_cap_use_ring_enter,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rings_past_the_watched_set_use_ring_enter,
 						setup, teardown),
 	};

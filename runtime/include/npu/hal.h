@@ -97,6 +97,12 @@ int npuHalMemQuery(npuHalDevice *dev, uint64_t va, struct npu_mem_query *out);
  * (0 or -errno); every descriptor runs whatever an earlier one returned.
  */
 int npuHalDeviceRun(npuHalDevice *dev, const struct npu_sqe *sqes, uint32_t n);
+/*
+ * Driver-side statistics of the ring npuHalDeviceRun uses (as
+ * npuHalQueueStats): how many of the synchronous calls needed a call into
+ * the driver (doorbells, waits) and how many a futex doorbell.
+ */
+int npuHalDeviceRunStats(npuHalDevice *dev, struct npu_ring_stats *out);
 
 /* NPU_IOCTL_NOP round trip: the backend's ioctl floor. */
 int npuHalNop(npuHalDevice *dev);

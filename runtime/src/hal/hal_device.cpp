@@ -339,6 +339,15 @@ int npuHalDeviceRun(npuHalDevice *dev, const struct npu_sqe *sqes, uint32_t n) {
     return dev->Run(sqes, n);
 }
 
+int npuHalDeviceRunStats(npuHalDevice *dev, struct npu_ring_stats *out) {
+    if (dev == nullptr || out == nullptr)
+        return -EINVAL;
+    if (dev->generation != npu::hal::ForkGeneration())
+        return -EBADF;
+    std::lock_guard<std::mutex> guard(dev->sync_lock);
+    return npuHalQueueStats(dev->sync_queue, out);
+}
+
 int npuHalNop(npuHalDevice *dev) {
     static std::atomic<uint64_t> cookies{1};
     struct npu_nop nop = {};

@@ -25,7 +25,9 @@
  * a completion wait spins, then sleeps on cq_futex (counted in
  * cq_waiters) for up to kFutexPhase; only a wait longer than that blocks
  * in the driver (RING_ENTER), where it can be interrupted and where a
- * ring that failed tells why. NPU_FUTEX=0 turns the futex doorbell off.
+ * ring that failed tells why. The synchronous calls (RunChunk) take the
+ * same path, so an aclrtMemcpy through npud is no FUSE request in the
+ * common case. NPU_FUTEX=0 turns the futex doorbell off.
  */
 #include <algorithm>
 #include <atomic>
@@ -76,9 +78,47 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // doorbell thread, then an engine), a few tens of microseconds each on a
 // loaded machine, and a waiter that slept through it is woken as late
 // again, by which time the engines have stopped polling the ring (their
-// poll window, 100 us) and the next call needs the doorbell too.
+// poll window, 100 us) and the next call needs the doorbell too. On a busy
+// machine the engine that polls the ring may be runnable on this very CPU:
+// the yields let it run the work this thread waits for.
 constexpr auto kFutexSpin = std::chrono::microseconds(250);
 constexpr auto kSpinYield = std::chrono::microseconds(5);
+// Where the futex way is dearer than a FUSE round trip (a machine so busy
+// that npud's polling engine and this waiter lose their CPUs to other
+// threads), a queue leaves it, unless NPU_FUTEX_ADAPT=0:
+//  - a yield that gave the CPU away for kYieldStall or more means a busy
+//    thread shares it, and every yield may cost as much (measured beside
+//    CPU hogs: some runs took 4 ms a synchronous copy, the scheduler's
+//    tick). The queue stops spinning for kSpinOffNs: its waits sleep on
+//    the futex at once, which the scheduler serves promptly;
+//  - synchronous calls of at most kSyncLearnBytes (their cost is mostly
+//    the way, not the copy; larger ones always take RING_ENTER) take the
+//    way whose last kSyncSamples calls
+//    had the lower median (a median: a rare stall must not decide), the
+//    other one call in kSyncProbe, to see whether it has become cheaper.
+constexpr auto kYieldStall = std::chrono::microseconds(500);
+constexpr uint64_t kSpinOffNs = 10ULL * 1000 * 1000;
+constexpr uint64_t kSyncLearnBytes = 64 * 1024;
+constexpr uint32_t kSyncProbe = 64;
+constexpr uint32_t kSyncSamples = 8;
+
+// The last kSyncSamples costs of one way (ns) and their median.
+struct WayCost {
+    uint64_t ns[kSyncSamples] = {};
+    uint32_t n = 0;  // samples taken, all time
+
+    void Add(uint64_t took) { ns[n++ % kSyncSamples] = took; }
+    // 0 until three samples are in.
+    uint64_t Median() const {
+        const uint32_t k = std::min(n, kSyncSamples);
+        if (k < 3)
+            return 0;
+        uint64_t v[kSyncSamples];
+        std::copy(ns, ns + k, v);
+        std::nth_element(v, v + k / 2, v + k);
+        return v[k / 2];
+    }
+};
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
@@ -102,6 +142,14 @@ uint64_t FutexPhaseNs() {
         return static_cast<uint64_t>(ms) * 1000 * 1000;
     }();
     return ns;
+}
+
+bool FutexAdapt() {
+    static const bool on = [] {
+        const char *v = std::getenv("NPU_FUTEX_ADAPT");
+        return v == nullptr || std::strcmp(v, "0") != 0;
+    }();
+    return on;
 }
 
 // Shared futexes (no FUTEX_PRIVATE_FLAG): the driver maps the ring too.
@@ -175,6 +223,16 @@ struct npuHalQueue {
     // Created with NPU_RING_CREATE_FUTEX: completion waits sleep on
     // cq_futex, and the doorbell is sq_doorbell while NPU_RING_FUTEX shows.
     bool futex = false;
+    // Until when (NowNs()) a futex ring's waits do not spin: a yield
+    // stalled (kYieldStall). Any thread may set it; a hint only.
+    std::atomic<uint64_t> spin_off_until{0};
+    // RunChunk's choice for small synchronous calls on a futex ring: the
+    // recent cost of a call each way and the calls so far. Only RunChunk
+    // uses them, whose callers the owner of the queue serialises
+    // (npuHalDevice::sync_lock).
+    WayCost sync_futex;
+    WayCost sync_enter;
+    uint32_t sync_calls = 0;
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
     uint64_t next_seq = 0;
@@ -388,8 +446,15 @@ int npuHalQueue::FutexWaitSeq(uint64_t seq, uint64_t start, uint64_t timeout_ns)
 int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
     const uint64_t start = NowNs();
     auto now = std::chrono::steady_clock::now();
-    const auto spin_end = now + (futex ? kFutexSpin : kSpin);
-    auto yield_at = now + kSpinYield;
+    auto spin_end = now + (futex ? kFutexSpin : kSpin);
+    if (futex && start < spin_off_until.load(std::memory_order_relaxed))
+        spin_end = now;
+    // A futex ring's waiter yields at once: when the engine that is to run
+    // its work polls on this same CPU (a busy machine puts them together),
+    // spinning first only delays it (measured with everything on one CPU:
+    // 7.0-8.5 us a 4 KiB copy against 12-19 us); elsewhere it costs a
+    // system call that returns at once.
+    auto yield_at = now;
     do {
         Reap();
         if (completed.load(std::memory_order_acquire) >= seq)
@@ -400,6 +465,12 @@ int npuHalQueue::WaitSeqUntraced(uint64_t seq, uint64_t timeout_ns) {
         // wait for this very CPU: let it have it now and then.
         if (futex && now >= yield_at) {
             std::this_thread::yield();
+            const auto back = std::chrono::steady_clock::now();
+            if (back - now >= kYieldStall && FutexAdapt()) {
+                spin_off_until.store(NowNs() + kSpinOffNs, std::memory_order_relaxed);
+                break;
+            }
+            now = back;
             yield_at = now + kSpinYield;
         }
     } while (now < spin_end);
@@ -507,17 +578,38 @@ int npuHalQueue::SubmitChunk(const struct npu_sqe *in, uint32_t n, bool doorbell
 // newest descriptors, and the errors recorded are ours.
 int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     uint64_t seq = 0;
-    int ret = SubmitChunk(in, n, false, &seq);
+    // A ring whose futex doorbell the driver watches runs with no call
+    // into it: the doorbell (when its engines sleep) is the futex word,
+    // and the wait on the CQ spins, then sleeps on cq_futex. The engine
+    // that runs the ring then polls it for a while, so the next
+    // synchronous call finds it awake and costs no wake-up at all. Other
+    // rings, calls of more than kSyncLearnBytes, and small calls for which
+    // RING_ENTER has lately been the cheaper way (kSyncProbe), are run in
+    // the daemon's worker by one RING_ENTER below.
+    bool by_futex = futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
+    // Only small calls: a larger one takes long enough for a round trip
+    // not to matter, and its waiter, blocked in the driver, leaves the
+    // CPUs to the engines that copy (spinning beside them made copies of
+    // megabytes slower on two cores).
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; by_futex && i < n; i++)
+        bytes += in[i].len;
+    by_futex = by_futex && bytes <= kSyncLearnBytes;
+    // In process (no futex ring) not even the clock is read.
+    const uint64_t t0 = by_futex ? NowNs() : 0;
+    // They take the way that is cheaper here and now (kSyncProbe).
+    const bool learn = by_futex && FutexAdapt();
+    if (learn) {
+        const uint64_t f = sync_futex.Median(), e = sync_enter.Median();
+        const bool futex_dearer = f != 0 && e != 0 && e < f;
+        const bool probe = ++sync_calls % kSyncProbe == 0;
+        by_futex = futex_dearer == probe;
+    }
+    int ret = SubmitChunk(in, n, by_futex, &seq);
     if (ret < 0)
         return ret;
-    // A futex ring that an engine polls (no NEED_WAKEUP after the tail:
-    // the handshake of SubmitChunk) runs with no system call, and the
-    // wait on the CQ needs none either. A ring whose engines sleep is run
-    // in the daemon's worker by one RING_ENTER below: the futex doorbell
-    // would wake two of the daemon's threads (its doorbell thread, then an
-    // engine) before anything runs, slower than one round trip when the
-    // machine is busy.
-    if (futex && !(__atomic_load_n(&hdr->flags, __ATOMIC_SEQ_CST) & NPU_RING_NEED_WAKEUP)) {
+    if (by_futex) {
+        // Falls back to a wait in the driver itself after the futex phase.
         ret = WaitSeq(seq, 0);
         if (ret < 0)
             return ret;
@@ -539,6 +631,8 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
         else if (ret < 0 && ret != -ETIME && ret != -EINTR)
             return ret;
     }
+    if (learn)
+        (by_futex ? sync_futex : sync_enter).Add(NowNs() - t0);
     std::lock_guard<std::mutex> guard(reap_lock);
     // The error record is used only here on this queue: take and clear it.
     const int res = nerrors != 0 ? errors[0].res : last_res;
