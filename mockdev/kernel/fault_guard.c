@@ -245,6 +245,33 @@ NO_SANITIZE size_t mock_guarded_copy(void *dst, const void *src, size_t n,
 	return 0;
 }
 
+/**
+ * mock_host_copy() - copy to or from this process's own memory, guarded
+ * @dst: destination
+ * @src: source
+ * @n: bytes
+ * @from_user: @src is the memory that may be bad (else @dst is)
+ *
+ * For a host of the driver that moves a program's memory itself, as the
+ * runtime stages small copies from pageable memory for npud: a bad address
+ * on the program's side ends the copy at its first bad page instead of
+ * crashing, as copy_from_user() and copy_to_user() do in the driver.
+ *
+ * Return: the bytes not copied.
+ */
+MOCK_EXPORT size_t mock_host_copy(void *dst, const void *src, size_t n, bool from_user)
+{
+	unsigned long u = from_user ? (unsigned long)src : (unsigned long)dst;
+	size_t left;
+
+	if (u + n < u)
+		return n;
+	mock_fault_scope_begin();
+	left = mock_guarded_copy(dst, src, n, u, u + n);
+	mock_fault_scope_end();
+	return left;
+}
+
 /*
  * Store zeros to user memory; returns the bytes not cleared. Nothing for
  * MOCK_ASAN_CHECK: there is no kernel side, and the user side may be any

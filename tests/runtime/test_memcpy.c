@@ -346,6 +346,50 @@ static void test_bad_host_pointer_fails_behind_a_program_handler(void **state)
 	munmap(p, 2 * 4096);
 }
 
+/*
+ * Small synchronous copies from and to pageable memory on a device in
+ * another process are staged through pinned memory by the runtime (64 KiB
+ * and less), bigger ones go direct: both sides of that size, each way,
+ * read back exactly, and a D2H copy whose host end runs into a bad page
+ * fails and leaves the bytes before that page written, as the driver's
+ * own copy does.
+ */
+static void test_pageable_copies_either_side_of_the_staging_size(void **state)
+{
+	static const size_t sizes[] = { 1, 4095, 65536, 65537, 3 * 65536 + 5 };
+	char *p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *dev = NULL;
+
+	(void)state;
+	ACL_OK(aclrtMalloc(&dev, 4 * 65536, ACL_MEM_MALLOC_HUGE_FIRST));
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t n = sizes[i];
+		unsigned char *src = malloc(n), *back = malloc(n);
+
+		assert_non_null(src);
+		assert_non_null(back);
+		for (size_t j = 0; j < n; j++)
+			src[j] = (unsigned char)(j * 7 + i);
+		memset(back, 0, n);
+		ACL_OK(aclrtMemcpy(dev, 4 * 65536, src, n, ACL_MEMCPY_HOST_TO_DEVICE));
+		ACL_OK(aclrtMemcpy(back, n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST));
+		assert_memory_equal(back, src, n);
+		free(src);
+		free(back);
+	}
+	/* D2H into a good page, then a bad one. */
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(mprotect(p + 4096, 4096, PROT_NONE), 0);
+	ACL_OK(aclrtMemset(dev, 8192, 0x6b, 8192));
+	memset(p, 0, 4096);
+	assert_int_equal(aclrtMemcpy(p + 2048, 4096, dev, 4096, ACL_MEMCPY_DEVICE_TO_HOST),
+			 ACL_ERROR_RT_PARAM_INVALID);
+	for (size_t j = 2048; j < 4096; j++)
+		assert_int_equal((unsigned char)p[j], 0x6b);
+	ACL_OK(aclrtFree(dev));
+	munmap(p, 2 * 4096);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_copy_honours_count_not_dest_max),
 		cmocka_unit_test(test_copy_between_two_devices),
 		cmocka_unit_test(test_bad_host_pointer_fails_behind_a_program_handler),
+		cmocka_unit_test(test_pageable_copies_either_side_of_the_staging_size),
 		cmocka_unit_test(test_round_trips_preserve_every_byte),
 	};
 

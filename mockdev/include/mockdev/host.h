@@ -119,6 +119,14 @@ long mockdev_file_ioctl_relayed(struct file *filp, struct task_struct *task,
 /* release(): the last close of filp, by task. */
 int mockdev_file_release(struct file *filp, struct task_struct *task);
 
+/*
+ * Copy n bytes to or from this process's own memory (@from_user: @src is
+ * the program's side, else @dst), guarded as the driver's user copies are:
+ * a bad address ends the copy at its first bad page. Returns the bytes not
+ * copied.
+ */
+size_t mock_host_copy(void *dst, const void *src, size_t n, bool from_user);
+
 #ifdef __cplusplus
 }
 #endif

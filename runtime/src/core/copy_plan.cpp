@@ -4,7 +4,10 @@
 #include "core/copy_plan.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 
 #include "acl/acl_rt.h"
@@ -15,6 +18,7 @@
 #include "core/peer_access.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
+#include "hal/hal_host_copy.h"
 #include "npu/hal.h"
 
 namespace npu::rt {
@@ -539,6 +543,65 @@ Error MemcpyAsync(StreamRef &ref, void *dst, const void *src, size_t count, int3
     return PlanAndExecute(&s, ctx.get(), req);
 }
 
+namespace {
+
+// Small synchronous copies between pageable host memory and a device in
+// another process (npud) go through pinned staging that the daemon maps:
+// the runtime moves the program's bytes itself, guarded so that a bad
+// address is still an error and not a crash, and the daemon reads or writes
+// no /proc/PID/mem (two system calls of its own per copy, the larger part
+// of a small copy's cost there). Bigger copies go direct, where the
+// daemon's access costs less than a second pass over the data.
+// NPU_STAGE_PAGEABLE=0 turns the staging off.
+constexpr size_t kStageMax = 64 * 1024;
+
+bool StagePageable() {
+    static const bool on = [] {
+        const char *v = std::getenv("NPU_STAGE_PAGEABLE");
+        return v == nullptr || std::strcmp(v, "0") != 0;
+    }();
+    return on;
+}
+
+bool WantStaging(const DeviceSession &engine, uint8_t dir, void *dst, const void *src,
+                 size_t count) {
+    if ((dir != NPU_DIR_H2D && dir != NPU_DIR_D2H) || count > kStageMax || !StagePageable() ||
+        npuHalBackendIsInproc())
+        return false;
+    const void *host = dir == NPU_DIR_H2D ? src : dst;
+    return !HostMemoryPinnedFor(host, count, engine.physical_id());
+}
+
+Error CopyFailed(int err, uint8_t dir, void *dst, const void *src, size_t count,
+                 const DeviceSession &engine) {
+    return Error::FromHal(err, "%s copy of %zu bytes from %p to %p on device %d failed",
+                          DirName(dir), count, src, dst, engine.user_id());
+}
+
+// The copy through pinned staging; *staged is false when no staging was
+// free, and the caller copies directly.
+Error RunStaged(DeviceSession &engine, uint8_t dir, void *dst, const void *src, size_t count,
+                bool *staged) {
+    const std::unique_ptr<void, void (*)(void *)> staging(AllocPinnedStaging(count),
+                                                          FreePinnedStaging);
+    *staged = staging != nullptr;
+    if (!*staged)
+        return Error::Ok();
+    void *buf = staging.get();
+    if (dir == NPU_DIR_H2D && hal::HostCopyGuarded(buf, src, count, true) != 0)
+        return CopyFailed(-EFAULT, dir, dst, src, count, engine);
+    const RingDesc d =
+        dir == NPU_DIR_H2D ? CopyDesc(dir, dst, buf, count) : CopyDesc(dir, buf, src, count);
+    const int err = npuHalDeviceRun(engine.hal(), RingSqes(&d), 1);
+    if (err != 0)
+        return CopyFailed(err, dir, dst, src, count, engine);
+    if (dir == NPU_DIR_D2H && hal::HostCopyGuarded(dst, buf, count, false) != 0)
+        return CopyFailed(-EFAULT, dir, dst, src, count, engine);
+    return Error::Ok();
+}
+
+}  // namespace
+
 Error CopyNow(const Context &ctx, void *dst, const void *src, size_t count) {
     DeviceSession *engine = nullptr;
     std::shared_ptr<DeviceSession> hold;
@@ -550,11 +613,15 @@ Error CopyNow(const Context &ctx, void *dst, const void *src, size_t count) {
     const RingDesc d = CopyDesc(dir, dst, src, count);
     if (check::On())
         check::RanNow(&d, 1);
-    int err = npuHalDeviceRun(engine->hal(), RingSqes(&d), 1);
-    if (err != 0) {
-        return Error::FromHal(err, "%s copy of %zu bytes from %p to %p on device %d failed",
-                              DirName(dir), count, src, dst, engine->user_id());
+    if (WantStaging(*engine, dir, dst, src, count)) {
+        bool staged = false;
+        Error e = RunStaged(*engine, dir, dst, src, count, &staged);
+        if (staged)
+            return e;
     }
+    const int err = npuHalDeviceRun(engine->hal(), RingSqes(&d), 1);
+    if (err != 0)
+        return CopyFailed(err, dir, dst, src, count, *engine);
     return Error::Ok();
 }
 

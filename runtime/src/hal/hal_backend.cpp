@@ -29,6 +29,7 @@
 #pragma GCC visibility pop
 
 #include "hal_internal.h"
+#include "hal_host_copy.h"
 
 namespace npu::hal {
 namespace {
@@ -327,4 +328,8 @@ extern "C" long npuHalInprocDebugfsRead(const char *path, char *buf, size_t len)
     if (path == nullptr || buf == nullptr)
         return -EINVAL;
     return mock_debugfs_read(path, buf, len);
+}
+
+size_t npu::hal::HostCopyGuarded(void *dst, const void *src, size_t n, bool from_host) {
+    return mock_host_copy(dst, src, n, from_host);
 }
