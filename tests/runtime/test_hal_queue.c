@@ -484,8 +484,6 @@ int main(void)
 	 * (test_futex_ring_needs_no_driver_call counts the calls into the driver).
 	 */
 	setenv("NPU_FUTEX_PHASE_MS", "60000", 1);
-	/* Nor do synchronous calls leave the futex way on a busy machine. */
-	setenv("NPU_FUTEX_ADAPT", "0", 1);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_bad_entries),
 		cmocka_unit_test(test_ordered_round_trip),

@@ -83,42 +83,24 @@ constexpr auto kSpin = std::chrono::microseconds(50);
 // the yields let it run the work this thread waits for.
 constexpr auto kFutexSpin = std::chrono::microseconds(250);
 constexpr auto kSpinYield = std::chrono::microseconds(5);
-// Where the futex way is dearer than a FUSE round trip (a machine so busy
-// that npud's polling engine and this waiter lose their CPUs to other
-// threads), a queue leaves it, unless NPU_FUTEX_ADAPT=0:
-//  - a yield that gave the CPU away for kYieldStall or more means a busy
-//    thread shares it, and every yield may cost as much (measured beside
-//    CPU hogs: some runs took 4 ms a synchronous copy, the scheduler's
-//    tick). The queue stops spinning for kSpinOffNs: its waits sleep on
-//    the futex at once, which the scheduler serves promptly;
-//  - synchronous calls of at most kSyncLearnBytes (their cost is mostly
-//    the way, not the copy; larger ones always take RING_ENTER) take the
-//    way whose last kSyncSamples calls
-//    had the lower median (a median: a rare stall must not decide), the
-//    other one call in kSyncProbe, to see whether it has become cheaper.
+// On a machine so busy that a yield gives the CPU away to another thread
+// for kYieldStall or more (measured beside CPU hogs: some runs took 4 ms a
+// synchronous copy, the scheduler's tick), every yield may cost as much: the
+// queue stops spinning for kSpinOffNs, and its waits sleep on the futex at
+// once, which the scheduler serves promptly. NPU_FUTEX_ADAPT=0 turns this
+// off.
+//
+// Synchronous calls of at most kSyncFutexBytes take the futex way; larger
+// ones enter the driver (their copy outweighs a round trip, and a waiter
+// blocked there leaves the CPUs to the engines that copy). An earlier
+// version also chose between the two ways per call by their recent medians:
+// measured with 4 to 16 client processes on two cores, and beside CPU hogs,
+// that choice drifted to RING_ENTER and made calls 3 to 8 times slower, so
+// it is gone.
 constexpr auto kYieldStall = std::chrono::microseconds(500);
 constexpr uint64_t kSpinOffNs = 10ULL * 1000 * 1000;
-constexpr uint64_t kSyncLearnBytes = 64 * 1024;
-constexpr uint32_t kSyncProbe = 64;
-constexpr uint32_t kSyncSamples = 8;
+constexpr uint64_t kSyncFutexBytes = 64 * 1024;
 
-// The last kSyncSamples costs of one way (ns) and their median.
-struct WayCost {
-    uint64_t ns[kSyncSamples] = {};
-    uint32_t n = 0;  // samples taken, all time
-
-    void Add(uint64_t took) { ns[n++ % kSyncSamples] = took; }
-    // 0 until three samples are in.
-    uint64_t Median() const {
-        const uint32_t k = std::min(n, kSyncSamples);
-        if (k < 3)
-            return 0;
-        uint64_t v[kSyncSamples];
-        std::copy(ns, ns + k, v);
-        std::nth_element(v, v + k / 2, v + k);
-        return v[k / 2];
-    }
-};
 // A blocked waiter re-checks at this interval: another thread may reap the
 // CQE it waits for, which the driver cannot know.
 constexpr uint64_t kWaitSliceNs = 20ULL * 1000 * 1000;
@@ -230,9 +212,6 @@ struct npuHalQueue {
     // recent cost of a call each way and the calls so far. Only RunChunk
     // uses them, whose callers the owner of the queue serialises
     // (npuHalDevice::sync_lock).
-    WayCost sync_futex;
-    WayCost sync_enter;
-    uint32_t sync_calls = 0;
 
     std::mutex submit_lock; /* Protects: sq_tail, the SQE slots, next_seq */
     uint64_t next_seq = 0;
@@ -583,9 +562,8 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     // and the wait on the CQ spins, then sleeps on cq_futex. The engine
     // that runs the ring then polls it for a while, so the next
     // synchronous call finds it awake and costs no wake-up at all. Other
-    // rings, calls of more than kSyncLearnBytes, and small calls for which
-    // RING_ENTER has lately been the cheaper way (kSyncProbe), are run in
-    // the daemon's worker by one RING_ENTER below.
+    // rings, and calls of more than kSyncFutexBytes, are run in the
+    // daemon's worker by one RING_ENTER below.
     bool by_futex = futex && (__atomic_load_n(&hdr->flags, __ATOMIC_ACQUIRE) & NPU_RING_FUTEX);
     // Only small calls: a larger one takes long enough for a round trip
     // not to matter, and its waiter, blocked in the driver, leaves the
@@ -594,17 +572,7 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
     uint64_t bytes = 0;
     for (uint32_t i = 0; by_futex && i < n; i++)
         bytes += in[i].len;
-    by_futex = by_futex && bytes <= kSyncLearnBytes;
-    // In process (no futex ring) not even the clock is read.
-    const uint64_t t0 = by_futex ? NowNs() : 0;
-    // They take the way that is cheaper here and now (kSyncProbe).
-    const bool learn = by_futex && FutexAdapt();
-    if (learn) {
-        const uint64_t f = sync_futex.Median(), e = sync_enter.Median();
-        const bool futex_dearer = f != 0 && e != 0 && e < f;
-        const bool probe = ++sync_calls % kSyncProbe == 0;
-        by_futex = futex_dearer == probe;
-    }
+    by_futex = by_futex && bytes <= kSyncFutexBytes;
     int ret = SubmitChunk(in, n, by_futex, &seq);
     if (ret < 0)
         return ret;
@@ -631,8 +599,6 @@ int npuHalQueue::RunChunk(const struct npu_sqe *in, uint32_t n) {
         else if (ret < 0 && ret != -ETIME && ret != -EINTR)
             return ret;
     }
-    if (learn)
-        (by_futex ? sync_futex : sync_enter).Add(NowNs() - t0);
     std::lock_guard<std::mutex> guard(reap_lock);
     // The error record is used only here on this queue: take and clear it.
     const int res = nerrors != 0 ? errors[0].res : last_res;
