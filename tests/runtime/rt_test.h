@@ -25,6 +25,13 @@
 		}                                                               \
 	} while (0)
 
+/* An ACL call that must fail with code, and leave a message saying why. */
+#define EXPECT_FAIL(expr, code)                                                 \
+	do {                                                                    \
+		assert_int_equal((expr), (code));                               \
+		assert_non_null(aclGetRecentErrMsg());                          \
+	} while (0)
+
 /* CLOCK_MONOTONIC in milliseconds, for the watchdogs of tests that could hang. */
 static inline uint64_t rt_now_ms(void)
 {

@@ -20,13 +20,6 @@
 
 static const char *g_self;	/* argv[0], for the re-executed children */
 
-/* A call that must fail with code and leave a message for aclGetRecentErrMsg. */
-#define EXPECT_FAIL(expr, code)                                                 \
-	do {                                                                    \
-		assert_int_equal((expr), (code));                               \
-		assert_non_null(aclGetRecentErrMsg());                          \
-	} while (0)
-
 static void test_device_info_values(void **state)
 {
 	const uint32_t n = rt_device_count();

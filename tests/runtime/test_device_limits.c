@@ -9,12 +9,6 @@
 
 #include "rt_test.h"
 
-#define EXPECT_FAIL(expr, code)                                                 \
-	do {                                                                    \
-		assert_int_equal((expr), (code));                               \
-		assert_non_null(aclGetRecentErrMsg());                          \
-	} while (0)
-
 static const aclrtDeviceLimit kSimd[] = {
 	ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE,
 	ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE,

@@ -11,11 +11,6 @@
 #include "rt_test.h"
 
 #define MIB (1024ULL * 1024ULL)
-#define EXPECT_FAIL(expr, code)                                                 \
-	do {                                                                    \
-		assert_int_equal((expr), (code));                               \
-		assert_non_null(aclGetRecentErrMsg());                          \
-	} while (0)
 
 static const aclrtMemUsageInfo *find(const aclrtMemUsageInfo *info, size_t n, const char *name)
 {

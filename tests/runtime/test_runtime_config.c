@@ -23,12 +23,6 @@
 
 static char g_root[64];	/* a temporary CANN root for the version files */
 
-#define EXPECT_FAIL(expr, code)                                                 \
-	do {                                                                    \
-		assert_int_equal((expr), (code));                               \
-		assert_non_null(aclGetRecentErrMsg());                          \
-	} while (0)
-
 /* ---- process system parameters ---------------------------------------- */
 
 static void *sys_params_thread(void *arg)

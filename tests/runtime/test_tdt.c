@@ -19,11 +19,6 @@
 #include "rt_test.h"
 
 #define MIB (1024ULL * 1024ULL)
-#define EXPECT_FAIL(expr, code)                                                 \
-	do {                                                                    \
-		assert_int_equal((expr), (code));                               \
-		assert_non_null(aclGetRecentErrMsg());                          \
-	} while (0)
 /* A call returning a pointer (or a value) that records a message. */
 #define EXPECT_NULL(expr)                                                       \
 	do {                                                                    \
