@@ -7,8 +7,9 @@
  *                              the first over the second
  *   memcpy_4k_pinned_fuse_vs_inproc_ratio
  *                              the same copy from aclrtMallocHost memory, which
- *                              npud maps: what is left without npud's read of
- *                              the client's pageable memory (/proc/PID/mem)
+ *                              npud maps (the runtime stages small pageable
+ *                              copies through such memory, so the two differ
+ *                              by the runtime's own copy)
  *   memcpy_4k_fuse_ring_enter_us
  *                              the same through npud with NPU_FUTEX=0: every
  *                              call a FUSE round trip (RING_ENTER), as before
