@@ -7,7 +7,10 @@
 # driver (commands, buffer sizes, flags, caller tids, interrupts). Both
 # run with ASan+UBSan and check leaks and WARNs after every input. The
 # build is clang-only, in its own directory. The time is shared by the
-# harnesses, which run one after the other.
+# harnesses, which run one after the other. A long campaign may run on a
+# UBSan-only build (--sanitizers undefined), about twice as fast; its
+# working corpus is then replayed on the ASan+UBSan build, so every input
+# it kept has run under ASan too.
 # npu_fuzz reads the seed corpus tests/fuzz/corpus; what a run finds goes
 # to the harness's working corpus (--corpus DIR: DIR/HARNESS). Crashes,
 # leaks and hangs are written to BUILD_DIR/artifacts/ and make the script
@@ -18,7 +21,8 @@ set -euo pipefail
 usage() {
 	cat <<EOF
 usage: scripts/fuzz.sh [--time SECONDS] [--harness NAME]... [--jobs N] [--corpus DIR]
-                       [--build-dir DIR] [--no-install] [--no-build] [-h|--help]
+                       [--build-dir DIR] [--sanitizers LIST] [--no-install]
+                       [--no-build] [-h|--help]
                        [-- LIBFUZZER-ARGS...]
   --time SECONDS  how long to fuzz in all (default 600), shared evenly by the
                   harnesses (each at least 10 s); 0 = until stopped (one
@@ -29,7 +33,12 @@ usage: scripts/fuzz.sh [--time SECONDS] [--harness NAME]... [--jobs N] [--corpus
                   counts per job
   --corpus DIR    working corpora, DIR/HARNESS, kept between runs
                   (default BUILD_DIR/corpus)
-  --build-dir DIR clang build directory (default build-fuzz)
+  --build-dir DIR clang build directory (default build-fuzz, or build-fuzz-ub
+                  with --sanitizers undefined)
+  --sanitizers LIST
+                  address,undefined (the default) or undefined: fuzz without
+                  ASan, then replay the working corpus on the ASan+UBSan build
+                  in build-fuzz (one execution per input)
   --no-install    do not install missing apt packages (fail instead)
   --no-build      use the harnesses already built in BUILD_DIR
 Prints executions per second and coverage (libFuzzer's cov and ft) of each
@@ -45,7 +54,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 time_s=600
 jobs=1
 corpus=
-build=$NPU_ROOT/build-fuzz
+build=
+sanitizers=address,undefined
 install=1
 do_build=1
 harnesses=()
@@ -72,6 +82,13 @@ while [[ $# -gt 0 ]]; do
 		;;
 	--build-dir)
 		build=$2
+		shift
+		;;
+	--sanitizers)
+		case $2 in
+		address,undefined | undefined) sanitizers=$2 ;;
+		*) die "--sanitizers wants address,undefined or undefined, got '$2'" ;;
+		esac
 		shift
 		;;
 	--no-install) install=0 ;;
@@ -101,6 +118,11 @@ share=$((time_s / ${#harnesses[@]}))
 if [[ $time_s -gt 0 && $share -lt 10 ]]; then
 	share=10
 fi
+asan_build=$NPU_ROOT/build-fuzz
+if [[ -z $build ]]; then
+	build=$asan_build
+	[[ $sanitizers == address,undefined ]] || build=$NPU_ROOT/build-fuzz-ub
+fi
 build=$(realpath -m "$build")
 corpus=$(realpath -m "${corpus:-$build/corpus}")
 artifacts=$build/artifacts
@@ -110,14 +132,25 @@ if [[ $install -eq 1 ]]; then
 	ensure_packages "${NPU_BUILD_PACKAGES[@]}" "${NPU_FUZZ_PACKAGES[@]}"
 fi
 if [[ $do_build -eq 1 ]]; then
-	step "configuring $build (clang, -DNPU_FUZZ=ON)"
-	CC=clang CXX=clang++ cmake -S "$NPU_ROOT" -B "$build" -G "Unix Makefiles" \
-		-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_FUZZ=ON >/dev/null
-	step "building ${harnesses[*]}"
-	cmake --build "$build" --target "${harnesses[@]}" -j "$(nproc)"
+	# build_harnesses DIR SANITIZERS
+	build_harnesses() {
+		step "configuring $1 (clang, -DNPU_FUZZ=ON, -fsanitize=$2)"
+		CC=clang CXX=clang++ cmake -S "$NPU_ROOT" -B "$1" -G "Unix Makefiles" \
+			-DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_FUZZ=ON \
+			-DNPU_FUZZ_SANITIZERS="$2" >/dev/null
+		step "building ${harnesses[*]} in $1"
+		cmake --build "$1" --target "${harnesses[@]}" -j "$(nproc)"
+	}
+	build_harnesses "$build" "$sanitizers"
+	if [[ $sanitizers != address,undefined ]]; then
+		build_harnesses "$asan_build" address,undefined
+	fi
 fi
 for h in "${harnesses[@]}"; do
 	[[ -x $build/tests/fuzz/$h ]] || die "$build/tests/fuzz/$h missing: build it first (drop --no-build)"
+	if [[ $sanitizers != address,undefined && ! -x $asan_build/tests/fuzz/$h ]]; then
+		die "$asan_build/tests/fuzz/$h missing: build it first (drop --no-build)"
+	fi
 done
 mkdir -p "$artifacts"
 
@@ -195,6 +228,24 @@ fuzz_one() {
 		return 1
 	fi
 	info "$h: no crash, leak, WARN or hang found"
+	[[ $sanitizers == address,undefined ]] || replay_asan "$h" "$hcorpus"
+}
+
+# replay_asan HARNESS CORPUS: run every input of the working corpus once on
+# the ASan+UBSan build.
+replay_asan() {
+	local h=$1 dir=$2 log=$build/replay-$1.log n rc=0
+	n=$(find "$dir" -type f | wc -l)
+	step "$h: replaying its $n corpus inputs on the ASan+UBSan build ($asan_build)"
+	"$asan_build/tests/fuzz/$h" -runs=0 -detect_leaks=0 -timeout=10 -rss_limit_mb=3072 \
+		-artifact_prefix="$artifacts/" "$dir" >"$log" 2>&1 || rc=$?
+	if [[ $rc -ne 0 ]]; then
+		grep -E -A3 'ERROR|SUMMARY|npu_fuzz:|npud_fuzz:|WARNING at|BUG:' "$log" | head -n 40 >&2 || true
+		printf 'error: %s: an input of the corpus fails under ASan (exit %s): log %s\n' \
+			"$h" "$rc" "$log" >&2
+		return 1
+	fi
+	info "$h: $n inputs replayed under ASan+UBSan: no crash, leak, WARN or hang"
 }
 
 failed=()

@@ -343,11 +343,20 @@ static struct mock_area *area_find(unsigned long addr)
  * vmalloc() stays lazy: the driver sizes some tables for the worst case
  * and touches little of them. Return: 0, or -ENOMEM.
  */
+static bool vmalloc_huge_lazy;
+
+MOCK_EXPORT void mock_vmalloc_huge_populate(bool populate)
+{
+	__atomic_store_n(&vmalloc_huge_lazy, !populate, __ATOMIC_RELAXED);
+}
+
 static int vmalloc_populate(char *p, size_t len)
 {
 	volatile char *q = p;
 	size_t off;
 
+	if (__atomic_load_n(&vmalloc_huge_lazy, __ATOMIC_RELAXED))
+		return 0;
 	if (!madvise(p, len, MADV_POPULATE_WRITE))
 		return 0;
 	if (errno != EINVAL)

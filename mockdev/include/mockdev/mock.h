@@ -47,6 +47,15 @@ unsigned long mock_user_copy_calls(void);
 void mock_fail_reset(void);
 
 /*
+ * vmalloc_huge() backs its pages when it is called, as the kernel does
+ * (the first copy into a fresh HBM chunk must not pay a 2 MiB clear).
+ * The fuzz harnesses, whose every input makes fresh chunks for new owners
+ * and touches few of their bytes, turn that off: the pages then come, zeroed,
+ * on first touch. Nothing but the time of that clear differs.
+ */
+void mock_vmalloc_huge_populate(bool populate);
+
+/*
  * Gates: copy_from_user and copy_to_user of a range that meets a closed
  * gate wait until it opens (at most four gates closed at once). Tests hold
  * an engine inside a descriptor with them. mock_gate_close() returns the
