@@ -86,6 +86,18 @@ static void reaper_kick_locked(void)
 }
 
 /*
+ * The kernel ends an address space the moment its process execs; the mock
+ * learns of an exec only by asking (every MN_EXEC_POLL_MS). A test that
+ * knows a watched process has just exec'd asks for the look at once.
+ */
+MOCK_EXPORT void mock_mm_reap_now(void)
+{
+	pthread_mutex_lock(&mn_lock);
+	reaper_kick_locked();
+	pthread_mutex_unlock(&mn_lock);
+}
+
+/*
  * The reaper: polls the kick eventfd and the pidfd of every watched mm;
  * an mm whose process exited leaves the list and has its notifiers
  * released. Bounded by the watch list, which only registrations grow.

@@ -1320,6 +1320,7 @@ static void ident_exec(struct fz_state *st, struct fz_in *in)
 			break;
 		usleep(20);
 	}
+	mock_mm_reap_now();
 	child_wait_gone(st);
 }
 

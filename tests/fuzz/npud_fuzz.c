@@ -745,6 +745,7 @@ static void op_exec(struct nf_state *st, struct fz_in *in)
 			break;
 		usleep(20);
 	}
+	mock_mm_reap_now();
 	for (i = 0; i < NF_CLIENTS; i++) {
 		if (st->cl[i].c && st->cl[i].tgid == pid)
 			st->cl[i].stale = true;

@@ -56,6 +56,13 @@ void mock_fail_reset(void);
 void mock_vmalloc_huge_populate(bool populate);
 
 /*
+ * An npud client's address space that ends by an exec is torn down within
+ * 50 ms, when the mock's reaper next asks whether it lives (the host tells
+ * no one of an exec). Ask now: for tests that have just seen an exec.
+ */
+void mock_mm_reap_now(void);
+
+/*
  * Gates: copy_from_user and copy_to_user of a range that meets a closed
  * gate wait until it opens (at most four gates closed at once). Tests hold
  * an engine inside a descriptor with them. mock_gate_close() returns the
