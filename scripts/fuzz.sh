@@ -217,7 +217,8 @@ fuzz_one() {
 	if [[ $rc -ne 0 ]] && grep -q 'libFuzzer: run interrupted' "${logs[@]}" &&
 		[[ -z $(find "$artifacts" -type f -newer "$log.start" 2>/dev/null) ]]; then
 		info "$h: stopped by a signal; no crash, leak, WARN or hang found until then"
-		return 0
+		[[ $sanitizers == address,undefined ]] || replay_asan "$h" "$hcorpus"
+		return
 	fi
 	if [[ $rc -ne 0 ]]; then
 		grep -E -A3 'ERROR|SUMMARY|npu_fuzz:|npud_fuzz:|WARNING at|BUG:' "${logs[@]}" |

@@ -191,17 +191,17 @@ bool ReachableLocked(const TdtQueueState &s, uint32_t from, uint32_t to) {
     std::unordered_multimap<uint32_t, uint32_t> next;
     for (const auto &r : s.routes)
         next.emplace(r.src, r.dst);
-    std::vector<uint32_t> todo{from};
+    std::vector<uint32_t> pending{from};
     std::unordered_set<uint32_t> seen{from};
-    while (!todo.empty()) {
-        const uint32_t q = todo.back();
-        todo.pop_back();
+    while (!pending.empty()) {
+        const uint32_t q = pending.back();
+        pending.pop_back();
         if (q == to)
             return true;
         auto [lo, hi] = next.equal_range(q);
         for (auto it = lo; it != hi; ++it)
             if (seen.insert(it->second).second)
-                todo.push_back(it->second);
+                pending.push_back(it->second);
     }
     return false;
 }
