@@ -49,7 +49,7 @@ typedef struct acldumpChunk {
  * bufLen. ACL_ERROR_FAILURE for a NULL callback or another flag.
  */
 ACL_DUMP_API aclError acldumpRegCallback(int32_t (*const messageCallback)(const acldumpChunk *,
-                                                                           int32_t),
+                                                                          int32_t),
                                          int32_t flag);
 /* Dump files go to disk again. */
 ACL_DUMP_API void acldumpUnregCallback(void);
@@ -116,9 +116,9 @@ typedef struct acldumpTensorInfo {
  * (aclInit's dump_scene): otherwise ACL_ERROR_FAILURE; bad arguments are
  * ACL_ERROR_INVALID_PARAM.
  */
-ACL_DUMP_WEAK ACL_FUNC_VISIBILITY aclError acldumpSaveExceptionInfo(
-    const char *fileName, const char *userTag, const acldumpTensorInfo *tensors,
-    size_t tensorCount);
+ACL_DUMP_WEAK ACL_FUNC_VISIBILITY aclError
+acldumpSaveExceptionInfo(const char *fileName, const char *userTag,
+                         const acldumpTensorInfo *tensors, size_t tensorCount);
 
 /* <dump path>/extra-info/data-dump/<device id>/ into path (maxLen > 1 and
  * enough for it). ACL_ERROR_FAILURE when exception dump is off. */

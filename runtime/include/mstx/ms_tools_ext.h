@@ -46,8 +46,7 @@ MSTX_API void mstxRangeEnd(mstxRangeId id);
 MSTX_API mstxDomainHandle_t mstxDomainCreateA(const char *name);
 /* After this the domain's calls do nothing. */
 MSTX_API void mstxDomainDestroy(mstxDomainHandle_t domain);
-MSTX_API void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message,
-                             aclrtStream stream);
+MSTX_API void mstxDomainMarkA(mstxDomainHandle_t domain, const char *message, aclrtStream stream);
 MSTX_API mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char *message,
                                            aclrtStream stream);
 MSTX_API void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id);

@@ -459,7 +459,7 @@ Error QueueOps(const aclOpExecutor &ex, void *ws, aclrtStream stream) {
 // record. A dump that cannot be written (or a callback that refuses it) is
 // logged as an error; the operator itself succeeded.
 Error RunObserved(const aclOpExecutor &ex, void *ws, aclrtStream stream,
-                const npu::rt::dump::Plan &plan) {
+                  const npu::rt::dump::Plan &plan) {
     std::shared_ptr<npu::rt::Context> ctx;
     npu::rt::StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));

@@ -49,9 +49,10 @@ Error ReadTensor(const npu::rt::Context &ctx, const acldumpTensorInfo &t, size_t
                  npu::rt::dump::Tensor *out) {
     NPU_ACL_CHECK(t.tensorAddr != nullptr, "tensors[%zu].tensorAddr is NULL", i);
     NPU_ACL_CHECK(t.tensorSize > 0, "tensors[%zu].tensorSize is 0", i);
-    NPU_ACL_CHECK(t.shapeNum <= ACL_DUMP_MAX_SHAPE_NUM && t.originShapeNum <= ACL_DUMP_MAX_SHAPE_NUM,
-                  "tensors[%zu] has %u shape and %u origin shape dimensions, at most %d each", i,
-                  t.shapeNum, t.originShapeNum, ACL_DUMP_MAX_SHAPE_NUM);
+    NPU_ACL_CHECK(
+        t.shapeNum <= ACL_DUMP_MAX_SHAPE_NUM && t.originShapeNum <= ACL_DUMP_MAX_SHAPE_NUM,
+        "tensors[%zu] has %u shape and %u origin shape dimensions, at most %d each", i, t.shapeNum,
+        t.originShapeNum, ACL_DUMP_MAX_SHAPE_NUM);
     const int32_t addr_type = npu::rt::EnumValue(t.addrType);
     const int32_t placement = npu::rt::EnumValue(t.placement);
     NPU_ACL_CHECK(addr_type == ACL_DUMP_ADDR_RAW && placement == ACL_DUMP_PLACEMENT_DEVICE,
@@ -156,8 +157,7 @@ aclError acldumpGetExceptionInfoPath(char *path, size_t maxLen) {
         // The device of the calling thread's context (device 0 without one).
         std::shared_ptr<npu::rt::Context> ctx = npu::rt::ThreadState::CurrentContext();
         std::string root;
-        NPU_RETURN_IF_ERROR(
-            DumpState::Get().ExceptionPath(ctx ? ctx->user_device_id() : 0, &root));
+        NPU_RETURN_IF_ERROR(DumpState::Get().ExceptionPath(ctx ? ctx->user_device_id() : 0, &root));
         NPU_ACL_CHECK(root.size() + 1 <= maxLen,
                       "maxLen %zu is too small for the path (%zu bytes with its NUL)", maxLen,
                       root.size() + 1);

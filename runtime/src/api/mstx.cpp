@@ -27,9 +27,9 @@ struct mstxDomainRegistration_st {
 
 namespace {
 
-constexpr size_t kMaxMessage = 255;    // characters of a message kept
-constexpr size_t kMaxDomains = 4096;   // live domains
-constexpr size_t kMaxRanges = 65536;   // open ranges
+constexpr size_t kMaxMessage = 255;   // characters of a message kept
+constexpr size_t kMaxDomains = 4096;  // live domains
+constexpr size_t kMaxRanges = 65536;  // open ranges
 
 struct OpenRange {
     std::string message;

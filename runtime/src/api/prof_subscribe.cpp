@@ -62,7 +62,7 @@ struct Subscription {
 };
 
 struct SubscribeState {
-    std::mutex mu; /* Protects: everything below */
+    std::mutex mu;                        /* Protects: everything below */
     std::map<uint32_t, uint32_t> models;  // registered model id -> device
     std::unordered_map<const void *, std::unique_ptr<aclprofSubscribeConfig>> configs;
     std::map<uint32_t, Subscription> subs;  // by model id
@@ -162,8 +162,8 @@ aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
     aclprofSubscribeConfig *out = nullptr;
     RunApiBody("aclprofCreateSubscribeConfig", [&] {
         NPU_ACL_CHECK(fd != nullptr, "fd is NULL");
-        NPU_ACL_CHECK(timeInfoSwitch == 0 || timeInfoSwitch == 1,
-                      "timeInfoSwitch %d is not 0 or 1", timeInfoSwitch);
+        NPU_ACL_CHECK(timeInfoSwitch == 0 || timeInfoSwitch == 1, "timeInfoSwitch %d is not 0 or 1",
+                      timeInfoSwitch);
         auto c = std::make_unique<aclprofSubscribeConfig>();
         c->time_info = timeInfoSwitch;
         c->metrics = npu::rt::EnumValue(aicoreMetrics);
@@ -197,7 +197,8 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscri
     });
 }
 
-aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *profSubscribeConfig) {
+aclError aclprofModelSubscribe(uint32_t modelId,
+                               const aclprofSubscribeConfig *profSubscribeConfig) {
     return RunApiBody("aclprofModelSubscribe", [&] {
         SubscribeState &s = SubscribeState::Get();
         std::lock_guard<std::mutex> lock(s.mu);
@@ -218,8 +219,7 @@ aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig *p
                                  modelId);
         NPU_ACL_CHECK(::fcntl(c->second->fd, F_GETFD) != -1, "fd %d is not an open file",
                       c->second->fd);
-        s.subs.emplace(modelId,
-                       Subscription{m->second, c->second->fd, c->second->time_info == 1});
+        s.subs.emplace(modelId, Subscription{m->second, c->second->fd, c->second->time_info == 1});
         return Error::Ok();
     });
 }
@@ -273,8 +273,8 @@ Error FieldCopy(const void *opInfo, size_t opInfoLen, uint32_t index, char *out,
     size_t need = 0;
     NPU_RETURN_IF_ERROR(FieldLen(opInfo, opInfoLen, index, &need, type));
     NPU_ACL_CHECK(out != nullptr, "%s is NULL", type ? "opType" : "opName");
-    NPU_ACL_CHECK(n >= need, "%s %zu is below the %zu bytes needed", type ? "opTypeLen" : "opNameLen",
-                  n, need);
+    NPU_ACL_CHECK(n >= need, "%s %zu is below the %zu bytes needed",
+                  type ? "opTypeLen" : "opNameLen", n, need);
     const OpRecord *r = static_cast<const OpRecord *>(opInfo) + index;
     std::memcpy(out, type ? r->op_type : r->op_name, need - 1);
     out[need - 1] = '\0';
@@ -315,8 +315,9 @@ aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t inde
 
 aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index, char *opName,
                           size_t opNameLen) {
-    return RunApiBody("aclprofGetOpName",
-                      [&] { return FieldCopy(opInfo, opInfoLen, index, opName, opNameLen, false); });
+    return RunApiBody("aclprofGetOpName", [&] {
+        return FieldCopy(opInfo, opInfoLen, index, opName, opNameLen, false);
+    });
 }
 
 uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index) {

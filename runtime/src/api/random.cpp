@@ -347,7 +347,8 @@ Error CheckTask(const aclrtRandomNumTaskInfo *info, Task *t) {
     const auto &p = info->randomNumFuncParaInfo.paramInfo;
     switch (t->func) {
         case ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK:
-            NPU_RETURN_IF_ERROR(CheckParam(p.dropoutBitmaskInfo.dropoutRation, "dropoutRation", size));
+            NPU_RETURN_IF_ERROR(
+                CheckParam(p.dropoutBitmaskInfo.dropoutRation, "dropoutRation", size));
             t->p0 = p.dropoutBitmaskInfo.dropoutRation;
             break;
         case ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS:
@@ -389,12 +390,13 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrt
         t.seed = U64Param(seed);
         t.num = U64Param(num);
         NPU_RT_CHECK(t.num <= kMaxNum, "randomNum %llu is above %llu",
-                     static_cast<unsigned long long>(t.num), static_cast<unsigned long long>(kMaxNum));
+                     static_cast<unsigned long long>(t.num),
+                     static_cast<unsigned long long>(kMaxNum));
         if (t.num == 0)
             return Error::Ok();
         npu::rt::Operand o;
-        NPU_RETURN_IF_ERROR(
-            npu::rt::ClassifyDeviceChecked(taskInfo->randomCounterAddr, 16, "randomCounterAddr", &o));
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(taskInfo->randomCounterAddr, 16,
+                                                           "randomCounterAddr", &o));
         uint32_t ctr[4];
         NPU_RETURN_IF_ERROR(npu::rt::CopyNow(*ctx, ctr, taskInfo->randomCounterAddr, sizeof(ctr)));
         const std::vector<uint8_t> bytes = Generate(t, ctr);

@@ -835,8 +835,7 @@ void UserAsyncRange(const char *cat, const std::string &name, uint64_t id, uint6
         return;
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
-    AddUserLocked(t,
-                  UserEvent{name, cat, t0_ns, t1_ns, id, 0, Tid(), UserEvent::kAsync, domain});
+    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, id, 0, Tid(), UserEvent::kAsync, domain});
 }
 
 }  // namespace npu::base::trace

@@ -42,8 +42,8 @@ Error MakeDirs(const std::string &path, std::string *abs) {
     if (p[0] != '/') {
         char cwd[kMaxPath];
         if (::getcwd(cwd, sizeof(cwd)) == nullptr)
-            return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG, "the current directory is unknown: %s",
-                                 std::strerror(errno));
+            return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG,
+                                 "the current directory is unknown: %s", std::strerror(errno));
         p = std::string(cwd) + "/" + p;
     }
     // "/a/./b/" -> "/a/b"
@@ -223,7 +223,8 @@ Error DumpState::Configure(const std::string &content, const char *origin) {
     if (d == nullptr)
         return Error::Ok();
     if (d->kind != JsonValue::kObject)
-        return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG, "%s: \"dump\" is not an object", origin);
+        return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG, "%s: \"dump\" is not an object",
+                             origin);
     auto str = [&](const char *name, const char *dflt, std::string *out) -> Error {
         const JsonValue *v = d->Find(name);
         if (v == nullptr) {
@@ -251,10 +252,11 @@ Error DumpState::Configure(const std::string &content, const char *origin) {
                              "%s: dump.dump_mode \"%s\" is not input, output or all", origin,
                              mode.c_str());
     if (data != "tensor")
-        return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG,
-                             "%s: dump.dump_data \"%s\": only \"tensor\" is dumped here (statistics "
-                             "need the device's own reductions)",
-                             origin, data.c_str());
+        return Error::Format(
+            ACL_ERROR_INVALID_DUMP_CONFIG,
+            "%s: dump.dump_data \"%s\": only \"tensor\" is dumped here (statistics "
+            "need the device's own reductions)",
+            origin, data.c_str());
     if (!scene.empty() && !ExceptionScene(scene))
         return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG,
                              "%s: dump.dump_scene \"%s\" is not an exception dump scene", origin,
@@ -267,7 +269,8 @@ Error DumpState::Configure(const std::string &content, const char *origin) {
     const bool ops = op_switch == "on";
     const bool data_on = ops || models;
     if ((data_on || !scene.empty()) && path.empty())
-        return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG, "%s: dump.dump_path is missing", origin);
+        return Error::Format(ACL_ERROR_INVALID_DUMP_CONFIG, "%s: dump.dump_path is missing",
+                             origin);
     std::string abs;
     if (data_on || !scene.empty())
         NPU_RETURN_IF_ERROR(MakeDirs(path, &abs));
@@ -302,7 +305,8 @@ Error DumpState::SetModelDump(const char *path) {
     {
         std::lock_guard<std::mutex> lock(mu_);
         if (!model_dump_inited_)
-            return Error::Format(ACL_ERROR_DUMP_NOT_RUN, "call aclmdlInitDump before aclmdlSetDump");
+            return Error::Format(ACL_ERROR_DUMP_NOT_RUN,
+                                 "call aclmdlInitDump before aclmdlSetDump");
     }
     if (path == nullptr)
         return Error::Format(ACL_ERROR_INVALID_PARAM, "dumpCfgPath is NULL");
@@ -437,7 +441,8 @@ Error DumpState::SaveException(int32_t device_id, const std::string &file_name,
         ts.push_back(&t);
     std::string header = "{\"user_tag\":";
     AppendJsonString(&header, tag);
-    header += ",\"device_id\":" + std::to_string(device_id) + ",\"tensors\":" + TensorsJson(ts) + "}";
+    header +=
+        ",\"device_id\":" + std::to_string(device_id) + ",\"tensors\":" + TensorsJson(ts) + "}";
     // Exception files always go to disk: they are what is left to look at
     // after a failure.
     return Deliver(nullptr, root + file_name + ".custom." + Stamp(true), Container(header, ts));

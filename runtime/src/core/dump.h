@@ -27,7 +27,7 @@ using Callback = int32_t (*)(const acldumpChunk *, int32_t);
 
 // One tensor of a dump file.
 struct Tensor {
-    const char *type;  // "input", "output" or "workspace"
+    const char *type;   // "input", "output" or "workspace"
     int32_t data_type;  // an aclDataType
     int32_t format;     // an aclFormat
     std::vector<int64_t> shape;
@@ -56,7 +56,7 @@ struct OpRun {
 };
 
 class DumpState {
-   public:
+  public:
     static DumpState &Get();
 
     // aclInit's configuration (content: its file, possibly empty) or
@@ -66,9 +66,9 @@ class DumpState {
     // aclFinalize and aclmdlFinalizeDump: data and exception dump off.
     void Reset();
 
-    Error InitModelDump();      // aclmdlInitDump
+    Error InitModelDump();                 // aclmdlInitDump
     Error SetModelDump(const char *path);  // aclmdlSetDump
-    Error FinalizeModelDump();  // aclmdlFinalizeDump
+    Error FinalizeModelDump();             // aclmdlFinalizeDump
 
     Error StartArgs(const std::string &path);  // aclopStartDumpArgs
     void StopArgs();                           // aclopStopDumpArgs
@@ -87,7 +87,7 @@ class DumpState {
     Error SaveException(int32_t device_id, const std::string &file_name, const std::string &tag,
                         const std::vector<Tensor> &tensors);
 
-   private:
+  private:
     Error Emit(const std::string &path, const std::string &bytes);
 
     std::mutex mu_; /* Protects: everything below */

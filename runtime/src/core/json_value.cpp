@@ -17,7 +17,7 @@ const JsonValue *JsonValue::Find(const std::string &name) const {
 namespace {
 
 class Reader {
-   public:
+  public:
     Reader(std::string_view t, int max_depth) : t_(t), max_depth_(max_depth) {}
 
     bool Document(JsonValue *out, std::string *why) {
@@ -35,7 +35,7 @@ class Reader {
         return true;
     }
 
-   private:
+  private:
     bool Fail(const char *what) {
         char buf[96];
         std::snprintf(buf, sizeof(buf), "%s at offset %zu", what, i_);
@@ -126,8 +126,8 @@ class Reader {
 
     bool Scalar(JsonValue *out) {
         const size_t start = i_;
-        while (i_ < t_.size() && t_[i_] != ',' && t_[i_] != '}' && t_[i_] != ']' &&
-               t_[i_] != ' ' && t_[i_] != '\t' && t_[i_] != '\n' && t_[i_] != '\r')
+        while (i_ < t_.size() && t_[i_] != ',' && t_[i_] != '}' && t_[i_] != ']' && t_[i_] != ' ' &&
+               t_[i_] != '\t' && t_[i_] != '\n' && t_[i_] != '\r')
             i_++;
         const std::string_view w = t_.substr(start, i_ - start);
         if (w.empty())

@@ -15,8 +15,8 @@ namespace npu::rt {
 struct JsonValue {
     enum Kind { kNull, kScalar, kString, kArray, kObject };
     Kind kind = kNull;
-    std::string text;                        // kScalar: its text; kString: the string
-    std::vector<JsonValue> items;            // kArray
+    std::string text;                          // kScalar: its text; kString: the string
+    std::vector<JsonValue> items;              // kArray
     std::map<std::string, JsonValue> members;  // kObject (the last of a repeated name)
 
     // The member called name of an object, or nullptr.
