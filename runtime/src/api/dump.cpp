@@ -29,7 +29,7 @@ Error RequireInit(const char *api) {
     return Error::Ok();
 }
 
-// A relative path without a ".." segment.
+// Whether path p has a ".." segment (upstream refuses those).
 bool HasParentSegment(const char *p) {
     const std::string s = p;
     size_t i = 0;
@@ -135,7 +135,6 @@ aclError acldumpSaveExceptionInfo(const char *fileName, const char *userTag,
         NPU_ACL_CHECK(fileName[0] != '\0', "fileName is empty");
         NPU_ACL_CHECK(!HasParentSegment(fileName), "fileName \"%s\" has a \"..\" segment",
                       fileName);
-        NPU_ACL_CHECK(fileName[0] != '/', "fileName \"%s\" is not a relative path", fileName);
         NPU_ACL_CHECK(tensors != nullptr, "tensors is NULL");
         NPU_ACL_CHECK(tensorCount > 0, "tensorCount is 0");
         std::shared_ptr<npu::rt::Context> ctx;
