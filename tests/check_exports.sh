@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # libascendcl.so exports exactly its C API: every function the CANN headers
-# (include/acl, include/aclnn and include/aclnnop for the operators, and
-# include/runtime for CANN's rt* functions) and npu/hal.h
+# (include/acl, include/aclnn and include/aclnnop for the operators,
+# include/runtime for CANN's rt* functions, include/mstx and
+# include/profiling for the profiling tools' functions) and npu/hal.h
 # declare, and nothing else (not the driver or the mock kernel linked in for
 # the in-process device).
 #   check_exports.sh LIBASCENDCL INCLUDE_DIR [CC]
@@ -74,6 +75,18 @@ if [[ -n $rt_unmarked ]]; then
 	report "declared in runtime/rt.h without RTS_API:" "$rt_unmarked"
 fi
 
+# The tools extension (mstx/ms_tools_ext.h) and the model registration of
+# profiling/aprof_pub.h: their functions carry ACL_FUNC_VISIBILITY too.
+printf '#include "mstx/ms_tools_ext.h"\n#include "profiling/aprof_pub.h"\n' >"$tmp/prof.c"
+"$cc" -E -P -DACL_FUNC_VISIBILITY=__npu_exported_api__ -I"$inc" "$tmp/prof.c" |
+	tr '\n' ' ' >"$tmp/prof.i"
+grep -oE '__npu_exported_api__[^;(]*\(' "$tmp/prof.i" |
+	grep -oE '(mstx|Msprof)[A-Za-z0-9_]*[[:space:]]*\($' | tr -d ' (' | sort >"$tmp/prof_marked"
+if [[ ! -s $tmp/prof_marked ]]; then
+	echo "no function found in $inc/mstx/ms_tools_ext.h or profiling/aprof_pub.h" >&2
+	exit 1
+fi
+
 echo "comparing with the dynamic symbols of $lib"
 exported=$(nm -D --defined-only "$lib" | awk '{print $NF}' | sort -u)
 # Besides, the C library's signal-handler functions that the mock kernel
@@ -86,7 +99,7 @@ if [[ -n $exported_wrapped && $exported_wrapped != "$wrapped" ]]; then
 	report "only some of the wrapped libc functions are exported:" "$exported_wrapped"
 fi
 exported=$(comm -23 <(echo "$exported") <(echo "$wrapped"))
-declared=$( (sort -u "$tmp/marked" "$tmp/rt_marked"
+declared=$( (sort -u "$tmp/marked" "$tmp/rt_marked" "$tmp/prof_marked"
 	grep -hoE '^[a-z][a-z0-9_ *]*\bnpuHal[A-Za-z0-9_]*\(' "$inc"/npu/hal.h |
 		grep -oE 'npuHal[A-Za-z0-9_]*\($' | tr -d '(') | sort -u)
 extra=$(comm -23 <(echo "$exported") <(echo "$declared"))

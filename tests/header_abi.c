@@ -9,10 +9,14 @@
 #include <stddef.h>
 
 #include "acl/acl.h"
+#include "acl/acl_dump.h"
 #include "acl/acl_rt_allocator.h"
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
+#include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
+#include "securec.h"
 
 #ifdef __cplusplus
 #define ABI_ASSERT(cond, what) static_assert(cond, what)
@@ -27,6 +31,31 @@
 	ABI_ASSERT(ABI_ALIGNOF(t) == (align), #t " alignment")
 #define ABI_OFFSET(t, member, offset) \
 	ABI_ASSERT(offsetof(t, member) == (offset), #t "." #member " offset")
+
+/* acl/acl_dump.h */
+ABI_SIZE(acldumpChunk, 4120, 8);
+ABI_OFFSET(acldumpChunk, bufLen, 4096);
+ABI_OFFSET(acldumpChunk, isLastChunk, 4100);
+ABI_OFFSET(acldumpChunk, offset, 4104);
+ABI_OFFSET(acldumpChunk, flag, 4112);
+ABI_OFFSET(acldumpChunk, dataBuf, 4116);
+ABI_SIZE(acldumpTensorInfo, 456, 8);
+ABI_OFFSET(acldumpTensorInfo, tensorSize, 8);
+ABI_OFFSET(acldumpTensorInfo, tensorAddr, 24);
+ABI_OFFSET(acldumpTensorInfo, placement, 36);
+ABI_OFFSET(acldumpTensorInfo, shapeNum, 44);
+ABI_OFFSET(acldumpTensorInfo, shape, 56);
+ABI_OFFSET(acldumpTensorInfo, originShape, 256);
+ABI_ASSERT(AIC_ERR_BRIEF_DUMP == 1 && DATA_DUMP == 4 && OVERFLOW_DUMP == 5, "acldumpType");
+ABI_ASSERT(ACL_DUMP_ADDR_RAW == 2 && ACL_DUMP_PLACEMENT_END == 2 &&
+		   ACL_DUMP_TENSOR_WORKSPACE == 2 && ACL_OP_DUMP_OP_AICORE_ARGS == 1 &&
+		   ACL_DUMP_MAX_SHAPE_NUM == 25 && ACL_DUMP_MAX_FILE_PATH_LENGTH == 4096,
+	   "acl_dump.h values");
+/* securec.h */
+ABI_ASSERT(EINVAL_AND_RESET == 150 && ERANGE_AND_RESET == 162 && EOVERLAP_AND_RESET == 182,
+	   "securec.h codes");
+/* mstx/ms_tools_ext.h */
+ABI_ASSERT(sizeof(mstxRangeId) == 8, "mstxRangeId");
 
 ABI_SIZE(aclrtUtilizationInfo, 24, 8);
 ABI_OFFSET(aclrtUtilizationInfo, vectorUtilization, 4);

@@ -136,6 +136,9 @@ so=$(sed -n 's:^.*/lib64/\(libascendcl\.so\.[0-9][0-9.]*\)$:\1:p' "$dir/runtime.
 has runtime "$prefix/lib64/libascendcl.so.0" "$prefix/lib64/libascendcl.so" "$prefix/lib64/$so" \
 	"$prefix/lib64/libacl_rt.so" "$prefix/lib64/libacl_rt_impl.so" "$prefix/include/acl/acl.h" "$prefix/include/acl/acl_rt.h" \
 	"$prefix/lib64/libmsprofiler.so" "$prefix/lib64/libprofapi.so" "$prefix/include/acl/acl_prof.h" \
+	"$prefix/include/mstx/ms_tools_ext.h" "$prefix/include/profiling/aprof_pub.h" \
+	"$prefix/lib64/libascend_dump.so" "$prefix/include/acl/acl_dump.h" \
+	"$prefix/lib64/libc_sec.so" "$prefix/include/securec.h" "$prefix/include/securectype.h" \
 	"$prefix/lib64/libopapi.so" "$prefix/lib64/libnnopbase.so" "$prefix/include/aclnnop/aclnn_add.h" \
 	"$prefix/include/aclnnop/aclnn_mul.h" "$prefix/include/aclnn/acl_meta.h" \
 	"$prefix/lib64/libacl_tdt_channel.so" "$prefix/lib64/libacl_tdt_queue.so" \

@@ -51,9 +51,9 @@ static int64_t get_device_sat_mode(void)
 	return aclrtGetDeviceSatMode((aclrtFloatOverflowMode *)&g_out);
 }
 
-static int64_t set_dump(void)
+static int64_t prof_trace(void)
 {
-	return aclmdlSetDump("dump.json");
+	return aclrtProfTrace(&g_out, 8, NULL);
 }
 
 static int64_t alloc_buf(void)
@@ -109,7 +109,7 @@ static const struct {
 	{ "aclrtSwitchStream", switch_stream, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtCreateLabel", create_label, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtGetDeviceSatMode", get_device_sat_mode, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
-	{ "aclmdlSetDump", set_dump, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
+	{ "aclrtProfTrace", prof_trace, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtAllocBuf", alloc_buf, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtCntNotifyCreate", cnt_notify_create, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtGetMemUceInfo", get_mem_uce_info, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },

@@ -8,9 +8,15 @@
  * file in that directory, and the marks and ranges are events in it. The
  * README's profiling section describes the file.
  *
- * The names, values, layouts and prototypes are upstream's. The model
- * subscription functions (aclprofModelSubscribe and the aclprofGetOp*
- * readers of its data) are not declared: this runtime loads no models.
+ * Model subscription (aclprofModelSubscribe, the aclprofGetOp* readers of
+ * its records): this runtime loads no models, so a model id is one a
+ * program registered on a device (MsprofSetDeviceIdByGeModelIdx of
+ * profiling/aprof_pub.h, what upstream's model loading does), and the
+ * operators that run on that device's streams while it is subscribed
+ * (aclnnAdd, aclnnMul) are its operators: each writes one record to the
+ * subscription's pipe. The README's profiling section says more.
+ *
+ * The names, values, layouts and prototypes are upstream's.
  */
 #ifndef INC_EXTERNAL_ACL_PROF_H_
 #define INC_EXTERNAL_ACL_PROF_H_
@@ -234,6 +240,46 @@ ACL_FUNC_VISIBILITY aclError aclprofRangePushEx(aclprofEventAttributes *attr);
 
 /* Closes the calling thread's innermost aclprofRangePushEx range. */
 ACL_FUNC_VISIBILITY aclError aclprofRangePop(void);
+
+/*
+ * A subscription's configuration: timeInfoSwitch 0 or 1 (whether records
+ * carry times), the AI Core counters (recorded only), fd a pointer to the
+ * int write end of a pipe. NULL for a NULL fd or another switch.
+ */
+MSVP_PROF_API aclprofSubscribeConfig *aclprofCreateSubscribeConfig(int8_t timeInfoSwitch,
+                                                                  aclprofAicoreMetrics aicoreMetrics,
+                                                                  void *fd);
+MSVP_PROF_API aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig *profSubscribeConfig);
+
+/*
+ * Records of modelId's operators go to the configuration's pipe until
+ * aclprofModelUnSubscribe, which closes that pipe's write end (so that a
+ * reader sees its end). ACL_ERROR_INVALID_MODEL_ID for a model id no one
+ * registered, ACL_ERROR_PROF_REPEAT_SUBSCRIBE when subscribed already.
+ */
+MSVP_PROF_API aclError aclprofModelSubscribe(uint32_t modelId,
+                                             const aclprofSubscribeConfig *profSubscribeConfig);
+MSVP_PROF_API aclError aclprofModelUnSubscribe(uint32_t modelId);
+
+/* The readers of the records read from the pipe: opInfo holds opInfoLen
+ * bytes, whole records of aclprofGetOpDescSize bytes each. */
+MSVP_PROF_API aclError aclprofGetOpDescSize(size_t *opDescSize);
+MSVP_PROF_API aclError aclprofGetOpNum(const void *opInfo, size_t opInfoLen, uint32_t *opNumber);
+/* Lengths include the terminating NUL. */
+MSVP_PROF_API aclError aclprofGetOpTypeLen(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                           size_t *opTypeLen);
+MSVP_PROF_API aclError aclprofGetOpType(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                        char *opType, size_t opTypeLen);
+MSVP_PROF_API aclError aclprofGetOpNameLen(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                           size_t *opNameLen);
+MSVP_PROF_API aclError aclprofGetOpName(const void *opInfo, size_t opInfoLen, uint32_t index,
+                                        char *opName, size_t opNameLen);
+/* Times in microseconds (0 on a bad argument, or without time info). */
+MSVP_PROF_API uint64_t aclprofGetOpStart(const void *opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API uint64_t aclprofGetOpEnd(const void *opInfo, size_t opInfoLen, uint32_t index);
+MSVP_PROF_API uint64_t aclprofGetOpDuration(const void *opInfo, size_t opInfoLen, uint32_t index);
+/* The model id of record index (0 on a bad argument). */
+MSVP_PROF_API size_t aclprofGetModelId(const void *opInfo, size_t opInfoLen, uint32_t index);
 
 #ifdef __cplusplus
 }

@@ -27,12 +27,15 @@
 #include "aclnnop/aclnn_add.h"
 #include "aclnnop/aclnn_mul.h"
 #include "api/api_boundary.h"
+#include "api/prof_subscribe.h"
 #include "api/reduce_internal.h"
 #include "api/stream_args.h"
+#include "base/log.h"
 #include "base/singleton.h"
 #include "core/context.h"
 #include "core/copy_plan.h"
 #include "core/device_session.h"
+#include "core/dump.h"
 #include "core/stream.h"
 #include "npu/npu_uapi.h"
 
@@ -67,6 +70,11 @@ struct aclOpExecutor {
     // the element type, repeated); 0: no workspace.
     uint64_t ws_bytes;
     uint32_t alpha_word;
+    // What a dump (core/dump.h) says of the tensors: their aclDataType,
+    // aclFormat and shape (the same for all three).
+    int32_t acl_dtype;
+    int32_t format;
+    std::vector<int64_t> shape;
 };
 
 namespace {
@@ -101,6 +109,7 @@ struct TensorView {
     uint64_t numel = 0;
     uint64_t bytes = 0;
     int32_t dtype = 0;
+    int32_t format = 0;
     char *addr = nullptr;
 };
 
@@ -164,6 +173,7 @@ Error ReadTensor(const char *name, const aclTensor *t, TensorView *out) {
     out->numel = numel;
     out->bytes = bytes;
     out->dtype = x.dtype;
+    out->format = x.format;
     out->addr = numel == 0 ? nullptr
                            : reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(x.data) +
                                                       static_cast<uint64_t>(x.offset) * size);
@@ -369,6 +379,9 @@ Error MakeExecutor(uint32_t op, const aclTensor *self, const aclTensor *other,
     ex->bytes = o.bytes;
     ex->ws_bytes = scaled ? (o.bytes + 3) / 4 * 4 : 0;
     ex->alpha_word = alpha_word;
+    ex->acl_dtype = a.dtype;
+    ex->format = o.format;
+    ex->shape = o.view;
     AclnnState &s = AclnnState::Get();
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.executors.size() >= kMaxHandles)
@@ -438,6 +451,60 @@ Error QueueOps(const aclOpExecutor &ex, void *ws, aclrtStream stream) {
     return npu::rt::QueueReduce(ref, ctx.get(), ex.out, addend, ex.bytes, ex.op, ex.dtype);
 }
 
+// QueueOps while a dump is on (core/dump.h) or a model of the device is
+// subscribed (api/prof_subscribe.h): the operator runs in stream order as
+// always, but the call waits for the stream before it (to read the inputs
+// as the operator sees them, and to time it) and after it (to read the
+// outputs, and for its end), then writes the dump and the subscription
+// record. A dump that cannot be written (or a callback that refuses it) is
+// logged as an error; the operator itself succeeded.
+Error RunObserved(const aclOpExecutor &ex, void *ws, aclrtStream stream,
+                  const npu::rt::dump::Plan &plan) {
+    std::shared_ptr<npu::rt::Context> ctx;
+    npu::rt::StreamRef ref;
+    NPU_RETURN_IF_ERROR(npu::rt::CurrentContextStream(stream, &ctx, &ref));
+    npu::rt::dump::OpRun run;
+    const bool add = ex.op == NPU_REDUCE_SUM;
+    run.op_type = add ? "Add" : "Mul";
+    run.op_name = add ? "aclnnAdd" : "aclnnMul";
+    run.device_id = ref->session().user_id();
+    run.stream_id = ref->id();
+    auto tensor = [&](const char *type, const void *addr) -> Error {
+        npu::rt::dump::Tensor t{type, ex.acl_dtype, ex.format, ex.shape, ex.shape, 0, {}};
+        t.data.resize(ex.bytes);
+        NPU_RETURN_IF_ERROR(npu::rt::CopyNow(*ctx, t.data.data(), addr, ex.bytes));
+        run.tensors.push_back(std::move(t));
+        return Error::Ok();
+    };
+    const bool timed = npu::rt::prof::Subscribed(run.device_id);
+    if (plan.inputs || timed)
+        NPU_RETURN_IF_ERROR(ref->Synchronize());
+    if (plan.inputs) {
+        NPU_RETURN_IF_ERROR(tensor("input", ex.self));
+        NPU_RETURN_IF_ERROR(tensor("input", ex.other));
+    }
+    const uint64_t start = npu::rt::prof::NowUs();
+    NPU_RETURN_IF_ERROR(QueueOps(ex, ws, stream));
+    if (plan.outputs || timed)
+        NPU_RETURN_IF_ERROR(ref->Synchronize());
+    if (timed)
+        npu::rt::prof::ReportOp(run.device_id, run.op_type, run.op_name, start,
+                                npu::rt::prof::NowUs());
+    if (plan.outputs)
+        NPU_RETURN_IF_ERROR(tensor("output", ex.out));
+    if (!plan.any())
+        return Error::Ok();
+    run.args = {{"self", reinterpret_cast<uintptr_t>(ex.self)},
+                {"other", reinterpret_cast<uintptr_t>(ex.other)},
+                {"out", reinterpret_cast<uintptr_t>(ex.out)},
+                {"workspace", reinterpret_cast<uintptr_t>(ws)}};
+    const Error w = npu::rt::dump::DumpState::Get().WriteOperator(run, plan);
+    if (!w.ok())
+        npu::base::Log(npu::base::LogLevel::kError, "%s: dump not written: %s", run.op_name,
+                       w.message().c_str());
+    return Error::Ok();
+}
+
 // The second call of both operators: takes the executor out of its table
 // (it runs once), then queues its work.
 Error RunExecutor(const char *api, uint32_t op, void *ws, uint64_t ws_size, aclOpExecutor *executor,
@@ -476,7 +543,9 @@ Error RunExecutor(const char *api, uint32_t op, void *ws, uint64_t ws_size, aclO
     }
     if (ex->bytes == 0)
         return Error::Ok();
-    Error e = QueueOps(*ex, ws, stream);
+    const npu::rt::dump::Plan plan = npu::rt::dump::DumpState::Get().Current();
+    Error e = plan.any() || npu::rt::prof::Subscribed(-1) ? RunObserved(*ex, ws, stream, plan)
+                                                          : QueueOps(*ex, ws, stream);
     return e.ok() ? e : RuntimeError(e);
 }
 

@@ -27,11 +27,10 @@ constexpr const char *kStreamSwitch =
     "stream activation and switching need streams bound to a model runtime instance";
 constexpr const char *kLabels = "labels are control flow inside device task graphs";
 constexpr const char *kOverflow = "floating-point overflow and saturation are AI Core state";
-constexpr const char *kProfiling = "profiling and dump need the hardware toolchain";
+constexpr const char *kProfiling = "task-level profiling needs the hardware toolchain";
 constexpr const char *kCoreGroups = "core groups partition AI Cores";
 constexpr const char *kMbufs = "mbuf shared buffers belong to the device's data queues";
 constexpr const char *kSnapshots = "process snapshot and restore need device firmware";
-constexpr const char *kRandom = "random-number tasks run on AI Core";
 constexpr const char *kCountingNotifies = "counting notifies are hardware counters of the device";
 constexpr const char *kCmoBarriers = "cache-maintenance barriers use hardware barrier ids";
 constexpr const char *kUce = "uncorrectable-error records come from real HBM";
@@ -260,15 +259,12 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtNpuGetFloatOverFlowStatus, (void *outputAddr, uint64_t outputSize, \
         uint32_t checkMode, aclrtStream stream), kOverflow) \
     X(aclrtNpuClearFloatOverFlowStatus, (uint32_t checkMode, aclrtStream stream), kOverflow) \
-    /* Profiling and dump */ \
-    X(aclmdlInitDump, (void), kProfiling) \
-    X(aclmdlSetDump, (const char *dumpCfgPath), kProfiling) \
-    X(aclmdlFinalizeDump, (void), kProfiling) \
+    /* Profiling */ \
     X(aclrtProfTrace, (void *userdata, int32_t length, aclrtStream stream), kProfiling) \
     X(aclrtCacheLastTaskOpInfo, (const void *const infoPtr, const size_t infoSize), kProfiling) \
     X(aclrtCacheLastTaskExtendInfo, (const char *const extendInfoPtr, const size_t infoSize), \
         kProfiling) \
-    /* Core groups, mbufs, process snapshots, built-in reduce and random tasks */ \
+    /* Core groups, mbufs, process snapshots */ \
     X(aclrtSetGroup, (int32_t groupId), kCoreGroups) \
     X(aclrtGetGroupCount, (uint32_t *count), kCoreGroups) \
     X(aclrtCreateGroupInfo, (void), kCoreGroups) \
@@ -296,9 +292,7 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtSnapShotCallbackRegister, (aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, \
         void *args), kSnapshots) \
     X(aclrtSnapShotCallbackUnregister, (aclrtSnapShotStage stage, \
-        aclrtSnapShotCallBack callback), kSnapshots) \
-    X(aclrtRandomNumAsync, (const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream, \
-        void *reserve), kRandom)
+        aclrtSnapShotCallBack callback), kSnapshots)
 // clang-format on
 
 // The parameters are deliberately unused, and the deprecated APIs of the

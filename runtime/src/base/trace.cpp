@@ -113,6 +113,7 @@ struct UserEvent {
     uint32_t lane;  // kInstant: a ring's lane, or 0 for the thread's
     pid_t tid;
     Kind kind;
+    std::string domain;  // an mstx domain's name ("args"), or empty
 };
 
 struct Lane {
@@ -257,6 +258,15 @@ void PutEscaped(FILE *f, const std::string &s) {
             std::fputc(c, f);
     }
     std::fputc('"', f);
+}
+
+// ,"args":{"domain":...} of an mstx event in a named domain.
+void PutDomain(FILE *f, const std::string &domain) {
+    if (domain.empty())
+        return;
+    std::fputs(",\"args\":{\"domain\":", f);
+    PutEscaped(f, domain);
+    std::fputs("}", f);
 }
 
 // Microseconds with ns precision: the format's unit.
@@ -463,6 +473,7 @@ void WriteLocked(Tracer &t, FILE *f, uint64_t since, const std::string *meta) {
                 else
                     std::fprintf(f, ",\"pid\":%d,\"tid\":%d,\"ts\":", pid, u->tid);
                 PutUs(f, u->t0);
+                PutDomain(f, u->domain);
                 std::fputs("}", f);
                 break;
             case UserEvent::kRange:
@@ -486,6 +497,7 @@ void WriteLocked(Tracer &t, FILE *f, uint64_t since, const std::string *meta) {
                                  ",\"id\":\"0x%" PRIx64 "\",\"pid\":%d,\"tid\":%d,\"ts\":", u->id,
                                  pid, u->tid);
                     PutUs(f, end ? std::max(u->t1, u->t0) : u->t0);
+                    PutDomain(f, u->domain);
                     std::fputs("}", f);
                 }
                 break;
@@ -798,14 +810,15 @@ void AddUserLocked(Tracer &t, UserEvent &&u) {
 
 }  // namespace
 
-void UserMark(const char *cat, const std::string &name, const void *stream) {
+void UserMark(const char *cat, const std::string &name, const void *stream,
+              const std::string &domain) {
     if (!On())
         return;
     const uint64_t now = NowNs();
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
     AddUserLocked(t, UserEvent{name, cat, now, now, 0, StreamLaneLocked(t, stream), Tid(),
-                               UserEvent::kInstant});
+                               UserEvent::kInstant, domain});
 }
 
 void UserRange(const char *cat, const std::string &name, uint64_t t0_ns, uint64_t t1_ns) {
@@ -813,16 +826,16 @@ void UserRange(const char *cat, const std::string &name, uint64_t t0_ns, uint64_
         return;
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
-    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, 0, 0, Tid(), UserEvent::kRange});
+    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, 0, 0, Tid(), UserEvent::kRange, {}});
 }
 
 void UserAsyncRange(const char *cat, const std::string &name, uint64_t id, uint64_t t0_ns,
-                    uint64_t t1_ns) {
+                    uint64_t t1_ns, const std::string &domain) {
     if (!On())
         return;
     Tracer &t = T();
     std::lock_guard<std::mutex> guard(t.mu);
-    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, id, 0, Tid(), UserEvent::kAsync});
+    AddUserLocked(t, UserEvent{name, cat, t0_ns, t1_ns, id, 0, Tid(), UserEvent::kAsync, domain});
 }
 
 }  // namespace npu::base::trace

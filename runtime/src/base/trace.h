@@ -81,13 +81,15 @@ int SessionEnd();
 // The program's own events (msproftx) in category `cat` (a string literal),
 // on the calling thread's lane, or for MarkEx on `stream`'s lane (a stream
 // handle, never dereferenced) when it has one.
-void UserMark(const char *cat, const std::string &name, const void *stream);
+// domain: an mstx domain's name, written as the event's args.domain.
+void UserMark(const char *cat, const std::string &name, const void *stream,
+              const std::string &domain = std::string());
 // A nested range of the calling thread (aclprofPush..aclprofPop).
 void UserRange(const char *cat, const std::string &name, uint64_t t0_ns, uint64_t t1_ns);
 // A range that may overlap others or end on another thread (aclprofRangeStart,
 // steps): an async pair with id `id` in the category.
 void UserAsyncRange(const char *cat, const std::string &name, uint64_t id, uint64_t t0_ns,
-                    uint64_t t1_ns);
+                    uint64_t t1_ns, const std::string &domain = std::string());
 
 }  // namespace npu::base::trace
 

@@ -10,6 +10,7 @@
 #include "base/trace.h"
 #include "core/config_file.h"
 #include "core/device_manager.h"
+#include "core/dump.h"
 #include "core/fork.h"
 
 namespace npu::rt {
@@ -81,10 +82,18 @@ Error Library::Init(const char *config_path) {
                              "configuration \"%s\" differs from the one of the first aclInit",
                              config_path != nullptr ? config_path : "(null)");
     }
+    // The file's "dump" section (acl/acl_dump.h): data and exception dump.
+    if (config_path != nullptr)
+        NPU_RETURN_IF_ERROR(dump::DumpState::Get().Configure(content, config_path));
     NPU_RETURN_IF_ERROR(RunInitHooks(content));
     first_config_hash_ = hash;
     refcount_ = 1;
     return Error::Ok();
+}
+
+bool Library::Initialized() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return refcount_ > 0;
 }
 
 Error Library::RunInitHooks(const std::string &config) {
@@ -123,6 +132,7 @@ Error Library::TearDownLocked() {
     }
     t_in_hook = false;
     refcount_ = 0;
+    dump::DumpState::Get().Reset();
     if (check::On())
         check::Finalizing();
     DeviceManager::Get().ResetAll();

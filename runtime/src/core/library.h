@@ -26,6 +26,8 @@ class Library {
     // file (if any) must be readable JSON and, after a finalize, have the
     // same content as at the first aclInit of the process.
     Error Init(const char *config_path);
+    // Whether aclInit holds a reference now (the dump calls require it).
+    bool Initialized();
     // aclFinalize: tears every device down and forgets all references.
     Error Finalize();
     // aclFinalizeReference: one reference less, finalising at the last;
