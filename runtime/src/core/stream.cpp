@@ -20,6 +20,7 @@
 #include "core/exception_callbacks.h"
 #include "core/host_memory.h"
 #include "core/host_tasks.h"
+#include "core/model_ri.h"
 #include "core/stream_handles.h"
 #include "core/state_hooks.h"
 #include "hal/hal_trace.h"
@@ -67,6 +68,7 @@ Stream::~Stream() {
     // After the drain, which may have needed the thread serving callbacks.
     ReportSubscriptions::Get().Forget(handle_);
     ReportSubscriptions::HostFuncs().Forget(handle_);
+    ForgetStreamRecording(handle_);
     ReapDeferred(true);
 }
 
@@ -192,6 +194,14 @@ bool Stream::Idle() {
 }
 
 Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
+    if (StreamRecording(*this)) {
+        // The APIs that a model records stop before they queue; this work
+        // came from one that records no task (core/model_ri.h).
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "stream %p is capturing or bound to a model, and this work cannot "
+                             "be recorded into it (README: task graphs lists what can)",
+                             handle_);
+    }
     if (aborting_.load(std::memory_order_acquire)) {
         if (seq != nullptr)
             *seq = npuHalQueueSubmitted(queue_);
