@@ -458,8 +458,8 @@ Error QueueOn(const aclOpExecutor &ex, void *ws, npu::rt::StreamRef &ref, npu::r
         addend = ws;
     }
     if (ex.out != ex.self) {
-        NPU_RETURN_IF_ERROR(
-            npu::rt::MemcpyAsync(ref, ex.out, ex.self, ex.bytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+        NPU_RETURN_IF_ERROR(npu::rt::MemcpyAsyncIn(ref, *ctx, ex.out, ex.self, ex.bytes,
+                                                   ACL_MEMCPY_DEVICE_TO_DEVICE));
     }
     return npu::rt::QueueReduce(ref, ctx, ex.out, addend, ex.bytes, ex.op, ex.dtype);
 }

@@ -68,7 +68,7 @@ Error RecordOrCapture(aclrtEvent event, Event &ev, npu::rt::Stream &s) {
             NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
             return e->Record(*r.get());
         },
-        &recorded));
+        &recorded, event));
     return recorded ? Error::Ok() : ev.Record(s);
 }
 
@@ -97,7 +97,7 @@ Error StreamWait(aclrtStream stream, aclrtEvent event) {
             NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
             return e->WaitOn(*r.get());
         },
-        &recorded));
+        &recorded, event));
     return recorded ? Error::Ok() : ev->WaitOn(*s.get());
 }
 

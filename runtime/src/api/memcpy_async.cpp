@@ -39,8 +39,8 @@ Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int3
         bool recorded = false;
         NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
             *ref.get(), npu::rt::TaskKind::kMemcpy, text,
-            [=](StreamRef &r, npu::rt::Context *) {
-                return npu::rt::MemcpyAsync(r, dst, src, count, k);
+            [=](StreamRef &r, npu::rt::Context *c) {
+                return npu::rt::MemcpyAsyncIn(r, *c, dst, src, count, k);
             },
             &recorded));
         if (recorded)
@@ -156,6 +156,7 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
         }
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CheckCaptureMode(ctx.get(), "aclrtMemcpy2d"));
         CopyRequest req;
         Request2d(dst, src, CopyShape{width, height, dpitch, spitch}, ctx->session(), &req);
         int32_t eff = 0;

@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <list>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -16,6 +19,8 @@
 #include "base/singleton.h"
 #include "core/context.h"
 #include "core/copy_plan.h"
+#include "core/event.h"
+#include "core/host_tasks.h"
 #include "core/stream.h"
 
 namespace npu::rt {
@@ -29,6 +34,7 @@ struct ModelTask {
     void *label = nullptr;        // kLabelSet: the label
     std::vector<void *> targets;  // kLabelSwitch: the labels, by index
     const void *index = nullptr;  // kLabelSwitch: the device word holding the index
+    void *event = nullptr;        // kEventRecord, kEventWait: the event's handle
 };
 
 struct Model {
@@ -38,6 +44,12 @@ struct Model {
     std::vector<ModelTask> tasks;
     uint32_t groups = 0;              // task groups made so far
     std::vector<const void *> bound;  // streams bound by aclmdlRIBindStream
+    // aclmdlRICaptureBegin's mode and thread, which streams that join the
+    // capture (aclrtStreamWaitEvent on an event it recorded) take.
+    int32_t capture_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+    pid_t capture_thread = 0;
+    // Executions queued by aclmdlRIExecuteAsync and not finished.
+    std::atomic<uint32_t> runs{0};
 };
 
 // A task group's handle (aclrtTaskGrp).
@@ -54,6 +66,11 @@ struct Recorder {
     pid_t thread = 0;
     const Context *ctx = nullptr;
     uint32_t open_group = 0;  // between aclmdlRICaptureTaskGrpBegin and End
+    // The stream that began the capture (else it joined it, or is bound).
+    bool origin = false;
+    // The last task recorded from this stream, and its event.
+    TaskKind last = TaskKind::kDefault;
+    const void *last_event = nullptr;
     // aclmdlRICaptureTaskUpdateBegin .. End: the new tasks of a group.
     bool updating = false;
     std::shared_ptr<Model> update_model;
@@ -65,14 +82,27 @@ struct Label {
     char unused = 0;
 };
 
+// The last record of an event in a capture still going on: the stream it
+// was recorded from, and the captured streams that waited on it since.
+struct CapturedRecord {
+    std::shared_ptr<Model> model;
+    const void *stream = nullptr;
+    std::vector<const void *> waited_by;
+};
+
+class Runner;
+
 struct Registry {
     // A leaf: no runtime call is made while it is held.
-    std::mutex mu;  // Protects: models, streams, groups, labels, lists
+    std::mutex mu;  // Protects: models, streams, groups, labels, lists, events, runners
     std::unordered_map<const void *, std::shared_ptr<Model>> models;
     std::unordered_map<const void *, Recorder> streams;
     std::unordered_map<const void *, std::unique_ptr<Group>> groups;
     std::unordered_map<const void *, std::unique_ptr<Label>> labels;
     std::unordered_map<const void *, std::unique_ptr<std::vector<void *>>> lists;
+    std::unordered_map<const void *, CapturedRecord> events;
+    // The runner of each stream that executed a model (aclmdlRIExecuteAsync).
+    std::unordered_map<const void *, std::shared_ptr<Runner>> runners;
     // streams.size(), read without the lock on every submission.
     std::atomic<size_t> recording{0};
 
@@ -121,6 +151,214 @@ std::string Escape(const std::string &s) {
     return o;
 }
 
+// Drops the models, recorders and captured events of a capture that
+// ended without a model (the origin stream destroyed, or CaptureEnd
+// refused the capture).
+void DropCapture(Registry &r, const std::shared_ptr<Model> &m) {
+    for (auto it = r.streams.begin(); it != r.streams.end();) {
+        if (it->second.model == m && it->second.capture)
+            it = r.streams.erase(it);
+        else
+            ++it;
+    }
+    for (auto it = r.events.begin(); it != r.events.end();) {
+        if (it->second.model == m)
+            it = r.events.erase(it);
+        else
+            ++it;
+    }
+    SyncCount(r);
+}
+
+// One aclmdlRIExecuteAsync: the model, kept alive (and counted as
+// running) until the runner walked it or was destroyed.
+struct Execution {
+    Execution(std::shared_ptr<Model> m, Runner *r) : model(std::move(m)), runner(r) {
+        model->runs.fetch_add(1, std::memory_order_acq_rel);
+    }
+    ~Execution() { model->runs.fetch_sub(1, std::memory_order_acq_rel); }
+    Execution(const Execution &) = delete;
+    Execution &operator=(const Execution &) = delete;
+
+    std::shared_ptr<Model> model;
+    Runner *runner;
+};
+
+// The executions of one stream. aclmdlRIExecuteAsync queues a host task
+// on the stream (core/host_tasks.h) that the runner's own thread serves:
+// when the stream reaches it, the thread walks the model, reading each
+// task under the registry's lock as it comes to it, and queues the tasks
+// on the runner's lane (a stream of its own) in order; it waits for the
+// lane after each event wait, so that the tasks after a wait are read once
+// the wait is over, as upstream's device reads them, and at the end. The
+// stream goes on when the walk is done. A label switch reads its index
+// once the lane has run the work before it.
+class Runner {
+  public:
+    Runner(Context *ctx, std::shared_ptr<DeviceSession> session, void *lane)
+        : ctx_(ctx), lane_(lane), thread_(std::make_unique<HostFuncThread>(std::move(session))) {}
+    // Stops the walks (the stream is gone: every walk it reached is over),
+    // joins the thread and destroys the lane.
+    ~Runner() {
+        Stop(true);
+        thread_.reset();
+        (void)ctx_->streams().Destroy(lane_, true);
+    }
+    Runner(const Runner &) = delete;
+    Runner &operator=(const Runner &) = delete;
+
+    Error Queue(Stream &s, const std::shared_ptr<Model> &m) {
+        auto x = std::make_unique<Execution>(m, this);
+        Execution *raw = x.get();
+        {
+            std::lock_guard<std::mutex> lock(mu_);
+            runs_.push_back(std::move(x));
+        }
+        HostTaskQueue *q = nullptr;
+        Error e = thread_->Queue(&q);
+        if (e.ok())
+            e = QueueHostTask(s, &Runner::RunOne, raw, true, *q);
+        if (!e.ok())
+            Forget(raw);
+        return e;
+    }
+
+    // The stream is being destroyed: a label switch that jumps back ends
+    // its walk, and a wait for an event never recorded waits no more.
+    // abort (aclrtDestroyStreamForce, the context destroyed or its device
+    // reset): the walks end at the next task, the lane's work is dropped.
+    void Stop(bool abort) {
+        stopping_.store(true, std::memory_order_release);
+        if (!abort || aborting_.exchange(true, std::memory_order_acq_rel))
+            return;
+        StreamRef lane;
+        if (AcquireStream(lane_, &lane).ok())
+            (void)lane->Abort();
+    }
+
+    // The first error of a walk since the last call.
+    Error TakeError() {
+        std::lock_guard<std::mutex> lock(mu_);
+        Error e = error_;
+        error_ = Error::Ok();
+        return e;
+    }
+
+  private:
+    static void RunOne(void *arg) {
+        auto *x = static_cast<Execution *>(arg);
+        Runner *self = x->runner;
+        Error e = self->Walk(x->model);
+        if (!e.ok() && !self->stopping_.load(std::memory_order_acquire)) {
+            std::lock_guard<std::mutex> lock(self->mu_);
+            if (self->error_.ok())
+                self->error_ = e;
+        }
+        self->Forget(x);
+    }
+
+    void Forget(Execution *x) {
+        std::unique_ptr<Execution> gone;  // freed after the lock
+        std::lock_guard<std::mutex> lock(mu_);
+        for (auto it = runs_.begin(); it != runs_.end(); ++it) {
+            if (it->get() == x) {
+                gone = std::move(*it);
+                runs_.erase(it);
+                break;
+            }
+        }
+    }
+
+    bool Aborting() const { return aborting_.load(std::memory_order_acquire); }
+
+    Error Aborted() const {
+        return Error::Format(ACL_ERROR_RT_STREAM_ABORT,
+                             "the model's execution was ended: its stream was destroyed");
+    }
+
+    // An event wait of a model waits for a record, as upstream's model
+    // waits for the event's value: until one is in effect.
+    Error AwaitRecord(void *event) {
+        for (;;) {
+            EventRef e;
+            if (!AcquireEvent(event, &e).ok() || e->Recorded())
+                return Error::Ok();  // destroyed: the wait task says so
+            if (Aborting())
+                return Aborted();
+            if (stopping_.load(std::memory_order_acquire))
+                return Error::Ok();
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    }
+
+    Error Walk(const std::shared_ptr<Model> &m) {
+        StreamRef lane;
+        if (Aborting() || !AcquireStream(lane_, &lane).ok())
+            return Aborted();
+        Registry &r = Registry::Get();
+        for (size_t i = 0;;) {
+            if (Aborting())
+                return Aborted();
+            ModelTask t;
+            {
+                std::lock_guard<std::mutex> lock(r.mu);
+                if (i >= m->tasks.size())
+                    break;
+                t = m->tasks[i];
+            }
+            if (t.kind == TaskKind::kEnd)
+                break;
+            if (t.kind == TaskKind::kLabelSet) {
+                i++;
+                continue;
+            }
+            if (t.kind == TaskKind::kLabelSwitch) {
+                // The index is device memory written by the work before
+                // the switch: wait for it, read it, continue at the label.
+                NPU_RETURN_IF_ERROR(lane->Synchronize());
+                uint32_t v = 0;
+                NPU_RETURN_IF_ERROR(CopyNow(*ctx_, &v, t.index, sizeof(v)));
+                if (v >= t.targets.size()) {
+                    i++;  // out of range: no branch, the next task follows
+                    continue;
+                }
+                size_t to = i + 1;
+                {
+                    std::lock_guard<std::mutex> lock(r.mu);
+                    void *l = t.targets[v];
+                    auto at =
+                        std::find_if(m->tasks.begin(), m->tasks.end(), [l](const ModelTask &u) {
+                            return u.kind == TaskKind::kLabelSet && u.label == l;
+                        });
+                    to = static_cast<size_t>(at - m->tasks.begin());
+                }
+                if (to <= i && stopping_.load(std::memory_order_acquire))
+                    break;  // a loop, and the stream is being destroyed
+                i = to;
+                continue;
+            }
+            if (t.kind == TaskKind::kEventWait && t.event != nullptr)
+                NPU_RETURN_IF_ERROR(AwaitRecord(t.event));
+            if (t.run)
+                NPU_RETURN_IF_ERROR(t.run(lane, ctx_));
+            if (t.kind == TaskKind::kEventWait)
+                NPU_RETURN_IF_ERROR(lane->Synchronize());
+            i++;
+        }
+        return lane->Synchronize();
+    }
+
+    Context *const ctx_;
+    void *const lane_;
+    std::atomic<bool> stopping_{false}, aborting_{false};
+    std::mutex mu_;  // Protects: runs_, error_
+    // runs_: the executions queued and not walked; error_: the first error
+    // of a walk since TakeError.
+    std::list<std::unique_ptr<Execution>> runs_;
+    Error error_;
+    std::unique_ptr<HostFuncThread> thread_;
+};
+
 }  // namespace
 
 const char *TaskKindName(TaskKind k) {
@@ -161,41 +399,100 @@ bool StreamRecording(const Stream &s) {
     return r.streams.count(s.handle()) != 0;
 }
 
+void StopModelRuns(const void *stream_handle, bool abort) {
+    std::shared_ptr<Runner> runner;
+    {
+        Registry &r = Registry::Get();
+        std::lock_guard<std::mutex> lock(r.mu);
+        auto it = r.runners.find(stream_handle);
+        if (it == r.runners.end())
+            return;
+        runner = it->second;
+    }
+    runner->Stop(abort);
+}
+
 void ForgetStreamRecording(const void *stream_handle) {
     Registry &r = Registry::Get();
-    if (r.recording.load(std::memory_order_acquire) == 0)
-        return;
+    std::shared_ptr<Runner> runner;  // destroyed after the lock
+    std::shared_ptr<Model> dropped;
     std::lock_guard<std::mutex> lock(r.mu);
+    if (auto run = r.runners.find(stream_handle); run != r.runners.end()) {
+        runner = std::move(run->second);
+        r.runners.erase(run);
+    }
     auto it = r.streams.find(stream_handle);
     if (it == r.streams.end())
         return;
-    // A capture whose stream is gone can never end: its model is dropped.
-    if (it->second.capture) {
-        for (auto m = r.models.begin(); m != r.models.end(); ++m) {
-            if (m->second == it->second.model) {
-                r.models.erase(m);
-                break;
-            }
-        }
+    // A capture whose origin stream is gone can never end: its model is
+    // dropped, with the streams that joined it.
+    if (it->second.capture && it->second.origin) {
+        dropped = it->second.model;
+        r.models.erase(dropped.get());
+        DropCapture(r, dropped);
+        return;
     }
     r.streams.erase(it);
     SyncCount(r);
 }
 
-Error RecordTask(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded) {
+Error RecordTask(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded,
+                 void *event) {
     *recorded = false;
     Registry &r = Registry::Get();
     if (r.recording.load(std::memory_order_acquire) == 0)
         return Error::Ok();
+    // A wait on an event recorded in a capture joins the capture (unless
+    // the event is ACL_EVENT_EXTERNAL, which crosses captures).
+    bool joinable = false;
+    if (kind == TaskKind::kEventWait && event != nullptr) {
+        EventRef e;
+        joinable = AcquireEvent(event, &e).ok() && (e->flags() & ACL_EVENT_EXTERNAL) == 0;
+    }
     std::lock_guard<std::mutex> lock(r.mu);
     auto it = r.streams.find(s.handle());
-    if (it == r.streams.end())
-        return Error::Ok();
+    if (it == r.streams.end()) {
+        if (!joinable)
+            return Error::Ok();
+        auto ev = r.events.find(event);
+        if (ev == r.events.end() || ev->second.model->state != Model::State::kCapturing)
+            return Error::Ok();
+        const std::shared_ptr<Model> &m = ev->second.model;
+        if (m->ctx != s.context()) {
+            return Error::Format(ACL_ERROR_RT_STREAM_CONTEXT,
+                                 "event %p was recorded in a capture of another context than "
+                                 "stream %p's: the stream cannot join it",
+                                 event, s.handle());
+        }
+        Recorder join;
+        join.model = m;
+        join.capture = true;
+        join.mode = m->capture_mode;
+        join.thread = m->capture_thread;
+        join.ctx = m->ctx;
+        it = r.streams.emplace(s.handle(), std::move(join)).first;
+        SyncCount(r);
+    }
     Recorder &rec = it->second;
     ModelTask t;
     t.kind = kind;
     t.text = std::move(text);
     t.run = std::move(run);
+    t.event = event;
+    if (rec.capture && !rec.updating) {
+        rec.last = kind;
+        rec.last_event = event;
+        if (kind == TaskKind::kEventRecord && event != nullptr) {
+            CapturedRecord &cr = r.events[event];
+            cr.model = rec.model;
+            cr.stream = s.handle();
+            cr.waited_by.clear();
+        } else if (kind == TaskKind::kEventWait && event != nullptr) {
+            auto ev = r.events.find(event);
+            if (ev != r.events.end() && ev->second.model == rec.model)
+                ev->second.waited_by.push_back(s.handle());
+        }
+    }
     if (rec.updating) {
         rec.update_tasks.push_back(std::move(t));
     } else {
@@ -274,10 +571,13 @@ Error CaptureBegin(Context &ctx, Stream &s, int32_t mode) {
     auto m = std::make_shared<Model>();
     m->ctx = &ctx;
     m->state = Model::State::kCapturing;
+    m->capture_mode = mode;
+    m->capture_thread = ::gettid();
     r.models.emplace(m.get(), m);
     Recorder rec;
     rec.model = std::move(m);
     rec.capture = true;
+    rec.origin = true;
     rec.mode = mode;
     rec.thread = ::gettid();
     rec.ctx = &ctx;
@@ -285,6 +585,51 @@ Error CaptureBegin(Context &ctx, Stream &s, int32_t mode) {
     SyncCount(r);
     return Error::Ok();
 }
+
+namespace {
+
+// Every stream that joined the capture of m must have rejoined the origin:
+// its last task records an event that a captured stream waited on, and the
+// origin waited on one of those.
+Error CheckJoined(Registry &r, const std::shared_ptr<Model> &m, const void *origin) {
+    bool joined = false, back = false;
+    for (const auto &[h, rec] : r.streams) {
+        if (h == origin || rec.model != m || !rec.capture)
+            continue;
+        joined = true;
+        if (rec.last != TaskKind::kEventRecord) {
+            return Error::Format(ACL_ERROR_RT_STREAM_UNJOINED,
+                                 "stream %p joined the capture of stream %p, and its last task is "
+                                 "%s, not an event record: record an event on it "
+                                 "(aclrtRecordEvent) and wait for it on the origin stream "
+                                 "(aclrtStreamWaitEvent) before aclmdlRICaptureEnd",
+                                 h, origin, TaskKindName(rec.last));
+        }
+        auto ev = r.events.find(rec.last_event);
+        const bool waited = ev != r.events.end() && ev->second.stream == h &&
+                            std::any_of(ev->second.waited_by.begin(), ev->second.waited_by.end(),
+                                        [h](const void *w) { return w != h; });
+        if (!waited) {
+            return Error::Format(ACL_ERROR_RT_STREAM_UNJOINED,
+                                 "stream %p joined the capture of stream %p, and no captured "
+                                 "stream waits on event %p, its last record: wait for it on the "
+                                 "origin stream (aclrtStreamWaitEvent) before aclmdlRICaptureEnd",
+                                 h, origin, rec.last_event);
+        }
+        back = back || std::find(ev->second.waited_by.begin(), ev->second.waited_by.end(),
+                                 origin) != ev->second.waited_by.end();
+    }
+    if (joined && !back) {
+        return Error::Format(ACL_ERROR_RT_STREAM_UNJOINED,
+                             "the origin stream %p waits on none of the events last recorded by "
+                             "the streams that joined its capture: they are not joined back "
+                             "(aclrtStreamWaitEvent on the origin stream)",
+                             origin);
+    }
+    return Error::Ok();
+}
+
+}  // namespace
 
 Error CaptureEnd(Stream &s, void **model) {
     Registry &r = Registry::Get();
@@ -295,6 +640,12 @@ Error CaptureEnd(Stream &s, void **model) {
                              "stream %p is not capturing (aclmdlRICaptureBegin)", s.handle());
     }
     Recorder &rec = it->second;
+    if (!rec.origin) {
+        return Error::Format(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
+                             "stream %p joined a capture (it waited on an event recorded in it); "
+                             "the capture ends on the stream that began it (aclmdlRICaptureBegin)",
+                             s.handle());
+    }
     if (rec.mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && rec.thread != ::gettid()) {
         return Error::Format(ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD,
                              "the capture of stream %p began on thread %d, in a mode other than "
@@ -307,10 +658,18 @@ Error CaptureEnd(Stream &s, void **model) {
                              "without aclmdlRICaptureTaskGrpEnd)",
                              s.handle());
     }
-    rec.model->state = Model::State::kReady;
-    *model = rec.model.get();
-    r.streams.erase(it);
-    SyncCount(r);
+    std::shared_ptr<Model> m = rec.model;
+    Error joined = CheckJoined(r, m, s.handle());
+    if (!joined.ok()) {
+        // As upstream, a capture that fails the check is gone: the model
+        // is destroyed, and every stream leaves the capture.
+        r.models.erase(m.get());
+        DropCapture(r, m);
+        return joined;
+    }
+    m->state = Model::State::kReady;
+    *model = m.get();
+    DropCapture(r, m);
     return Error::Ok();
 }
 
@@ -567,11 +926,12 @@ Error CheckModel(void *model, const Context *ctx) {
 }
 
 Error Execute(void *model, StreamRef &ref, Context *ctx) {
-    std::vector<ModelTask> tasks;
+    Registry &r = Registry::Get();
+    std::shared_ptr<Model> m;
+    std::shared_ptr<Runner> runner;
+    std::vector<void *> records;  // the events the model records
     {
-        Registry &r = Registry::Get();
         std::lock_guard<std::mutex> lock(r.mu);
-        std::shared_ptr<Model> m;
         NPU_RETURN_IF_ERROR(ModelOf(r, model, &m));
         if (m->ctx != ctx) {
             return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
@@ -590,42 +950,59 @@ Error Execute(void *model, StreamRef &ref, Context *ctx) {
                                  "a stream that records nothing",
                                  ref->handle());
         }
-        tasks = m->tasks;
+        for (const ModelTask &t : m->tasks)
+            if (t.kind == TaskKind::kEventRecord && t.event != nullptr)
+                records.push_back(t.event);
+        if (auto it = r.runners.find(ref->handle()); it != r.runners.end())
+            runner = it->second;
     }
-    for (size_t i = 0; i < tasks.size();) {
-        const ModelTask &t = tasks[i];
-        if (t.kind == TaskKind::kEnd)
-            break;
-        if (t.kind == TaskKind::kLabelSet) {
-            i++;
-            continue;
-        }
-        if (t.kind == TaskKind::kLabelSwitch) {
-            // The index is device memory written by the work before the
-            // switch: wait for it, read it, continue at the label.
-            NPU_RETURN_IF_ERROR(ref->Synchronize());
-            uint32_t v = 0;
-            NPU_RETURN_IF_ERROR(CopyNow(*ctx, &v, t.index, sizeof(v)));
-            if (v >= t.targets.size()) {
-                i++;  // out of range: no branch, the next task follows
-                continue;
-            }
-            void *l = t.targets[v];
-            auto at = std::find_if(tasks.begin(), tasks.end(), [l](const ModelTask &u) {
-                return u.kind == TaskKind::kLabelSet && u.label == l;
-            });
-            i = static_cast<size_t>(at - tasks.begin());
-            continue;
-        }
-        NPU_RETURN_IF_ERROR(t.run(ref, ctx));
-        i++;
+    if (!runner) {
+        void *lane = nullptr;
+        NPU_RETURN_IF_ERROR(ctx->streams().Create(0, ref->priority(), &lane));
+        auto made = std::make_shared<Runner>(ctx, ref->session_ptr(), lane);
+        std::lock_guard<std::mutex> lock(r.mu);
+        // Another thread may have made one first: then ours goes, after
+        // the lock (made is declared before it).
+        runner = r.runners.emplace(ref->handle(), made).first->second;
+    }
+    // An error of an earlier execution on this stream.
+    NPU_RETURN_IF_ERROR(runner->TakeError());
+    NPU_RETURN_IF_ERROR(runner->Queue(*ref.get(), m));
+    // The model's events are recorded once its execution is over, as of
+    // now: a wait queued after this call waits for the execution (the
+    // execution records them again as it runs).
+    for (void *ev : records) {
+        EventRef e;
+        if (AcquireEvent(ev, &e).ok())
+            NPU_RETURN_IF_ERROR(e->Record(*ref.get()));
     }
     return Error::Ok();
 }
 
 Error DestroyModel(void *model) {
-    std::shared_ptr<Model> gone;  // freed after the lock is released
     Registry &r = Registry::Get();
+    {
+        std::shared_ptr<Model> m;
+        {
+            std::lock_guard<std::mutex> lock(r.mu);
+            NPU_RETURN_IF_ERROR(ModelOf(r, model, &m));
+        }
+        // As upstream, executions queued or running are waited for, up to
+        // 10 s (a model that loops for ever is ended by its stream's
+        // destruction, not here).
+        constexpr int kWaitMs = 10000;
+        for (int i = 0; m->runs.load(std::memory_order_acquire) != 0; i++) {
+            if (i >= kWaitMs) {
+                return Error::Format(ACL_ERROR_RT_MODEL_RUNNING,
+                                     "modelRI %p is still running after %d ms (%u executions "
+                                     "of aclmdlRIExecuteAsync queued or running): synchronise "
+                                     "their streams first",
+                                     model, kWaitMs, m->runs.load(std::memory_order_relaxed));
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    std::shared_ptr<Model> gone;  // freed after the lock is released
     std::lock_guard<std::mutex> lock(r.mu);
     auto it = r.models.find(model);
     if (it == r.models.end())

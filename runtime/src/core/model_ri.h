@@ -54,11 +54,20 @@ using TaskRun = std::function<Error(StreamRef &ref, Context *ctx)>;
 // group), records the task into its model and sets *recorded; else leaves
 // *recorded false and the caller queues the work. text: what a debug print
 // shows.
-Error RecordTask(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded);
+// event: the event handle of an event record or wait (a wait on an event
+// recorded in a capture joins the waiting stream to that capture).
+Error RecordTask(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded,
+                 void *event = nullptr);
 // Whether s records its work (Stream::Submit refuses raw submissions then).
 bool StreamRecording(const Stream &s);
-// A stream that is destroyed leaves any capture or model it was part of.
+// A stream that is destroyed leaves any capture or model it was part of,
+// and its executions' runner goes (after the stream ran what it reached).
 void ForgetStreamRecording(const void *stream_handle);
+// Before a stream is destroyed: its model executions stop looping (a label
+// switch that jumps back ends the execution) and waiting for events never
+// recorded; abort (aclrtDestroyStreamForce, the context destroyed): they
+// end at their next task.
+void StopModelRuns(const void *stream_handle, bool abort);
 
 // The synchronous APIs refused while a capture is active, by mode
 // (aclmdlRICaptureThreadExchangeMode): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT.

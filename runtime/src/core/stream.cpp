@@ -299,6 +299,10 @@ ContextStreams::~ContextStreams() {
         std::lock_guard<std::mutex> lock(mu_);
         handles.swap(handles_);
     }
+    // Model executions end first: a stream waits for its work as it goes,
+    // and an execution may wait on another stream or loop for ever.
+    for (void *h : handles)
+        StopModelRuns(h, true);
     // Newest first, the default stream (created early) last.
     for (auto it = handles.rbegin(); it != handles.rend(); ++it) {
         StreamHooks::Get().Notify(*it, ACL_RT_STREAM_STATE_DESTROY_PRE);
@@ -399,6 +403,7 @@ Error ContextStreams::Destroy(void *handle, bool force) {
     // Out of handles_ now: no other destroy gets here; the handle is live
     // until Remove.
     StreamHooks::Get().Notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    StopModelRuns(handle, force);
     std::unique_ptr<Stream> s = StreamTable().Remove(handle);
     if (!s)
         return Error::Format(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is already destroyed", handle);
