@@ -3,8 +3,11 @@
  * Model runtime instances and labels: a capture executed several times with
  * the data read back (copies, fills, events, host functions), the capture
  * modes' refusals, task-group update, a built model whose label switch
- * picks either branch by a device word, and the bad inputs with their codes.
+ * picks either branch by a device word, an update that an execution already
+ * queued sees, fork/join captures across streams, a label loop ended by its
+ * stream's or context's destruction, and the bad inputs with their codes.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,6 +281,280 @@ static void test_labels(void **state)
 	run_switch(5, 0x10);
 }
 
+struct later {
+	aclrtContext ctx;
+	aclrtEvent ev;
+};
+
+static void *record_later(void *arg)
+{
+	struct later *l = arg;
+	aclrtStream s;
+
+	usleep(100 * 1000);
+	if (aclrtSetCurrentContext(l->ctx) != ACL_SUCCESS || aclrtCreateStream(&s) != ACL_SUCCESS)
+		return NULL;
+	aclrtRecordEvent(l->ev, s);
+	aclrtSynchronizeStream(s);
+	aclrtDestroyStream(s);
+	return NULL;
+}
+
+/*
+ * wait ev; reset ev; group { c = 0x11 }: an execution queued before the group
+ * is updated to c = 0x22 runs the update, as it reads its tasks when it runs.
+ * A destroy of the model waits for the execution still queued.
+ */
+static void test_update_queued_execution(void **state)
+{
+	uint8_t out[N];
+	aclmdlRI m;
+	aclrtTaskGrp grp;
+	aclrtStream upd;
+	aclrtEvent ev;
+	pthread_t t;
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&upd));
+	ACL_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ACL_OK(aclrtStreamWaitEvent(g_s, ev));
+	ACL_OK(aclrtResetEvent(ev, g_s));
+	ACL_OK(aclmdlRICaptureTaskGrpBegin(g_s));
+	ACL_OK(aclrtMemsetAsync(g_c, N, 0x11, N, g_s));
+	ACL_OK(aclmdlRICaptureTaskGrpEnd(g_s, &grp));
+	ACL_OK(aclmdlRICaptureEnd(g_s, &m));
+
+	ACL_OK(aclrtMemset(g_c, N, 0, N));
+	ACL_OK(aclmdlRIExecuteAsync(m, g_exec));
+	/* Queued, waiting for ev: nothing ran. */
+	usleep(20 * 1000);
+	read_back(g_c, out);
+	assert_int_equal(out[0], 0);
+	ACL_OK(aclmdlRICaptureTaskUpdateBegin(upd, grp));
+	ACL_OK(aclrtMemsetAsync(g_c, N, 0x22, N, upd));
+	ACL_OK(aclmdlRICaptureTaskUpdateEnd(upd));
+	ACL_OK(aclrtRecordEvent(ev, upd));
+	ACL_OK(aclrtSynchronizeStream(g_exec));
+	read_back(g_c, out);
+	assert_int_equal(out[0], 0x22);
+	assert_int_equal(out[N - 1], 0x22);
+
+	/* Destroy while an execution waits: it returns once the execution ran. */
+	ACL_OK(aclrtMemset(g_c, N, 0, N));
+	ACL_OK(aclmdlRIExecuteAsync(m, g_exec));
+	struct later later = { NULL, ev };
+	ACL_OK(aclrtGetCurrentContext(&later.ctx));
+	assert_int_equal(pthread_create(&t, NULL, record_later, &later), 0);
+	ACL_OK(aclmdlRIDestroy(m));
+	read_back(g_c, out);
+	assert_int_equal(out[7], 0x22);
+	pthread_join(t, NULL);
+	ACL_OK(aclrtSynchronizeStream(g_exec));
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyStream(upd));
+}
+
+/*
+ * Fork/join: g_s records e1, side waits on it (and joins the capture), fills b
+ * and records e2; g_s fills a, waits on e2 and copies b into c.
+ */
+static void test_fork_join(void **state)
+{
+	uint8_t out[N];
+	aclmdlRI m, got, other;
+	aclrtStream side;
+	aclrtEvent e1, e2;
+	aclmdlRICaptureStatus st;
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&side));
+	ACL_OK(aclrtCreateEvent(&e1));
+	ACL_OK(aclrtCreateEvent(&e2));
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ACL_OK(aclrtRecordEvent(e1, g_s));
+	ACL_OK(aclrtStreamWaitEvent(side, e1));
+	ACL_OK(aclmdlRICaptureGetInfo(side, &st, &got));
+	assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+	ACL_OK(aclmdlRICaptureGetInfo(g_s, &st, &other));
+	assert_ptr_equal(got, other);
+	ACL_OK(aclrtMemsetAsync(g_b, N, 0x33, N, side));
+	ACL_OK(aclrtRecordEvent(e2, side));
+	ACL_OK(aclrtMemsetAsync(g_a, N, 0x44, N, g_s));
+	ACL_OK(aclrtStreamWaitEvent(g_s, e2));
+	ACL_OK(aclrtMemcpyAsync(g_c, N, g_b, N, ACL_MEMCPY_DEVICE_TO_DEVICE, g_s));
+	/* Only the stream that began the capture ends it. */
+	EXPECT_FAIL(aclmdlRICaptureEnd(side, &m), ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED);
+	ACL_OK(aclmdlRICaptureEnd(g_s, &m));
+	assert_ptr_equal(m, got);
+	ACL_OK(aclmdlRICaptureGetInfo(side, &st, &got));
+	assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+	/* Nothing ran during the capture. */
+	ACL_OK(aclrtSynchronizeStream(side));
+	read_back(g_b, out);
+	assert_int_not_equal(out[0], 0x33);
+	for (int i = 0; i < 2; i++) {
+		ACL_OK(aclrtMemset(g_a, N, 0, N));
+		ACL_OK(aclrtMemset(g_b, N, 0, N));
+		ACL_OK(aclrtMemset(g_c, N, 0, N));
+		ACL_OK(aclmdlRIExecuteAsync(m, g_exec));
+		ACL_OK(aclrtSynchronizeStream(g_exec));
+		read_back(g_a, out);
+		assert_int_equal(out[1], 0x44);
+		read_back(g_c, out);
+		assert_int_equal(out[2], 0x33);
+		assert_int_equal(out[N - 1], 0x33);
+	}
+	ACL_OK(aclmdlRIDestroy(m));
+	ACL_OK(aclrtDestroyEvent(e1));
+	ACL_OK(aclrtDestroyEvent(e2));
+	ACL_OK(aclrtDestroyStream(side));
+}
+
+/* A stream that joined and did not rejoin the origin: the capture fails and is gone. */
+static void test_fork_unjoined(void **state)
+{
+	aclmdlRI m = NULL, got;
+	aclrtStream side;
+	aclrtEvent e1, e2;
+	aclmdlRICaptureStatus st;
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&side));
+	ACL_OK(aclrtCreateEvent(&e1));
+	ACL_OK(aclrtCreateEvent(&e2));
+	/* The side stream's last task is not an event record. */
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ACL_OK(aclrtRecordEvent(e1, g_s));
+	ACL_OK(aclrtStreamWaitEvent(side, e1));
+	ACL_OK(aclmdlRICaptureGetInfo(g_s, &st, &got));
+	ACL_OK(aclrtMemsetAsync(g_b, N, 0x55, N, side));
+	EXPECT_FAIL(aclmdlRICaptureEnd(g_s, &m), ACL_ERROR_RT_STREAM_UNJOINED);
+	assert_null(m);
+	ACL_OK(aclmdlRICaptureGetInfo(g_s, &st, &m));
+	assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+	ACL_OK(aclmdlRICaptureGetInfo(side, &st, &m));
+	assert_int_equal(st, ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+	EXPECT_FAIL(aclmdlRIDestroy(got), ACL_ERROR_RT_PARAM_INVALID);
+	/* The side stream records, and the origin never waits for it. */
+	m = NULL;
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ACL_OK(aclrtRecordEvent(e1, g_s));
+	ACL_OK(aclrtStreamWaitEvent(side, e1));
+	ACL_OK(aclrtMemsetAsync(g_b, N, 0x55, N, side));
+	ACL_OK(aclrtRecordEvent(e2, side));
+	EXPECT_FAIL(aclmdlRICaptureEnd(g_s, &m), ACL_ERROR_RT_STREAM_UNJOINED);
+	assert_null(m);
+	/* Both streams work as before: a queued memset runs. */
+	uint8_t out[N];
+	ACL_OK(aclrtMemsetAsync(g_b, N, 0x66, N, side));
+	ACL_OK(aclrtSynchronizeStream(side));
+	read_back(g_b, out);
+	assert_int_equal(out[0], 0x66);
+	ACL_OK(aclrtDestroyEvent(e1));
+	ACL_OK(aclrtDestroyEvent(e2));
+	ACL_OK(aclrtDestroyStream(side));
+}
+
+/* The synchronous calls upstream checks against the capture mode. */
+static void test_capture_mode_sync_calls(void **state)
+{
+	uint8_t host[N], out[N];
+	aclmdlRI m;
+
+	(void)state;
+	memset(host, 9, sizeof(host));
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	assert_int_equal(aclrtMemcpy2d(g_a, 16, host, 16, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+			 ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+	const char *msg = aclGetRecentErrMsg();
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "aclrtMemcpy2d"));
+	EXPECT_FAIL(aclrtMemset(g_a, N, 1, N), ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+	EXPECT_FAIL(aclrtMemcpy(out, N, g_a, N, ACL_MEMCPY_DEVICE_TO_HOST),
+		    ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+	ACL_OK(aclmdlRICaptureEnd(g_s, &m));
+	ACL_OK(aclmdlRIDestroy(m));
+	/* The argument checks come first. */
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	EXPECT_FAIL(aclrtMemcpy2d(NULL, 16, host, 16, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE),
+		    ACL_ERROR_INVALID_PARAM);
+	ACL_OK(aclmdlRICaptureEnd(g_s, &m));
+	ACL_OK(aclmdlRIDestroy(m));
+	/* Outside a capture the 2-D copy runs. */
+	ACL_OK(aclrtMemset(g_a, N, 0, N));
+	ACL_OK(aclrtMemcpy2d(g_a, 16, host, 16, 16, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	read_back(g_a, out);
+	assert_int_equal(out[0], 9);
+	assert_int_equal(out[N - 1], 9);
+}
+
+/* L0: c = 0x77; switch(0) -> L0: a loop for ever, executed on s until s goes. */
+static aclmdlRI build_loop(aclrtStream bound, uint32_t *dev_index, aclrtLabel *l,
+			   aclrtLabelList *list)
+{
+	aclmdlRI m;
+	uint32_t zero = 0;
+
+	ACL_OK(aclrtMemcpy(dev_index, 4, &zero, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	ACL_OK(aclmdlRIBuildBegin(&m, 0));
+	ACL_OK(aclmdlRIBindStream(m, bound, 0));
+	ACL_OK(aclrtCreateLabel(l));
+	ACL_OK(aclrtCreateLabelList(l, 1, list));
+	ACL_OK(aclrtSetLabel(*l, bound));
+	ACL_OK(aclrtMemsetAsync(g_c, N, 0x77, N, bound));
+	ACL_OK(aclrtSwitchLabelByIndex(dev_index, 1, *list, bound));
+	ACL_OK(aclmdlRIBuildEnd(m, NULL));
+	ACL_OK(aclmdlRIUnbindStream(m, bound));
+	return m;
+}
+
+static void test_label_loop_ended(void **state)
+{
+	aclrtStream bound, run;
+	aclrtLabel l;
+	aclrtLabelList list;
+	aclmdlRI m;
+	uint32_t *dev_index;
+	uint8_t out[N];
+	aclrtContext prev, ctx;
+
+	(void)state;
+	ACL_OK(aclrtMalloc((void **)&dev_index, 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	/* Ended by aclrtDestroyStream. */
+	ACL_OK(aclrtCreateStream(&bound));
+	ACL_OK(aclrtCreateStream(&run));
+	m = build_loop(bound, dev_index, &l, &list);
+	ACL_OK(aclrtMemset(g_c, N, 0, N));
+	ACL_OK(aclmdlRIExecuteAsync(m, run));
+	usleep(50 * 1000);
+	read_back(g_c, out);
+	assert_int_equal(out[0], 0x77); /* it runs */
+	ACL_OK(aclrtDestroyStream(run));
+	ACL_OK(aclmdlRIDestroy(m));
+	ACL_OK(aclrtDestroyLabelList(list));
+	ACL_OK(aclrtDestroyLabel(l));
+	ACL_OK(aclrtDestroyStream(bound));
+
+	/* Ended by aclrtDestroyContext (as by aclrtResetDevice). */
+	ACL_OK(aclrtGetCurrentContext(&prev));
+	ACL_OK(aclrtCreateContext(&ctx, 0));
+	ACL_OK(aclrtCreateStream(&bound));
+	ACL_OK(aclrtCreateStream(&run));
+	m = build_loop(bound, dev_index, &l, &list);
+	ACL_OK(aclrtMemset(g_c, N, 0, N));
+	ACL_OK(aclmdlRIExecuteAsync(m, run));
+	usleep(50 * 1000);
+	read_back(g_c, out);
+	assert_int_equal(out[0], 0x77);
+	ACL_OK(aclrtDestroyContext(ctx));
+	ACL_OK(aclrtSetCurrentContext(prev));
+	ACL_OK(aclmdlRIDestroy(m));
+	ACL_OK(aclrtDestroyLabelList(list));
+	ACL_OK(aclrtDestroyLabel(l));
+	ACL_OK(aclrtFree(dev_index));
+}
+
 static void test_bad_inputs(void **state)
 {
 	aclmdlRI m;
@@ -321,7 +598,13 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_capture_execute), cmocka_unit_test(test_capture_events),
 		cmocka_unit_test(test_capture_modes),	cmocka_unit_test(test_task_group_update),
-		cmocka_unit_test(test_labels),		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_labels),
+		cmocka_unit_test(test_update_queued_execution),
+		cmocka_unit_test(test_fork_join),
+		cmocka_unit_test(test_fork_unjoined),
+		cmocka_unit_test(test_capture_mode_sync_calls),
+		cmocka_unit_test(test_label_loop_ended),
+		cmocka_unit_test(test_bad_inputs),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
