@@ -530,6 +530,10 @@ static void test_label_loop_ended(void **state)
 	usleep(50 * 1000);
 	read_back(g_c, out);
 	assert_int_equal(out[0], 0x77); /* it runs */
+	/* As upstream, a destroy waits 10 s for a running model, then gives up. */
+	uint64_t t0 = rt_now_ms();
+	EXPECT_FAIL(aclmdlRIDestroy(m), ACL_ERROR_RT_MODEL_RUNNING);
+	assert_true(rt_now_ms() - t0 >= 9000);
 	ACL_OK(aclrtDestroyStream(run));
 	ACL_OK(aclmdlRIDestroy(m));
 	ACL_OK(aclrtDestroyLabelList(list));
