@@ -355,6 +355,44 @@ static void test_update_queued_execution(void **state)
 	ACL_OK(aclrtDestroyStream(upd));
 }
 
+/* aclrtStreamAbort ends the executions it finds, running or queued: the model can go. */
+static void test_abort_executions(void **state)
+{
+	uint8_t out[N];
+	aclmdlRI m;
+	aclrtStream run;
+	aclrtEvent ev;
+
+	(void)state;
+	ACL_OK(aclrtCreateStream(&run));
+	ACL_OK(aclrtCreateEventWithFlag(&ev, ACL_EVENT_EXTERNAL));
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ACL_OK(aclrtStreamWaitEvent(g_s, ev));
+	ACL_OK(aclrtMemsetAsync(g_c, N, 0x11, N, g_s));
+	ACL_OK(aclmdlRICaptureEnd(g_s, &m));
+	ACL_OK(aclrtMemset(g_c, N, 0, N));
+	ACL_OK(aclmdlRIExecuteAsync(m, run)); /* reached: waits for ev */
+	ACL_OK(aclmdlRIExecuteAsync(m, run)); /* queued behind it */
+	usleep(20 * 1000);
+	ACL_OK(aclrtStreamAbort(run));
+	uint64_t t0 = rt_now_ms();
+	ACL_OK(aclmdlRIDestroy(m));
+	assert_true(rt_now_ms() - t0 < 5000);
+	read_back(g_c, out);
+	assert_int_equal(out[0], 0);
+	/* The stream runs models again. */
+	ACL_OK(aclmdlRICaptureBegin(g_s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ACL_OK(aclrtMemsetAsync(g_c, N, 0x12, N, g_s));
+	ACL_OK(aclmdlRICaptureEnd(g_s, &m));
+	ACL_OK(aclmdlRIExecuteAsync(m, run));
+	ACL_OK(aclrtSynchronizeStream(run));
+	read_back(g_c, out);
+	assert_int_equal(out[N - 1], 0x12);
+	ACL_OK(aclmdlRIDestroy(m));
+	ACL_OK(aclrtDestroyEvent(ev));
+	ACL_OK(aclrtDestroyStream(run));
+}
+
 /*
  * Fork/join: g_s records e1, side waits on it (and joins the capture), fills b
  * and records e2; g_s fills a, waits on e2 and copies b into c.
@@ -604,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_capture_modes),	cmocka_unit_test(test_task_group_update),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_update_queued_execution),
+		cmocka_unit_test(test_abort_executions),
 		cmocka_unit_test(test_fork_join),
 		cmocka_unit_test(test_fork_unjoined),
 		cmocka_unit_test(test_capture_mode_sync_calls),

@@ -173,7 +173,8 @@ void DropCapture(Registry &r, const std::shared_ptr<Model> &m) {
 // One aclmdlRIExecuteAsync: the model, kept alive (and counted as
 // running) until the runner walked it or was destroyed.
 struct Execution {
-    Execution(std::shared_ptr<Model> m, Runner *r) : model(std::move(m)), runner(r) {
+    Execution(std::shared_ptr<Model> m, Runner *r, uint64_t g)
+        : model(std::move(m)), runner(r), gen(g) {
         model->runs.fetch_add(1, std::memory_order_acq_rel);
     }
     ~Execution() { model->runs.fetch_sub(1, std::memory_order_acq_rel); }
@@ -182,6 +183,7 @@ struct Execution {
 
     std::shared_ptr<Model> model;
     Runner *runner;
+    uint64_t gen;  // the runner's aborts when it was queued
 };
 
 // The executions of one stream. aclmdlRIExecuteAsync queues a host task
@@ -208,7 +210,7 @@ class Runner {
     Runner &operator=(const Runner &) = delete;
 
     Error Queue(Stream &s, const std::shared_ptr<Model> &m) {
-        auto x = std::make_unique<Execution>(m, this);
+        auto x = std::make_unique<Execution>(m, this, gen_.load(std::memory_order_acquire));
         Execution *raw = x.get();
         {
             std::lock_guard<std::mutex> lock(mu_);
@@ -217,7 +219,7 @@ class Runner {
         HostTaskQueue *q = nullptr;
         Error e = thread_->Queue(&q);
         if (e.ok())
-            e = QueueHostTask(s, &Runner::RunOne, raw, true, *q);
+            e = QueueHostTask(s, &Runner::RunOne, raw, true, *q, &Runner::DropOne);
         if (!e.ok())
             Forget(raw);
         return e;
@@ -236,6 +238,15 @@ class Runner {
             (void)lane->Abort();
     }
 
+    // aclrtStreamAbort of the stream: the executions queued so far end (those
+    // it dropped never run), the lane's work is dropped; later ones run.
+    void AbortRuns() {
+        gen_.fetch_add(1, std::memory_order_acq_rel);
+        StreamRef lane;
+        if (AcquireStream(lane_, &lane).ok())
+            (void)lane->Abort();
+    }
+
     // The first error of a walk since the last call.
     Error TakeError() {
         std::lock_guard<std::mutex> lock(mu_);
@@ -248,13 +259,20 @@ class Runner {
     static void RunOne(void *arg) {
         auto *x = static_cast<Execution *>(arg);
         Runner *self = x->runner;
-        Error e = self->Walk(x->model);
-        if (!e.ok() && !self->stopping_.load(std::memory_order_acquire)) {
+        Error e = self->Walk(*x);
+        if (!e.ok() && !self->stopping_.load(std::memory_order_acquire) && !self->Cancelled(*x)) {
             std::lock_guard<std::mutex> lock(self->mu_);
             if (self->error_.ok())
                 self->error_ = e;
         }
         self->Forget(x);
+    }
+
+    // Its stream dropped it (aclrtStreamAbort, or destroyed without
+    // running it): it never runs.
+    static void DropOne(void *arg) {
+        auto *x = static_cast<Execution *>(arg);
+        x->runner->Forget(x);
     }
 
     void Forget(Execution *x) {
@@ -270,20 +288,24 @@ class Runner {
     }
 
     bool Aborting() const { return aborting_.load(std::memory_order_acquire); }
+    bool Cancelled(const Execution &x) const {
+        return Aborting() || x.gen != gen_.load(std::memory_order_acquire);
+    }
 
     Error Aborted() const {
         return Error::Format(ACL_ERROR_RT_STREAM_ABORT,
-                             "the model's execution was ended: its stream was destroyed");
+                             "the model's execution was ended: its stream was aborted "
+                             "(aclrtStreamAbort) or destroyed");
     }
 
     // An event wait of a model waits for a record, as upstream's model
     // waits for the event's value: until one is in effect.
-    Error AwaitRecord(void *event) {
+    Error AwaitRecord(const Execution &x, void *event) {
         for (;;) {
             EventRef e;
             if (!AcquireEvent(event, &e).ok() || e->Recorded())
                 return Error::Ok();  // destroyed: the wait task says so
-            if (Aborting())
+            if (Cancelled(x))
                 return Aborted();
             if (stopping_.load(std::memory_order_acquire))
                 return Error::Ok();
@@ -291,13 +313,14 @@ class Runner {
         }
     }
 
-    Error Walk(const std::shared_ptr<Model> &m) {
+    Error Walk(const Execution &x) {
+        const std::shared_ptr<Model> &m = x.model;
         StreamRef lane;
-        if (Aborting() || !AcquireStream(lane_, &lane).ok())
+        if (Cancelled(x) || !AcquireStream(lane_, &lane).ok())
             return Aborted();
         Registry &r = Registry::Get();
         for (size_t i = 0;;) {
-            if (Aborting())
+            if (Cancelled(x))
                 return Aborted();
             ModelTask t;
             {
@@ -338,7 +361,7 @@ class Runner {
                 continue;
             }
             if (t.kind == TaskKind::kEventWait && t.event != nullptr)
-                NPU_RETURN_IF_ERROR(AwaitRecord(t.event));
+                NPU_RETURN_IF_ERROR(AwaitRecord(x, t.event));
             if (t.run)
                 NPU_RETURN_IF_ERROR(t.run(lane, ctx_));
             if (t.kind == TaskKind::kEventWait)
@@ -351,7 +374,8 @@ class Runner {
     Context *const ctx_;
     void *const lane_;
     std::atomic<bool> stopping_{false}, aborting_{false};
-    std::mutex mu_;  // Protects: runs_, error_
+    std::atomic<uint64_t> gen_{0};  // aborts of the stream (AbortRuns)
+    std::mutex mu_;                 // Protects: runs_, error_
     // runs_: the executions queued and not walked; error_: the first error
     // of a walk since TakeError.
     std::list<std::unique_ptr<Execution>> runs_;
@@ -410,6 +434,19 @@ void StopModelRuns(const void *stream_handle, bool abort) {
         runner = it->second;
     }
     runner->Stop(abort);
+}
+
+void AbortModelRuns(const void *stream_handle) {
+    std::shared_ptr<Runner> runner;
+    {
+        Registry &r = Registry::Get();
+        std::lock_guard<std::mutex> lock(r.mu);
+        auto it = r.runners.find(stream_handle);
+        if (it == r.runners.end())
+            return;
+        runner = it->second;
+    }
+    runner->AbortRuns();
 }
 
 void ForgetStreamRecording(const void *stream_handle) {

@@ -68,6 +68,9 @@ void ForgetStreamRecording(const void *stream_handle);
 // recorded; abort (aclrtDestroyStreamForce, the context destroyed): they
 // end at their next task.
 void StopModelRuns(const void *stream_handle, bool abort);
+// After aclrtStreamAbort of a stream: the model executions queued on it so
+// far end (at their next task), the work they queued is dropped.
+void AbortModelRuns(const void *stream_handle);
 
 // The synchronous APIs refused while a capture is active, by mode
 // (aclmdlRICaptureThreadExchangeMode): ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT.

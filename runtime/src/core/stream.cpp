@@ -100,6 +100,14 @@ Error Stream::AbortedError() const {
 }
 
 Error Stream::Abort() {
+    Error e = AbortLocked();
+    // Then the model executions the stream had reached or queued (their
+    // lane is another stream: not under this one's abort_mu_).
+    AbortModelRuns(handle_);
+    return e;
+}
+
+Error Stream::AbortLocked() {
     std::lock_guard<std::mutex> order(abort_mu_);
     aborting_.store(true, std::memory_order_release);
     abort_gen_.fetch_add(1, std::memory_order_acq_rel);
