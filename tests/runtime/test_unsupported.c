@@ -31,9 +31,9 @@ static int64_t get_symbol_address(void)
 	return aclrtGetSymbolAddress(SENTINEL, &g_out);
 }
 
-static int64_t model_ri_build_begin(void)
+static int64_t model_ri_abort(void)
 {
-	return aclmdlRIBuildBegin(&g_out, 0);
+	return aclmdlRIAbort(NULL);
 }
 
 static int64_t switch_stream(void)
@@ -41,9 +41,9 @@ static int64_t switch_stream(void)
 	return aclrtSwitchStream(NULL, ACL_RT_EQUAL, NULL, ACL_RT_SWITCH_INT32, NULL, NULL, NULL);
 }
 
-static int64_t create_label(void)
+static int64_t model_ri_task_disable(void)
 {
-	return aclrtCreateLabel(&g_out);
+	return aclmdlRITaskDisable(NULL);
 }
 
 static int64_t get_device_sat_mode(void)
@@ -105,9 +105,10 @@ static const struct {
 	{ "aclrtBinaryLoadFromFile", binary_load_from_file, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
 	  kOutside },
 	{ "aclrtGetSymbolAddress", get_symbol_address, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
-	{ "aclmdlRIBuildBegin", model_ri_build_begin, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
+	{ "aclmdlRIAbort", model_ri_abort, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtSwitchStream", switch_stream, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
-	{ "aclrtCreateLabel", create_label, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
+	{ "aclmdlRITaskDisable", model_ri_task_disable, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+	  kOutside },
 	{ "aclrtGetDeviceSatMode", get_device_sat_mode, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtProfTrace", prof_trace, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },
 	{ "aclrtAllocBuf", alloc_buf, ACL_ERROR_RT_FEATURE_NOT_SUPPORT, kOutside },

@@ -15,6 +15,7 @@
 // before it runs; it is removed from its table when it runs (single use).
 #include <cinttypes>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
@@ -36,6 +37,7 @@
 #include "core/copy_plan.h"
 #include "core/device_session.h"
 #include "core/dump.h"
+#include "core/model_ri.h"
 #include "core/stream.h"
 #include "npu/npu_uapi.h"
 
@@ -413,6 +415,8 @@ Error OnDevice(const npu::rt::StreamRef &ref, const void *p, uint64_t bytes, con
     return Error::Ok();
 }
 
+Error QueueOn(const aclOpExecutor &ex, void *ws, npu::rt::StreamRef &ref, npu::rt::Context *ctx);
+
 Error QueueOps(const aclOpExecutor &ex, void *ws, aclrtStream stream) {
     std::shared_ptr<npu::rt::Context> ctx;
     npu::rt::StreamRef ref;
@@ -429,26 +433,48 @@ Error QueueOps(const aclOpExecutor &ex, void *ws, aclrtStream stream) {
     NPU_RETURN_IF_ERROR(OnDevice(ref, ex.out, ex.bytes, "out"));
     NPU_RETURN_IF_ERROR(OnDevice(ref, ex.self, ex.bytes, "self"));
     NPU_RETURN_IF_ERROR(OnDevice(ref, ex.other, ex.bytes, "other"));
+    if (ex.ws_bytes != 0) {
+        npu::rt::Operand w;
+        NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(ws, ex.ws_bytes, "workspace", &w));
+        NPU_RETURN_IF_ERROR(OnDevice(ref, ws, ex.ws_bytes, "workspace"));
+    }
+    // In a capture (aclmdlRICaptureBegin) the operator is recorded with
+    // its executor's copy, and each replay queues the same work.
+    char text[160];
+    std::snprintf(text, sizeof(text), "%s of %" PRIu64 " bytes: out %p, self %p, other %p",
+                  ex.op == NPU_REDUCE_SUM ? "aclnnAdd" : "aclnnMul", ex.bytes, ex.out, ex.self,
+                  ex.other);
+    bool recorded = false;
+    NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+        *ref.get(), npu::rt::TaskKind::kKernel, text,
+        [ex, ws](npu::rt::StreamRef &r, npu::rt::Context *c) { return QueueOn(ex, ws, r, c); },
+        &recorded));
+    if (recorded)
+        return Error::Ok();
+    return QueueOn(ex, ws, ref, ctx.get());
+}
+
+// The operator's work, queued on ref's stream (checked by QueueOps).
+Error QueueOn(const aclOpExecutor &ex, void *ws, npu::rt::StreamRef &ref, npu::rt::Context *ctx) {
     const void *addend = ex.other;
     if (ex.ws_bytes != 0) {
         // alpha * other into the workspace: filled with alpha, times other.
         npu::rt::CopyRequest fill;
         NPU_RETURN_IF_ERROR(npu::rt::ClassifyDeviceChecked(ws, ex.ws_bytes, "workspace", &fill.d));
-        NPU_RETURN_IF_ERROR(OnDevice(ref, ws, ex.ws_bytes, "workspace"));
         fill.op = npu::rt::CopyOp::kFill32;
         fill.dst = ws;
         fill.value = ex.alpha_word;
         fill.shape.width = ex.ws_bytes / 4;
-        NPU_RETURN_IF_ERROR(npu::rt::PlanAndExecute(ref.get(), ctx.get(), fill));
-        NPU_RETURN_IF_ERROR(npu::rt::QueueReduce(ref, ctx.get(), ws, ex.other, ex.bytes,
-                                                 NPU_REDUCE_PROD, ex.dtype));
+        NPU_RETURN_IF_ERROR(npu::rt::PlanAndExecute(ref.get(), ctx, fill));
+        NPU_RETURN_IF_ERROR(
+            npu::rt::QueueReduce(ref, ctx, ws, ex.other, ex.bytes, NPU_REDUCE_PROD, ex.dtype));
         addend = ws;
     }
     if (ex.out != ex.self) {
-        NPU_RETURN_IF_ERROR(
-            npu::rt::MemcpyAsync(ref, ex.out, ex.self, ex.bytes, ACL_MEMCPY_DEVICE_TO_DEVICE));
+        NPU_RETURN_IF_ERROR(npu::rt::MemcpyAsyncIn(ref, *ctx, ex.out, ex.self, ex.bytes,
+                                                   ACL_MEMCPY_DEVICE_TO_DEVICE));
     }
-    return npu::rt::QueueReduce(ref, ctx.get(), ex.out, addend, ex.bytes, ex.op, ex.dtype);
+    return npu::rt::QueueReduce(ref, ctx, ex.out, addend, ex.bytes, ex.op, ex.dtype);
 }
 
 // QueueOps while a dump is on (core/dump.h) or a model of the device is

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Events.
 #include <cstring>
+#include <cstdio>
 #include <string>
 
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "core/model_ri.h"
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/event.h"
@@ -53,6 +55,23 @@ Error CreateEvent(aclrtEvent *event, uint32_t flags, bool complete_unrecorded) {
     return Error::Ok();
 }
 
+// Records event on s, or, when s records into a model (core/model_ri.h),
+// adds a task that records it on the stream that runs the model.
+Error RecordOrCapture(aclrtEvent event, Event &ev, npu::rt::Stream &s) {
+    char text[64];
+    std::snprintf(text, sizeof(text), "event %p", event);
+    bool recorded = false;
+    NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+        s, npu::rt::TaskKind::kEventRecord, text,
+        [event](StreamRef &r, Context *) {
+            EventRef e;
+            NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
+            return e->Record(*r.get());
+        },
+        &recorded, event));
+    return recorded ? Error::Ok() : ev.Record(s);
+}
+
 Error ResolveStream(aclrtStream stream, StreamRef *ref, std::shared_ptr<Context> *ctx) {
     *ctx = ThreadState::CurrentContext();
     return npu::rt::ResolveStream(stream, *ctx, ref);
@@ -68,7 +87,18 @@ Error StreamWait(aclrtStream stream, aclrtEvent event) {
     if (!ctx)
         return npu::rt::NoContextError();
     NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(s, *ctx));
-    return ev->WaitOn(*s.get());
+    char text[64];
+    std::snprintf(text, sizeof(text), "event %p", event);
+    bool recorded = false;
+    NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+        *s.get(), npu::rt::TaskKind::kEventWait, text,
+        [event](StreamRef &r, Context *) {
+            EventRef e;
+            NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
+            return e->WaitOn(*r.get());
+        },
+        &recorded, event));
+    return recorded ? Error::Ok() : ev->WaitOn(*s.get());
 }
 
 // External and IPC events have no timestamps here (spec: 207000).
@@ -113,7 +143,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
         std::shared_ptr<Context> ctx;
         StreamRef s;
         NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
-        return ev->Record(*s.get());
+        return RecordOrCapture(event, *ev.get(), *s.get());
     });
 }
 
@@ -177,7 +207,20 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         std::shared_ptr<Context> ctx;
         StreamRef s;
         NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
-        ev->Reset();
+        char text[64];
+        std::snprintf(text, sizeof(text), "event %p", event);
+        bool recorded = false;
+        NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+            *s.get(), npu::rt::TaskKind::kEventReset, text,
+            [event](StreamRef &, Context *) {
+                EventRef e;
+                NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
+                e->Reset();
+                return Error::Ok();
+            },
+            &recorded));
+        if (!recorded)
+            ev->Reset();
         return Error::Ok();
     });
 }
@@ -225,12 +268,13 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
         std::shared_ptr<Context> ctx;
         StreamRef s;
         NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
-        if (flag == ACL_EVENT_RECORD_EXTERNAL) {
+        if (flag == ACL_EVENT_RECORD_EXTERNAL && !npu::rt::StreamRecording(*s.get())) {
             return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "ACL_EVENT_RECORD_EXTERNAL records into a captured graph, and "
-                                 "graph capture is not supported by this runtime");
+                                 "ACL_EVENT_RECORD_EXTERNAL records into a captured model: "
+                                 "stream %p is not capturing (aclmdlRICaptureBegin)",
+                                 s->handle());
         }
-        return ev->Record(*s.get());
+        return RecordOrCapture(event, *ev.get(), *s.get());
     });
 }
 
@@ -295,9 +339,15 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
                                  event);
         }
         if (flag == ACL_EVENT_WAIT_EXTERNAL) {
-            return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                 "ACL_EVENT_WAIT_EXTERNAL waits in a captured graph, and graph "
-                                 "capture is not supported by this runtime");
+            StreamRef probe;
+            if (stream != nullptr)
+                NPU_RETURN_IF_ERROR(npu::rt::AcquireStream(stream, &probe));
+            if (!probe || !npu::rt::StreamRecording(*probe.get())) {
+                return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                     "ACL_EVENT_WAIT_EXTERNAL waits in a captured model: stream "
+                                     "%p is not capturing (aclmdlRICaptureBegin)",
+                                     stream);
+            }
         }
         // The copy engines' waits have no timeout field: like such chips,
         // the timeout is accepted and not enforced.

@@ -3,8 +3,11 @@
 // aclrtLaunchCallback, aclrtProcessReport, aclrtUnSubscribeReport; and
 // their aliases aclrtSubscribeHostFunc, aclrtProcessHostFunc,
 // aclrtUnSubscribeHostFunc (core/host_tasks.h says how they work).
+#include <cstdio>
+
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "core/model_ri.h"
 #include "api/stream_args.h"
 #include "core/host_tasks.h"
 
@@ -69,6 +72,25 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
                                  "also run aclrtLaunchHostFunc work",
                                  ref->handle());
         }
+        char text[64];
+        std::snprintf(text, sizeof(text), "fn %p, args %p", reinterpret_cast<void *>(fn), args);
+        bool recorded = false;
+        NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+            *ref.get(), npu::rt::TaskKind::kHostFunc, text,
+            [fn, args](StreamRef &r, Context *c) {
+                if (!ReportSubscriptions::Get().ClaimForHostFunc(*r.get())) {
+                    return Error::Format(ACL_ERROR_RT_STREAM_SUBSCRIBE,
+                                         "stream %p takes callbacks (aclrtSubscribeReport); it "
+                                         "cannot also run aclrtLaunchHostFunc work",
+                                         r->handle());
+                }
+                HostTaskQueue *q = nullptr;
+                NPU_RETURN_IF_ERROR(c->host_funcs().Queue(&q));
+                return npu::rt::QueueHostTask(*r.get(), fn, args, true, *q);
+            },
+            &recorded));
+        if (recorded)
+            return Error::Ok();
         HostTaskQueue *queue = nullptr;
         NPU_RETURN_IF_ERROR(ctx->host_funcs().Queue(&queue));
         return npu::rt::QueueHostTask(*ref.get(), fn, args, true, *queue);

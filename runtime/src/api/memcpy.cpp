@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "core/copy_plan.h"
+#include "core/model_ri.h"
 #include "core/thread_state.h"
 
 using npu::rt::Context;
@@ -25,6 +26,7 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
         NPU_RT_CHECK(count <= destMax, "count %zu is larger than destMax %zu", count, destMax);
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CheckCaptureMode(ctx.get(), "aclrtMemcpy"));
         // As upstream, the synchronous copy takes its direction from the
         // addresses; kind is only validated.
         return npu::rt::CopyNow(*ctx, dst, src, count);
@@ -38,6 +40,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
         NPU_ACL_CHECK(devPtr != nullptr, "devPtr is NULL (count %zu)", count);
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CheckCaptureMode(ctx.get(), "aclrtMemset"));
         NPU_RT_CHECK(count <= maxCount, "count %zu is larger than maxCount %zu", count, maxCount);
         // int32 -> uint32 -> uint8: the low byte.
         auto byte = static_cast<uint8_t>(static_cast<uint32_t>(value));

@@ -2,8 +2,11 @@
 // Copies and fills on streams: aclrtMemcpyAsync and its
 // deprecated twin aclrtMemcpyAsyncWithCondition,
 // aclrtMemsetAsync, aclrtMemcpy2d and aclrtMemcpy2dAsync.
+#include <cstdio>
+
 #include "acl/acl.h"
 #include "api/api_boundary.h"
+#include "core/model_ri.h"
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/copy_plan.h"
@@ -30,6 +33,19 @@ Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int3
     StreamRef ref;
     NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
     NPU_RT_CHECK(count <= destMax, "count %zu is larger than destMax %zu", count, destMax);
+    if (ref) {
+        char text[128];
+        std::snprintf(text, sizeof(text), "%zu bytes from %p to %p, kind %d", count, src, dst, k);
+        bool recorded = false;
+        NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+            *ref.get(), npu::rt::TaskKind::kMemcpy, text,
+            [=](StreamRef &r, npu::rt::Context *c) {
+                return npu::rt::MemcpyAsyncIn(r, *c, dst, src, count, k);
+            },
+            &recorded));
+        if (recorded)
+            return Error::Ok();
+    }
     return npu::rt::MemcpyAsync(ref, dst, src, count, k);
 }
 
@@ -112,6 +128,16 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
         req.dst = devPtr;
         req.value = static_cast<uint8_t>(static_cast<uint32_t>(value));
         req.shape.width = count;
+        char text[96];
+        std::snprintf(text, sizeof(text), "%zu bytes of 0x%02x at %p", count,
+                      static_cast<unsigned>(req.value), devPtr);
+        bool recorded = false;
+        NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+            *ref.get(), npu::rt::TaskKind::kMemset, text,
+            [req](StreamRef &r, Context *c) { return npu::rt::PlanAndExecute(r.get(), c, req); },
+            &recorded));
+        if (recorded)
+            return Error::Ok();
         return npu::rt::PlanAndExecute(ref.get(), ctx.get(), req);
     });
 }
@@ -130,6 +156,7 @@ aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
         }
         std::shared_ptr<Context> ctx;
         NPU_RETURN_IF_ERROR(ThreadState::RequireContext(&ctx));
+        NPU_RETURN_IF_ERROR(npu::rt::CheckCaptureMode(ctx.get(), "aclrtMemcpy2d"));
         CopyRequest req;
         Request2d(dst, src, CopyShape{width, height, dpitch, spitch}, ctx->session(), &req);
         int32_t eff = 0;

@@ -2,9 +2,12 @@
 // aclrtReduceAsync: an SDMA copy that reduces into its destination,
 // dst[i] = kind(dst[i], src[i]), queued on a stream (NPU_OP_REDUCE, run by
 // the device's copy engines: kmod/npu_reduce.c has the arithmetic).
+#include <cstdio>
+
 #include "acl/acl.h"
 #include "api/api_boundary.h"
 #include "api/reduce_internal.h"
+#include "core/model_ri.h"
 #include "api/stream_args.h"
 #include "core/context.h"
 #include "core/copy_plan.h"
@@ -120,9 +123,20 @@ Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int3
                              "ACL_INT32",
                              type);
     }
-    return npu::rt::QueueReduce(ref, ctx.get(), dst, src, count,
-                                static_cast<uint32_t>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM),
-                                dtype);
+    const auto op = static_cast<uint32_t>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
+    char text[128];
+    std::snprintf(text, sizeof(text), "kind %d of %llu bytes from %p into %p", kind,
+                  static_cast<unsigned long long>(count), src, dst);
+    bool recorded = false;
+    NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
+        *ref.get(), npu::rt::TaskKind::kReduce, text,
+        [=](StreamRef &r, Context *c) {
+            return npu::rt::QueueReduce(r, c, dst, src, count, op, dtype);
+        },
+        &recorded));
+    if (recorded)
+        return Error::Ok();
+    return npu::rt::QueueReduce(ref, ctx.get(), dst, src, count, op, dtype);
 }
 
 }  // namespace

@@ -25,7 +25,6 @@ constexpr const char *kTaskGraphs =
     "model runtime instances and graph capture work on device task graphs";
 constexpr const char *kStreamSwitch =
     "stream activation and switching need streams bound to a model runtime instance";
-constexpr const char *kLabels = "labels are control flow inside device task graphs";
 constexpr const char *kOverflow = "floating-point overflow and saturation are AI Core state";
 constexpr const char *kProfiling = "task-level profiling needs the hardware toolchain";
 constexpr const char *kCoreGroups = "core groups partition AI Cores";
@@ -195,25 +194,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
     X(aclrtSwitchStream, (void *leftValue, aclrtCondition cond, void *rightValue, \
         aclrtCompareDataType dataType, aclrtStream trueStream, aclrtStream falseStream, \
         aclrtStream stream), kStreamSwitch) \
-    X(aclmdlRICaptureBegin, (aclrtStream stream, aclmdlRICaptureMode mode), kTaskGraphs) \
-    X(aclmdlRICaptureGetInfo, (aclrtStream stream, aclmdlRICaptureStatus *status, \
-        aclmdlRI *modelRI), kTaskGraphs) \
-    X(aclmdlRICaptureEnd, (aclrtStream stream, aclmdlRI *modelRI), kTaskGraphs) \
-    X(aclmdlRIDebugPrint, (aclmdlRI modelRI), kTaskGraphs) \
-    X(aclmdlRIDebugJsonPrint, (aclmdlRI modelRI, const char *path, uint32_t flags), kTaskGraphs) \
-    X(aclmdlRICaptureThreadExchangeMode, (aclmdlRICaptureMode *mode), kTaskGraphs) \
-    X(aclmdlRIExecuteAsync, (aclmdlRI modelRI, aclrtStream stream), kTaskGraphs) \
-    X(aclmdlRIExecute, (aclmdlRI modelRI, int32_t timeout), kTaskGraphs) \
-    X(aclmdlRIDestroy, (aclmdlRI modelRI), kTaskGraphs) \
-    X(aclmdlRICaptureTaskGrpBegin, (aclrtStream stream), kTaskGraphs) \
-    X(aclmdlRICaptureTaskGrpEnd, (aclrtStream stream, aclrtTaskGrp *handle), kTaskGraphs) \
-    X(aclmdlRICaptureTaskUpdateBegin, (aclrtStream stream, aclrtTaskGrp handle), kTaskGraphs) \
-    X(aclmdlRICaptureTaskUpdateEnd, (aclrtStream stream), kTaskGraphs) \
-    X(aclmdlRIBuildBegin, (aclmdlRI *modelRI, uint32_t flag), kTaskGraphs) \
-    X(aclmdlRIBindStream, (aclmdlRI modelRI, aclrtStream stream, uint32_t flag), kTaskGraphs) \
-    X(aclmdlRIEndTask, (aclmdlRI modelRI, aclrtStream stream), kTaskGraphs) \
-    X(aclmdlRIBuildEnd, (aclmdlRI modelRI, void *reserve), kTaskGraphs) \
-    X(aclmdlRIUnbindStream, (aclmdlRI modelRI, aclrtStream stream), kTaskGraphs) \
     X(aclmdlRISetName, (aclmdlRI modelRI, const char *name), kTaskGraphs) \
     X(aclmdlRIGetName, (aclmdlRI modelRI, uint32_t maxLen, char *name), kTaskGraphs) \
     X(aclmdlRIGetId, (aclmdlRI modelRI, uint32_t *modelRIId), kTaskGraphs) \
@@ -236,14 +216,6 @@ R OutsideEmulatedDevice(const char *api, const char *why) {
         kTaskGraphs) \
     X(aclmdlRICaptureToModelRIBegin, (aclrtStream stream, aclmdlRI modelRI, \
         aclmdlRICaptureMode mode), kTaskGraphs) \
-    /* Labels */ \
-    X(aclrtCreateLabel, (aclrtLabel *label), kLabels) \
-    X(aclrtSetLabel, (aclrtLabel label, aclrtStream stream), kLabels) \
-    X(aclrtDestroyLabel, (aclrtLabel label), kLabels) \
-    X(aclrtCreateLabelList, (aclrtLabel *labels, size_t num, aclrtLabelList *labelList), kLabels) \
-    X(aclrtDestroyLabelList, (aclrtLabelList labelList), kLabels) \
-    X(aclrtSwitchLabelByIndex, (void *ptr, uint32_t maxValue, aclrtLabelList labelList, \
-        aclrtStream stream), kLabels) \
     /* Floating-point overflow and saturation */ \
     X(aclrtSetDeviceSatMode, (aclrtFloatOverflowMode mode), kOverflow) \
     X(aclrtGetDeviceSatMode, (aclrtFloatOverflowMode *mode), kOverflow) \

@@ -504,6 +504,12 @@ Error MemcpyAsync(StreamRef &ref, void *dst, const void *src, size_t count, int3
         return ThreadState::NoContextError();
     if (!ref)
         NPU_RETURN_IF_ERROR(DefaultStream(*ctx, &ref));
+    return MemcpyAsyncIn(ref, *ctx, dst, src, count, kind);
+}
+
+Error MemcpyAsyncIn(StreamRef &ref, Context &ctx_ref, void *dst, const void *src, size_t count,
+                    int32_t kind) {
+    Context *const ctx = &ctx_ref;
     Stream &s = *ref.get();
     if (IsOwnDeviceCopy(s, dst, src, count, kind)) {
         if (dst != src)
@@ -527,7 +533,7 @@ Error MemcpyAsync(StreamRef &ref, void *dst, const void *src, size_t count, int3
         }
         NPU_RETURN_IF_ERROR(CheckStreamContext(ref, *ctx));
         req.op = CopyOp::kStagedCopy;
-        return PlanAndExecute(&s, ctx.get(), req);
+        return PlanAndExecute(&s, ctx, req);
     }
     int32_t eff = 0;
     NPU_RETURN_IF_ERROR(ReviseKind(kind, sr.loc, d.loc, &eff));
@@ -540,7 +546,7 @@ Error MemcpyAsync(StreamRef &ref, void *dst, const void *src, size_t count, int3
         return Error::Ok();
     NPU_RETURN_IF_ERROR(CheckStreamContext(ref, *ctx));
     req.wait = NeedsSyncFallback(eff, sr.loc, d.loc);
-    return PlanAndExecute(&s, ctx.get(), req);
+    return PlanAndExecute(&s, ctx, req);
 }
 
 namespace {

@@ -187,6 +187,10 @@ Error PlanAndExecute(Stream *s, const Context *ctx, const CopyRequest &req);
 // Otherwise the kind correction, then the plan: on the ring, or (pageable
 // host memory) the stream drained and the synchronous path.
 Error MemcpyAsync(StreamRef &ref, void *dst, const void *src, size_t count, int32_t kind);
+// The same on ref's stream (not null) in ctx, whichever context the
+// calling thread has (a model's execution queues its copies so).
+Error MemcpyAsyncIn(StreamRef &ref, Context &ctx, void *dst, const void *src, size_t count,
+                    int32_t kind);
 
 // The synchronous copy of count bytes, on the engine of the device that
 // owns an operand (ctx's device for host to host). A copy between two

@@ -95,6 +95,12 @@ class Event {
     // aclrtResetEvent: the event is not recorded any more (waits already
     // queued still wait for what they captured).
     void Reset();
+    // Whether a record is in effect (recorded and not reset since): a wait
+    // queued now would wait for something.
+    bool Recorded() {
+        std::lock_guard<std::mutex> lock(mu_);
+        return last_.recorded;
+    }
     // aclrtEventGetTimestamp, aclrtEventElapsedTime: the engine's clock, in
     // ns, when the last record executed. ACL_ERROR_RT_INTERNAL_ERROR if the
     // event was never recorded, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID while

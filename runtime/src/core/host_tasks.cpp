@@ -41,7 +41,8 @@ HostGate::~HostGate() {
     slab_->Free(released_slot_, released_base_ + launched_);
 }
 
-Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, HostTaskQueue &to) {
+Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, HostTaskQueue &to,
+                    void (*drop)(void *)) {
     std::lock_guard<std::mutex> lock(s.host_mu_);
     if (!s.host_gate_) {
         std::shared_ptr<EventSlab> slab;
@@ -62,6 +63,7 @@ Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, Hos
     task.fn = fn;
     task.arg = arg;
     task.blocking = blocking;
+    task.drop = drop;
     task.k = k;
     task.gate = s.host_gate_;
     // Under the stream's host mutex: tasks of one stream reach the queue
@@ -80,6 +82,9 @@ HostTaskQueue::~HostTaskQueue() {
         npuHalQueueAbort(ring_);
         npuHalQueueDestroy(ring_);
     }
+    for (HostTask &t : tasks_)
+        if (t.drop != nullptr)
+            t.drop(t.arg);
 }
 
 int32_t HostTaskQueue::user_device_id() const {
@@ -184,8 +189,14 @@ Error HostTaskQueue::RunReady(uint64_t timeout_ns, const std::atomic<bool> *stop
             // for it would hold our ring (and every later task) for ever.
             if (task->wait_seq != 0 && npuHalQueueCompleted(ring_) < task->wait_seq)
                 npuHalQueueAbort(ring_);
-            std::lock_guard<std::mutex> lock(mu_);
-            tasks_.pop_front();
+            HostTask gone;
+            {
+                std::lock_guard<std::mutex> lock(mu_);
+                gone = std::move(tasks_.front());
+                tasks_.pop_front();
+            }
+            if (gone.drop != nullptr)
+                gone.drop(gone.arg);
             continue;
         }
         bool reached = false;

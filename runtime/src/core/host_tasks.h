@@ -60,7 +60,8 @@ class HostGate {
 
   private:
     friend class HostTaskQueue;
-    friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &);
+    friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &,
+                               void (*)(void *));
     HostGate() = default;
 
     std::shared_ptr<EventSlab> slab_;
@@ -80,6 +81,9 @@ struct HostTask {
     uint64_t k = 0;
     std::shared_ptr<HostGate> gate;
     uint64_t wait_seq = 0;  // the consumer's VALUE_WAIT for it, once queued
+    // Called, instead of fn, for a task that never runs (its stream
+    // aborted or abandoned it, or the queue goes first); may be null.
+    void (*drop)(void *) = nullptr;
 };
 
 class HostTaskQueue {
@@ -136,7 +140,9 @@ class HostFuncThread {
 };
 
 // Queues host task fn(arg) on s for the consumer of `to`.
-Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, HostTaskQueue &to);
+// drop(arg), when not null, runs instead if the task never runs.
+Error QueueHostTask(Stream &s, void (*fn)(void *), void *arg, bool blocking, HostTaskQueue &to,
+                    void (*drop)(void *) = nullptr);
 
 // The subscriptions of aclrtSubscribeReport: which user thread serves which
 // streams, process-wide.

@@ -20,6 +20,7 @@
 #include "core/exception_callbacks.h"
 #include "core/host_memory.h"
 #include "core/host_tasks.h"
+#include "core/model_ri.h"
 #include "core/stream_handles.h"
 #include "core/state_hooks.h"
 #include "hal/hal_trace.h"
@@ -67,6 +68,7 @@ Stream::~Stream() {
     // After the drain, which may have needed the thread serving callbacks.
     ReportSubscriptions::Get().Forget(handle_);
     ReportSubscriptions::HostFuncs().Forget(handle_);
+    ForgetStreamRecording(handle_);
     ReapDeferred(true);
 }
 
@@ -98,6 +100,14 @@ Error Stream::AbortedError() const {
 }
 
 Error Stream::Abort() {
+    Error e = AbortLocked();
+    // Then the model executions the stream had reached or queued (their
+    // lane is another stream: not under this one's abort_mu_).
+    AbortModelRuns(handle_);
+    return e;
+}
+
+Error Stream::AbortLocked() {
     std::lock_guard<std::mutex> order(abort_mu_);
     aborting_.store(true, std::memory_order_release);
     abort_gen_.fetch_add(1, std::memory_order_acq_rel);
@@ -192,6 +202,14 @@ bool Stream::Idle() {
 }
 
 Error Stream::Submit(const RingDesc *descs, uint32_t n, uint64_t *seq) {
+    if (StreamRecording(*this)) {
+        // The APIs that a model records stop before they queue; this work
+        // came from one that records no task (core/model_ri.h).
+        return Error::Format(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                             "stream %p is capturing or bound to a model, and this work cannot "
+                             "be recorded into it (README: task graphs lists what can)",
+                             handle_);
+    }
     if (aborting_.load(std::memory_order_acquire)) {
         if (seq != nullptr)
             *seq = npuHalQueueSubmitted(queue_);
@@ -289,6 +307,10 @@ ContextStreams::~ContextStreams() {
         std::lock_guard<std::mutex> lock(mu_);
         handles.swap(handles_);
     }
+    // Model executions end first: a stream waits for its work as it goes,
+    // and an execution may wait on another stream or loop for ever.
+    for (void *h : handles)
+        StopModelRuns(h, true);
     // Newest first, the default stream (created early) last.
     for (auto it = handles.rbegin(); it != handles.rend(); ++it) {
         StreamHooks::Get().Notify(*it, ACL_RT_STREAM_STATE_DESTROY_PRE);
@@ -389,6 +411,7 @@ Error ContextStreams::Destroy(void *handle, bool force) {
     // Out of handles_ now: no other destroy gets here; the handle is live
     // until Remove.
     StreamHooks::Get().Notify(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    StopModelRuns(handle, force);
     std::unique_ptr<Stream> s = StreamTable().Remove(handle);
     if (!s)
         return Error::Format(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is already destroyed", handle);

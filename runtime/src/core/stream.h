@@ -136,7 +136,8 @@ class Stream {
 
   private:
     friend class ContextStreams;
-    friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &);
+    friend Error QueueHostTask(Stream &, void (*)(void *), void *, bool, HostTaskQueue &,
+                               void (*)(void *));
     Stream(Context *ctx, std::shared_ptr<DeviceSession> session, Kind kind, uint32_t flags,
            uint32_t priority)
         : ctx_(ctx),
@@ -149,6 +150,7 @@ class Stream {
     Error TakeTaskError();
     void ReapDeferred(bool all);
     Error AbortedError() const;
+    Error AbortLocked();  // Abort under abort_mu_
     void NoteThreadTask(uint64_t seq) const;
 
     Context *const ctx_;
