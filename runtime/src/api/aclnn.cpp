@@ -440,13 +440,14 @@ Error QueueOps(const aclOpExecutor &ex, void *ws, aclrtStream stream) {
     }
     // In a capture (aclmdlRICaptureBegin) the operator is recorded with
     // its executor's copy, and each replay queues the same work.
-    char text[160];
-    std::snprintf(text, sizeof(text), "%s of %" PRIu64 " bytes: out %p, self %p, other %p",
-                  ex.op == NPU_REDUCE_SUM ? "aclnnAdd" : "aclnnMul", ex.bytes, ex.out, ex.self,
-                  ex.other);
     bool recorded = false;
     NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-        *ref.get(), npu::rt::TaskKind::kKernel, text,
+        *ref.get(), npu::rt::TaskKind::kKernel,
+        [&] {
+            return npu::rt::TaskText("%s of %" PRIu64 " bytes: out %p, self %p, other %p",
+                                     ex.op == NPU_REDUCE_SUM ? "aclnnAdd" : "aclnnMul", ex.bytes,
+                                     ex.out, ex.self, ex.other);
+        },
         [ex, ws](npu::rt::StreamRef &r, npu::rt::Context *c) { return QueueOn(ex, ws, r, c); },
         &recorded));
     if (recorded)

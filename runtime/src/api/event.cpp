@@ -58,11 +58,9 @@ Error CreateEvent(aclrtEvent *event, uint32_t flags, bool complete_unrecorded) {
 // Records event on s, or, when s records into a model (core/model_ri.h),
 // adds a task that records it on the stream that runs the model.
 Error RecordOrCapture(aclrtEvent event, Event &ev, npu::rt::Stream &s) {
-    char text[64];
-    std::snprintf(text, sizeof(text), "event %p", event);
     bool recorded = false;
     NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-        s, npu::rt::TaskKind::kEventRecord, text,
+        s, npu::rt::TaskKind::kEventRecord, [&] { return npu::rt::TaskText("event %p", event); },
         [event](StreamRef &r, Context *) {
             EventRef e;
             NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
@@ -87,11 +85,10 @@ Error StreamWait(aclrtStream stream, aclrtEvent event) {
     if (!ctx)
         return npu::rt::NoContextError();
     NPU_RETURN_IF_ERROR(npu::rt::CheckStreamContext(s, *ctx));
-    char text[64];
-    std::snprintf(text, sizeof(text), "event %p", event);
     bool recorded = false;
     NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-        *s.get(), npu::rt::TaskKind::kEventWait, text,
+        *s.get(), npu::rt::TaskKind::kEventWait,
+        [&] { return npu::rt::TaskText("event %p", event); },
         [event](StreamRef &r, Context *) {
             EventRef e;
             NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));
@@ -207,11 +204,10 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         std::shared_ptr<Context> ctx;
         StreamRef s;
         NPU_RETURN_IF_ERROR(ResolveStream(stream, &s, &ctx));
-        char text[64];
-        std::snprintf(text, sizeof(text), "event %p", event);
         bool recorded = false;
         NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-            *s.get(), npu::rt::TaskKind::kEventReset, text,
+            *s.get(), npu::rt::TaskKind::kEventReset,
+            [&] { return npu::rt::TaskText("event %p", event); },
             [event](StreamRef &, Context *) {
                 EventRef e;
                 NPU_RETURN_IF_ERROR(npu::rt::AcquireEvent(event, &e));

@@ -72,11 +72,10 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
                                  "also run aclrtLaunchHostFunc work",
                                  ref->handle());
         }
-        char text[64];
-        std::snprintf(text, sizeof(text), "fn %p, args %p", reinterpret_cast<void *>(fn), args);
         bool recorded = false;
         NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-            *ref.get(), npu::rt::TaskKind::kHostFunc, text,
+            *ref.get(), npu::rt::TaskKind::kHostFunc,
+            [&] { return npu::rt::TaskText("fn %p, args %p", reinterpret_cast<void *>(fn), args); },
             [fn, args](StreamRef &r, Context *c) {
                 if (!ReportSubscriptions::Get().ClaimForHostFunc(*r.get())) {
                     return Error::Format(ACL_ERROR_RT_STREAM_SUBSCRIBE,

@@ -34,11 +34,12 @@ Error MemcpyAsync(void *dst, size_t destMax, const void *src, size_t count, int3
     NPU_RETURN_IF_ERROR(npu::rt::PinStream(stream, &ref));
     NPU_RT_CHECK(count <= destMax, "count %zu is larger than destMax %zu", count, destMax);
     if (ref) {
-        char text[128];
-        std::snprintf(text, sizeof(text), "%zu bytes from %p to %p, kind %d", count, src, dst, k);
         bool recorded = false;
         NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-            *ref.get(), npu::rt::TaskKind::kMemcpy, text,
+            *ref.get(), npu::rt::TaskKind::kMemcpy,
+            [&] {
+                return npu::rt::TaskText("%zu bytes from %p to %p, kind %d", count, src, dst, k);
+            },
             [=](StreamRef &r, npu::rt::Context *c) {
                 return npu::rt::MemcpyAsyncIn(r, *c, dst, src, count, k);
             },
@@ -128,12 +129,13 @@ aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t c
         req.dst = devPtr;
         req.value = static_cast<uint8_t>(static_cast<uint32_t>(value));
         req.shape.width = count;
-        char text[96];
-        std::snprintf(text, sizeof(text), "%zu bytes of 0x%02x at %p", count,
-                      static_cast<unsigned>(req.value), devPtr);
         bool recorded = false;
         NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-            *ref.get(), npu::rt::TaskKind::kMemset, text,
+            *ref.get(), npu::rt::TaskKind::kMemset,
+            [&] {
+                return npu::rt::TaskText("%zu bytes of 0x%02x at %p", count,
+                                         static_cast<unsigned>(req.value), devPtr);
+            },
             [req](StreamRef &r, Context *c) { return npu::rt::PlanAndExecute(r.get(), c, req); },
             &recorded));
         if (recorded)

@@ -124,12 +124,13 @@ Error ReduceAsync(void *dst, const void *src, uint64_t count, int32_t kind, int3
                              type);
     }
     const auto op = static_cast<uint32_t>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
-    char text[128];
-    std::snprintf(text, sizeof(text), "kind %d of %llu bytes from %p into %p", kind,
-                  static_cast<unsigned long long>(count), src, dst);
     bool recorded = false;
     NPU_RETURN_IF_ERROR(npu::rt::RecordTask(
-        *ref.get(), npu::rt::TaskKind::kReduce, text,
+        *ref.get(), npu::rt::TaskKind::kReduce,
+        [&] {
+            return npu::rt::TaskText("kind %d of %llu bytes from %p into %p", kind,
+                                     static_cast<unsigned long long>(count), src, dst);
+        },
         [=](StreamRef &r, Context *c) {
             return npu::rt::QueueReduce(r, c, dst, src, count, op, dtype);
         },

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "core/error.h"
 
@@ -56,8 +57,24 @@ using TaskRun = std::function<Error(StreamRef &ref, Context *ctx)>;
 // shows.
 // event: the event handle of an event record or wait (a wait on an event
 // recorded in a capture joins the waiting stream to that capture).
-Error RecordTask(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded,
-                 void *event = nullptr);
+Error RecordTaskText(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded,
+                     void *event = nullptr);
+// Whether any stream of the process records its work now: one atomic load.
+bool AnyRecording();
+// printf into a task's text.
+std::string TaskText(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// RecordTaskText for the APIs' queueing paths, which run on every call:
+// while nothing records, it costs one atomic load, and neither the text
+// (describe(), a std::string) nor the task's function is made.
+template <typename Describe, typename Run>
+Error RecordTask(Stream &s, TaskKind kind, Describe &&describe, Run &&run, bool *recorded,
+                 void *event = nullptr) {
+    *recorded = false;
+    if (!AnyRecording())
+        return Error::Ok();
+    return RecordTaskText(s, kind, describe(), TaskRun(std::forward<Run>(run)), recorded, event);
+}
 // Whether s records its work (Stream::Submit refuses raw submissions then).
 bool StreamRecording(const Stream &s);
 // A stream that is destroyed leaves any capture or model it was part of,
