@@ -30,6 +30,7 @@
 
 #include "acl/acl.h"
 #include "acl/acl_prof.h"
+#include "base/json_text.h"
 #include "api/api_boundary.h"
 #include "base/singleton.h"
 #include "base/trace.h"
@@ -183,23 +184,6 @@ bool ParseDecimal(const std::string &s, uint64_t max, uint64_t *v) {
     return true;
 }
 
-void AppendJsonString(std::string *out, const std::string &s) {
-    out->push_back('"');
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out->push_back('\\');
-            out->push_back(static_cast<char>(c));
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-            out->append(buf);
-        } else {
-            out->push_back(static_cast<char>(c));
-        }
-    }
-    out->push_back('"');
-}
-
 // otherData.aclprof of a session's file: its configuration and settings.
 std::string SessionMeta(const ProfState &s, uint64_t session) {
     std::string m = "{\"session\":" + std::to_string(session) + ",\"devices\":[";
@@ -217,9 +201,9 @@ std::string SessionMeta(const ProfState &s, uint64_t session) {
         if (!first)
             m += ",";
         first = false;
-        AppendJsonString(&m, ConfigTypeName(type));
+        npu::base::AppendJsonString(&m, ConfigTypeName(type));
         m += ":";
-        AppendJsonString(&m, value);
+        npu::base::AppendJsonString(&m, value);
     }
     m += "}}";
     return m;

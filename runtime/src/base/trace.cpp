@@ -24,6 +24,7 @@
 
 #include "npu/npu_uapi.h"
 
+#include "base/json_text.h"
 #include "base/log.h"
 #include "npu_size.h"
 #include "base/singleton.h"
@@ -248,16 +249,9 @@ uint64_t DescBytes(const struct npu_sqe &s) {
 }
 
 void PutEscaped(FILE *f, const std::string &s) {
-    std::fputc('"', f);
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\')
-            std::fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            std::fprintf(f, "\\u%04x", c);
-        else
-            std::fputc(c, f);
-    }
-    std::fputc('"', f);
+    std::string quoted;
+    AppendJsonString(&quoted, s);
+    std::fputs(quoted.c_str(), f);
 }
 
 // ,"args":{"domain":...} of an mstx event in a named domain.

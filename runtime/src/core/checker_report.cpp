@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The checker's stacks and reports (core/checker_report.h).
+#include "base/json_text.h"
 #include "core/checker_report.h"
 
 #include <execinfo.h>
@@ -92,24 +93,6 @@ void SideLine(const char *label, const Side &s, const StackDepot &depot, std::st
     depot.Print(s.stack, out);
 }
 
-void PutJsonString(const char *s, std::string *out) {
-    *out += '"';
-    for (; *s != '\0'; ++s) {
-        const auto c = static_cast<unsigned char>(*s);
-        if (c == '"' || c == '\\') {
-            *out += '\\';
-            *out += static_cast<char>(c);
-        } else if (c < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof(esc), "\\u%04x", c);
-            *out += esc;
-        } else {
-            *out += static_cast<char>(c);
-        }
-    }
-    *out += '"';
-}
-
 }  // namespace
 
 void Emit(const Finding &f, const StackDepot &depot, FILE *log) {
@@ -139,11 +122,11 @@ void Emit(const Finding &f, const StackDepot &depot, FILE *log) {
 
     if (log != nullptr) {
         std::string j = "{\"kind\":";
-        PutJsonString(f.kind, &j);
+        npu::base::AppendJsonString(&j, f.kind);
         j += ",\"what\":";
-        PutJsonString(f.what.c_str(), &j);
+        npu::base::AppendJsonString(&j, f.what);
         j += ",\"api\":";
-        PutJsonString(Api(f.here.api), &j);
+        npu::base::AppendJsonString(&j, Api(f.here.api));
         char num[96];
         std::snprintf(num, sizeof(num), ",\"address\":%" PRIu64 ",\"size\":%" PRIu64, f.here.addr,
                       f.here.size);
@@ -153,12 +136,12 @@ void Emit(const Finding &f, const StackDepot &depot, FILE *log) {
             j += f.here.write ? "\"write\"" : "\"read\"";
         }
         j += ",\"stream\":";
-        PutJsonString(StreamName(f.here.stream).c_str(), &j);
+        npu::base::AppendJsonString(&j, StreamName(f.here.stream));
         if (f.has_other) {
             j += ",\"other_api\":";
-            PutJsonString(Api(f.other.api), &j);
+            npu::base::AppendJsonString(&j, Api(f.other.api));
             j += ",\"other_stream\":";
-            PutJsonString(StreamName(f.other.stream).c_str(), &j);
+            npu::base::AppendJsonString(&j, StreamName(f.other.stream));
             std::snprintf(num, sizeof(num),
                           ",\"other_address\":%" PRIu64 ",\"other_size\":%" PRIu64, f.other.addr,
                           f.other.size);

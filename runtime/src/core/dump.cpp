@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Dump: the configuration (aclInit's file, aclmdlSetDump), the switches of
 // acl/acl_dump.h and the files they produce; dump.h says what is dumped.
+#include "base/json_text.h"
 #include "core/dump.h"
 
 #include <fcntl.h>
@@ -101,23 +102,6 @@ uint64_t NowUs() {
     return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
                                      std::chrono::system_clock::now().time_since_epoch())
                                      .count());
-}
-
-void AppendJsonString(std::string *out, const std::string &s) {
-    out->push_back('"');
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out->push_back('\\');
-            out->push_back(static_cast<char>(c));
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-            *out += buf;
-        } else {
-            out->push_back(static_cast<char>(c));
-        }
-    }
-    out->push_back('"');
 }
 
 std::string ShapeJson(const std::vector<int64_t> &v) {
@@ -440,7 +424,7 @@ Error DumpState::SaveException(int32_t device_id, const std::string &file_name,
     for (const Tensor &t : tensors)
         ts.push_back(&t);
     std::string header = "{\"user_tag\":";
-    AppendJsonString(&header, tag);
+    npu::base::AppendJsonString(&header, tag);
     header +=
         ",\"device_id\":" + std::to_string(device_id) + ",\"tensors\":" + TensorsJson(ts) + "}";
     // Exception files always go to disk: they are what is left to look at

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include "base/json_text.h"
 #include "core/model_ri.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdarg>
 #include <cstdio>
 #include <list>
 #include <memory>
@@ -132,23 +134,6 @@ Error ModelOf(Registry &r, const void *model, std::shared_ptr<Model> *out) {
         return NotLiveModel(model);
     *out = it->second;
     return Error::Ok();
-}
-
-std::string Escape(const std::string &s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            o += '\\';
-            o += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char b[8];
-            std::snprintf(b, sizeof(b), "\\u%04x", c);
-            o += b;
-        } else {
-            o += c;
-        }
-    }
-    return o;
 }
 
 // Drops the models, recorders and captured events of a capture that
@@ -473,8 +458,21 @@ void ForgetStreamRecording(const void *stream_handle) {
     SyncCount(r);
 }
 
-Error RecordTask(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded,
-                 void *event) {
+bool AnyRecording() {
+    return Registry::Get().recording.load(std::memory_order_acquire) != 0;
+}
+
+std::string TaskText(const char *fmt, ...) {
+    char text[192];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    return text;
+}
+
+Error RecordTaskText(Stream &s, TaskKind kind, std::string text, TaskRun run, bool *recorded,
+                     void *event) {
     *recorded = false;
     Registry &r = Registry::Get();
     if (r.recording.load(std::memory_order_acquire) == 0)
@@ -919,7 +917,7 @@ Error EndTask(void *model, Stream &s) {
         }
     }
     bool recorded = false;
-    NPU_RETURN_IF_ERROR(RecordTask(s, TaskKind::kEnd, "end of the model", nullptr, &recorded));
+    NPU_RETURN_IF_ERROR(RecordTaskText(s, TaskKind::kEnd, "end of the model", nullptr, &recorded));
     return Error::Ok();
 }
 
@@ -1103,7 +1101,7 @@ Error DebugJson(void *model, std::string *out) {
                       "%s\n    {\"index\": %zu, \"type\": \"%s\", \"group\": %u, ",
                       i == 0 ? "" : ",", i, TaskKindName(t.kind), t.group);
         *out += buf;
-        *out += "\"detail\": \"" + Escape(t.text) + "\"}";
+        *out += "\"detail\": \"" + npu::base::JsonEscaped(t.text) + "\"}";
     }
     *out += m->tasks.empty() ? "]\n}\n" : "\n  ]\n}\n";
     return Error::Ok();
