@@ -21,6 +21,19 @@
 #define __cold		__attribute__((__cold__))
 #define __noreturn	__attribute__((__noreturn__))
 #define __printf(a, b)	__attribute__((__format__(printf, a, b)))
+/*
+ * A function that coverage instrumentation (the kernel's KCOV, libFuzzer's
+ * -fsanitize=fuzzer-no-link here) leaves alone, as compiler-clang.h and
+ * compiler-gcc.h define it.
+ */
+#if defined(__clang__) && defined(__has_feature)
+#if __has_feature(coverage_sanitizer)
+#define __no_sanitize_coverage	__attribute__((no_sanitize("coverage")))
+#endif
+#endif
+#ifndef __no_sanitize_coverage
+#define __no_sanitize_coverage
+#endif
 #define fallthrough	__attribute__((__fallthrough__))
 
 #define ___PASTE(a, b)	a##b
