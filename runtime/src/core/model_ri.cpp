@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -1014,6 +1015,28 @@ Error Execute(void *model, StreamRef &ref, Context *ctx) {
     return Error::Ok();
 }
 
+namespace {
+
+// How long aclmdlRIDestroy waits for running executions before it returns
+// ACL_ERROR_RT_MODEL_RUNNING: upstream's 10 s, or NPU_MODEL_DESTROY_WAIT_MS
+// (0..600000), which tests set to see that error without waiting 10 s.
+int DestroyWaitMs() {
+    static const int ms = [] {
+        constexpr int kDefaultMs = 10000;
+        const char *v = std::getenv("NPU_MODEL_DESTROY_WAIT_MS");
+        if (v == nullptr || *v == '\0')
+            return kDefaultMs;
+        char *end = nullptr;
+        const unsigned long n = std::strtoul(v, &end, 10);
+        if (*end != '\0' || n > 600000)
+            return kDefaultMs;
+        return static_cast<int>(n);
+    }();
+    return ms;
+}
+
+}  // namespace
+
 Error DestroyModel(void *model) {
     Registry &r = Registry::Get();
     {
@@ -1024,15 +1047,17 @@ Error DestroyModel(void *model) {
         }
         // As upstream, executions queued or running are waited for, up to
         // 10 s (a model that loops for ever is ended by its stream's
-        // destruction, not here).
-        constexpr int kWaitMs = 10000;
-        for (int i = 0; m->runs.load(std::memory_order_acquire) != 0; i++) {
-            if (i >= kWaitMs) {
+        // destruction, not here). The bound is a deadline, not a count of
+        // sleeps: on a loaded host each 1 ms sleep may last far longer.
+        const int wait_ms = DestroyWaitMs();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
+        while (m->runs.load(std::memory_order_acquire) != 0) {
+            if (std::chrono::steady_clock::now() >= deadline) {
                 return Error::Format(ACL_ERROR_RT_MODEL_RUNNING,
                                      "modelRI %p is still running after %d ms (%u executions "
                                      "of aclmdlRIExecuteAsync queued or running): synchronise "
                                      "their streams first",
-                                     model, kWaitMs, m->runs.load(std::memory_order_relaxed));
+                                     model, wait_ms, m->runs.load(std::memory_order_relaxed));
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
