@@ -81,10 +81,12 @@ configure_build() {
 	cmake --build "$dir" -j "$JOBS"
 }
 
-# Tests run serially: the FUSE backend's npud fixture is shared by them.
+# Tests run $JOBS at a time. The FUSE backend's npud fixtures start before
+# the tests that share them and stop after; the tests that need a daemon
+# or a device to themselves say so (RESOURCE_LOCK, RUN_SERIAL).
 run_ctest() {
-	step "ctest in $1"
-	ctest --test-dir "$1" --output-on-failure --timeout 900
+	step "ctest -j $JOBS in $1"
+	ctest --test-dir "$1" -j "$JOBS" --output-on-failure --timeout 900
 }
 
 stage_build() {
@@ -188,9 +190,9 @@ stage_asan() {
 # here; tsan.supp explains its one suppression.
 stage_tsan() {
 	configure_build "$BUILD_TSAN" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPU_SANITIZE=thread
-	step "ctest -L runtime in $BUILD_TSAN"
+	step "ctest -L runtime -j $JOBS in $BUILD_TSAN"
 	TSAN_OPTIONS="halt_on_error=1 suppressions=$NPU_ROOT/tests/runtime/tsan.supp" \
-		ctest --test-dir "$BUILD_TSAN" -L runtime --output-on-failure --timeout 900
+		ctest --test-dir "$BUILD_TSAN" -L runtime -j "$JOBS" --output-on-failure --timeout 900
 }
 
 # The aarch64 cross build (cmake/toolchains/aarch64-linux-gnu.cmake, Debian's
