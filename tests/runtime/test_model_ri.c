@@ -212,6 +212,8 @@ static void test_task_group_update(void **state)
 	assert_int_equal(out[5], 0x11);
 	ACL_OK(aclmdlRICaptureTaskUpdateBegin(upd, grp));
 	ACL_OK(aclrtMemsetAsync(g_c, N, 0x22, N, upd));
+	/* An updating stream is not bound to the model: no end task there. */
+	EXPECT_FAIL(aclmdlRIEndTask(m, upd), ACL_ERROR_RT_PARAM_INVALID);
 	ACL_OK(aclmdlRICaptureTaskUpdateEnd(upd));
 	ACL_OK(aclmdlRIExecuteAsync(m, g_exec));
 	ACL_OK(aclrtSynchronizeStream(g_exec));

@@ -122,6 +122,34 @@ void SyncCount(Registry &r) {
     r.recording.store(r.streams.size(), std::memory_order_release);
 }
 
+// The record of stream s while it captures (aclmdlRICaptureBegin, or a
+// stream that joined a capture), else nullptr. Caller holds r.mu.
+Recorder *CaptureOf(Registry &r, const Stream &s) {
+    auto it = r.streams.find(s.handle());
+    return it == r.streams.end() || !it->second.capture ? nullptr : &it->second;
+}
+
+Error NotCapturing(const Stream &s) {
+    return Error::Format(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+                         "stream %p is not capturing (aclmdlRICaptureBegin)", s.handle());
+}
+
+// The record of stream s while aclmdlRIBindStream binds it to a model
+// (neither capturing nor updating a task group), else nullptr. Caller
+// holds r.mu.
+Recorder *BindingOf(Registry &r, const Stream &s) {
+    auto it = r.streams.find(s.handle());
+    if (it == r.streams.end() || it->second.capture || it->second.updating)
+        return nullptr;
+    return &it->second;
+}
+
+Error NotBound(const Stream &s, const void *model) {
+    return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
+                         "stream %p is not bound to modelRI %p (aclmdlRIBindStream)", s.handle(),
+                         model);
+}
+
 Error NotLiveModel(const void *model) {
     return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                          "modelRI %p is not a live model runtime instance (destroyed, or not "
@@ -670,12 +698,10 @@ Error CheckJoined(Registry &r, const std::shared_ptr<Model> &m, const void *orig
 Error CaptureEnd(Stream &s, void **model) {
     Registry &r = Registry::Get();
     std::lock_guard<std::mutex> lock(r.mu);
-    auto it = r.streams.find(s.handle());
-    if (it == r.streams.end() || !it->second.capture) {
-        return Error::Format(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                             "stream %p is not capturing (aclmdlRICaptureBegin)", s.handle());
-    }
-    Recorder &rec = it->second;
+    Recorder *capture = CaptureOf(r, s);
+    if (capture == nullptr)
+        return NotCapturing(s);
+    Recorder &rec = *capture;
     if (!rec.origin) {
         return Error::Format(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
                              "stream %p joined a capture (it waited on an event recorded in it); "
@@ -712,16 +738,11 @@ Error CaptureEnd(Stream &s, void **model) {
 Error CaptureInfo(Stream &s, int32_t *status, void **model) {
     Registry &r = Registry::Get();
     std::lock_guard<std::mutex> lock(r.mu);
-    auto it = r.streams.find(s.handle());
-    if (it == r.streams.end() || !it->second.capture) {
-        *status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
-        if (model != nullptr)
-            *model = nullptr;
-        return Error::Ok();
-    }
-    *status = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+    const Recorder *rec = CaptureOf(r, s);
+    *status =
+        rec == nullptr ? ACL_MODEL_RI_CAPTURE_STATUS_NONE : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
     if (model != nullptr)
-        *model = it->second.model.get();
+        *model = rec == nullptr ? nullptr : rec->model.get();
     return Error::Ok();
 }
 
@@ -737,36 +758,32 @@ Error ExchangeCaptureMode(int32_t *mode) {
 Error TaskGroupBegin(Stream &s) {
     Registry &r = Registry::Get();
     std::lock_guard<std::mutex> lock(r.mu);
-    auto it = r.streams.find(s.handle());
-    if (it == r.streams.end() || !it->second.capture) {
-        return Error::Format(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                             "stream %p is not capturing (aclmdlRICaptureBegin)", s.handle());
-    }
-    if (it->second.open_group != 0) {
+    Recorder *rec = CaptureOf(r, s);
+    if (rec == nullptr)
+        return NotCapturing(s);
+    if (rec->open_group != 0) {
         return Error::Format(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
                              "stream %p already has a task group open", s.handle());
     }
-    it->second.open_group = ++it->second.model->groups;
+    rec->open_group = ++rec->model->groups;
     return Error::Ok();
 }
 
 Error TaskGroupEnd(Stream &s, void **group) {
     Registry &r = Registry::Get();
     std::lock_guard<std::mutex> lock(r.mu);
-    auto it = r.streams.find(s.handle());
-    if (it == r.streams.end() || !it->second.capture) {
-        return Error::Format(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
-                             "stream %p is not capturing (aclmdlRICaptureBegin)", s.handle());
-    }
-    if (it->second.open_group == 0) {
+    Recorder *rec = CaptureOf(r, s);
+    if (rec == nullptr)
+        return NotCapturing(s);
+    if (rec->open_group == 0) {
         return Error::Format(ACL_ERROR_STREAM_TASK_GROUP_STATUS,
                              "stream %p has no task group open (aclmdlRICaptureTaskGrpBegin)",
                              s.handle());
     }
     auto g = std::make_unique<Group>();
-    g->model = it->second.model;
-    g->id = it->second.open_group;
-    it->second.open_group = 0;
+    g->model = rec->model;
+    g->id = rec->open_group;
+    rec->open_group = 0;
     *group = g.get();
     r.groups.emplace(g.get(), std::move(g));
     return Error::Ok();
@@ -891,14 +908,10 @@ Error UnbindStream(void *model, Stream &s) {
     std::lock_guard<std::mutex> lock(r.mu);
     std::shared_ptr<Model> m;
     NPU_RETURN_IF_ERROR(ModelOf(r, model, &m));
-    auto it = r.streams.find(s.handle());
-    if (it == r.streams.end() || it->second.capture || it->second.updating ||
-        it->second.model != m) {
-        return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                             "stream %p is not bound to modelRI %p (aclmdlRIBindStream)",
-                             s.handle(), model);
-    }
-    r.streams.erase(it);
+    const Recorder *rec = BindingOf(r, s);
+    if (rec == nullptr || rec->model != m)
+        return NotBound(s, model);
+    r.streams.erase(s.handle());
     m->bound.erase(std::remove(m->bound.begin(), m->bound.end(), s.handle()), m->bound.end());
     SyncCount(r);
     return Error::Ok();
@@ -910,12 +923,9 @@ Error EndTask(void *model, Stream &s) {
         std::lock_guard<std::mutex> lock(r.mu);
         std::shared_ptr<Model> m;
         NPU_RETURN_IF_ERROR(ModelOf(r, model, &m));
-        auto it = r.streams.find(s.handle());
-        if (it == r.streams.end() || it->second.model != m || it->second.capture) {
-            return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
-                                 "stream %p is not bound to modelRI %p (aclmdlRIBindStream)",
-                                 s.handle(), model);
-        }
+        const Recorder *rec = BindingOf(r, s);
+        if (rec == nullptr || rec->model != m)
+            return NotBound(s, model);
     }
     bool recorded = false;
     NPU_RETURN_IF_ERROR(RecordTaskText(s, TaskKind::kEnd, "end of the model", nullptr, &recorded));
@@ -1161,14 +1171,13 @@ Error SetLabel(void *label, Stream &s) {
     std::lock_guard<std::mutex> lock(r.mu);
     if (r.labels.count(label) == 0)
         return Error::Format(ACL_ERROR_RT_PARAM_INVALID, "label %p is not a live label", label);
-    auto it = r.streams.find(s.handle());
-    if (it == r.streams.end() || it->second.capture || it->second.updating ||
-        it->second.model->state != Model::State::kBuilding) {
+    Recorder *rec = BindingOf(r, s);
+    if (rec == nullptr || rec->model->state != Model::State::kBuilding) {
         return Error::Format(ACL_ERROR_RT_STREAM_MODEL,
                              "stream %p is not bound to a model being built (aclmdlRIBindStream)",
                              s.handle());
     }
-    for (const ModelTask &t : it->second.model->tasks) {
+    for (const ModelTask &t : rec->model->tasks) {
         if (t.kind == TaskKind::kLabelSet && t.label == label) {
             return Error::Format(ACL_ERROR_RT_PARAM_INVALID,
                                  "label %p is already set in this model", label);
@@ -1180,7 +1189,7 @@ Error SetLabel(void *label, Stream &s) {
     std::snprintf(text, sizeof(text), "label %p", label);
     t.text = text;
     t.label = label;
-    it->second.model->tasks.push_back(std::move(t));
+    rec->model->tasks.push_back(std::move(t));
     return Error::Ok();
 }
 
