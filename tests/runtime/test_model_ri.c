@@ -599,7 +599,13 @@ static void test_label_loop_ended(void **state)
 	assert_int_equal(out[0], 0x77);
 	ACL_OK(aclrtDestroyContext(ctx));
 	ACL_OK(aclrtSetCurrentContext(prev));
-	ACL_OK(aclmdlRIDestroy(m));
+	/* The loop ended, and the model went with its context, as upstream's. */
+	ACL_OK(aclrtMemset(g_c, N, 0, N));
+	usleep(20 * 1000);
+	read_back(g_c, out);
+	assert_int_equal(out[0], 0);
+	EXPECT_FAIL(aclmdlRIExecuteAsync(m, g_exec), ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_FAIL(aclmdlRIDestroy(m), ACL_ERROR_RT_PARAM_INVALID);
 	ACL_OK(aclrtDestroyLabelList(list));
 	ACL_OK(aclrtDestroyLabel(l));
 	ACL_OK(aclrtFree(dev_index));

@@ -19,6 +19,7 @@
 
 #include "core/device_session.h"
 #include "core/host_tasks.h"
+#include "core/model_ri.h"
 #include "core/stream.h"
 
 namespace npu::rt {
@@ -32,6 +33,11 @@ class Context {
           kind_(kind),
           host_funcs_(session_),
           streams_(this, session_) {}
+    // The models made here go first (as upstream's context teardown), then
+    // the streams, which end the executions still running on them.
+    ~Context() { DropContextModels(this); }
+    Context(const Context &) = delete;
+    Context &operator=(const Context &) = delete;
 
     DeviceSession &session() const { return *session_; }
     const std::shared_ptr<DeviceSession> &session_ptr() const { return session_; }

@@ -184,6 +184,18 @@ void DropCapture(Registry &r, const std::shared_ptr<Model> &m) {
     SyncCount(r);
 }
 
+// Forgets model m, as aclmdlRIDestroy does: the streams still bound to it
+// (aclmdlRIUnbindStream not called), capturing into it or updating its
+// task groups leave it, and its task groups and captured records go.
+// Executions that hold it finish. Caller holds r.mu.
+void ForgetModel(Registry &r, const std::shared_ptr<Model> &m) {
+    r.models.erase(m.get());
+    std::erase_if(r.streams, [&m](const auto &s) { return s.second.model == m; });
+    std::erase_if(r.groups, [&m](const auto &g) { return g.second->model.lock() == m; });
+    std::erase_if(r.events, [&m](const auto &e) { return e.second.model == m; });
+    SyncCount(r);
+}
+
 // One aclmdlRIExecuteAsync: the model, kept alive (and counted as
 // running) until the runner walked it or was destroyed.
 struct Execution {
@@ -1083,22 +1095,19 @@ Error DestroyModel(void *model) {
                              model);
     }
     gone = it->second;
-    r.models.erase(it);
-    // Streams still bound to it (aclmdlRIUnbindStream not called) are unbound.
-    for (auto s = r.streams.begin(); s != r.streams.end();) {
-        if (s->second.model == gone)
-            s = r.streams.erase(s);
-        else
-            ++s;
-    }
-    for (auto g = r.groups.begin(); g != r.groups.end();) {
-        if (g->second->model.lock() == gone)
-            g = r.groups.erase(g);
-        else
-            ++g;
-    }
-    SyncCount(r);
+    ForgetModel(r, gone);
     return Error::Ok();
+}
+
+void DropContextModels(const Context *ctx) {
+    std::vector<std::shared_ptr<Model>> gone;  // freed after the lock is released
+    Registry &r = Registry::Get();
+    std::lock_guard<std::mutex> lock(r.mu);
+    for (const auto &[handle, m] : r.models)
+        if (m->ctx == ctx)
+            gone.push_back(m);
+    for (const std::shared_ptr<Model> &m : gone)
+        ForgetModel(r, m);
 }
 
 Error DebugText(void *model, std::string *out) {

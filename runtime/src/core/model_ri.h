@@ -109,6 +109,10 @@ Error EndTask(void *model, Stream &s);
 Error BuildEnd(void *model);
 Error Execute(void *model, StreamRef &ref, Context *ctx);
 Error DestroyModel(void *model);
+// The models made in ctx go with it, as upstream's context teardown deletes
+// them: aclrtDestroyContext, and aclrtResetDevice of a primary context.
+// Their handles are no longer live; running executions finish.
+void DropContextModels(const Context *ctx);
 // A model that is live and belongs to ctx.
 Error CheckModel(void *model, const Context *ctx);
 Error DebugText(void *model, std::string *out);
