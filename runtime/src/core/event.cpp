@@ -175,6 +175,7 @@ Error Event::Record(Stream &s) {
         last_.seq = seq;
         last_.va = ipc_->va();
         last_.epoch = epoch;
+        recorded_cv_.notify_all();
         return Error::Ok();
     }
     std::shared_ptr<EventSlab> slab = slab_.lock();
@@ -207,7 +208,14 @@ Error Event::Record(Stream &s) {
     last_.stream = s.handle();
     last_.seq = seq;
     last_.slab = slab;
+    recorded_cv_.notify_all();
     return Error::Ok();
+}
+
+bool Event::AwaitRecorded(uint64_t timeout_ns) {
+    std::unique_lock<std::mutex> lock(mu_);
+    return recorded_cv_.wait_for(lock, std::chrono::nanoseconds(timeout_ns),
+                                 [this] { return last_.recorded; });
 }
 
 Error Event::ReadShared(uint64_t *queued, uint64_t *executed) {

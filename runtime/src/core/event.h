@@ -16,6 +16,7 @@
 #ifndef NPU_RT_CORE_EVENT_H
 #define NPU_RT_CORE_EVENT_H
 
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -101,6 +102,9 @@ class Event {
         std::lock_guard<std::mutex> lock(mu_);
         return last_.recorded;
     }
+    // Waits up to timeout_ns for a record to be in effect; returns whether
+    // one is (a model's event wait waits for the record, not its work).
+    bool AwaitRecorded(uint64_t timeout_ns);
     // aclrtEventGetTimestamp, aclrtEventElapsedTime: the engine's clock, in
     // ns, when the last record executed. ACL_ERROR_RT_INTERNAL_ERROR if the
     // event was never recorded, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID while
@@ -140,8 +144,9 @@ class Event {
     const uint32_t flags_;
     const bool complete_unrecorded_;
     const uint32_t id_;
-    bool opened_ = false;  // set before the event has a handle
-    std::mutex mu_;        // Protects: every member below
+    bool opened_ = false;                  // set before the event has a handle
+    std::mutex mu_;                        // Protects: every member below
+    std::condition_variable recorded_cv_;  // with mu_: a record came into effect
     // The slot binding and what the last record captured.
     std::weak_ptr<EventSlab> slab_;
     Context *slab_ctx_ = nullptr;

@@ -325,17 +325,21 @@ class Runner {
     }
 
     // An event wait of a model waits for a record, as upstream's model
-    // waits for the event's value: until one is in effect.
+    // waits for the event's value: until one is in effect, the execution is
+    // cancelled or the runner stops. The record wakes it; the other two are
+    // looked at every slice.
     Error AwaitRecord(const Execution &x, void *event) {
+        constexpr uint64_t kSliceNs = 5ULL * 1000 * 1000;
         for (;;) {
-            EventRef e;
-            if (!AcquireEvent(event, &e).ok() || e->Recorded())
-                return Error::Ok();  // destroyed: the wait task says so
+            {
+                EventRef e;
+                if (!AcquireEvent(event, &e).ok() || e->AwaitRecorded(kSliceNs))
+                    return Error::Ok();  // destroyed: the wait task says so
+            }
             if (Cancelled(x))
                 return Aborted();
             if (stopping_.load(std::memory_order_acquire))
                 return Error::Ok();
-            std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
     }
 
