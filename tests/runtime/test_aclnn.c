@@ -13,9 +13,7 @@
 #include <string.h>
 
 #include "aclnn/opdev/op_errno.h"
-#include "aclnnop/aclnn_add.h"
-#include "aclnnop/aclnn_mul.h"
-#include "rt_test.h"
+#include "aclnn_test.h"
 
 #define N 64
 #define BUF (N * 8)
@@ -44,14 +42,10 @@ static int group_teardown(void **state)
 	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
 }
 
-/* A contiguous ND tensor of n elements over data. */
+/* A contiguous tensor of n elements over data. */
 static aclTensor *vec(void *data, int64_t n, aclDataType type)
 {
-	const int64_t shape[1] = { n }, stride[1] = { 1 };
-	aclTensor *t = aclCreateTensor(shape, 1, type, stride, 0, ACL_FORMAT_ND, shape, 1, data);
-
-	assert_non_null(t);
-	return t;
+	return aclnn_test_tensor(data, &n, 1, type);
 }
 
 static aclScalar *scalar_f(float v)
@@ -65,21 +59,7 @@ static aclScalar *scalar_f(float v)
 /* out = self + alpha * other (add) or self * other, run on g_stream and waited for. */
 static void run(int add, aclTensor *self, aclTensor *other, aclScalar *alpha, aclTensor *out)
 {
-	uint64_t ws = 99;
-	aclOpExecutor *ex = NULL;
-
-	if (add) {
-		ACL_OK(aclnnAddGetWorkspaceSize(self, other, alpha, out, &ws, &ex));
-		assert_int_equal(ws, 0);
-		assert_non_null(ex);
-		ACL_OK(aclnnAdd(NULL, ws, ex, g_stream));
-	} else {
-		ACL_OK(aclnnMulGetWorkspaceSize(self, other, out, &ws, &ex));
-		assert_int_equal(ws, 0);
-		assert_non_null(ex);
-		ACL_OK(aclnnMul(NULL, ws, ex, g_stream));
-	}
-	ACL_OK(aclrtSynchronizeStream(g_stream));
+	aclnn_test_run(g_stream, add, self, other, alpha, out);
 }
 
 static void expect(aclnnStatus rc, aclnnStatus code, const char *api, const char *says,

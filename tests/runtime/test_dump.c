@@ -18,10 +18,8 @@
 #include <unistd.h>
 
 #include "acl/acl_dump.h"
-#include "aclnnop/aclnn_add.h"
-#include "aclnnop/aclnn_mul.h"
+#include "aclnn_test.h"
 #include "json_reader.h"
-#include "rt_test.h"
 
 #define N 8
 
@@ -154,36 +152,12 @@ static void expect_tensor(const struct jval *hdr, const unsigned char *data, siz
 	assert_memory_equal(data + (size_t)jnum(t, "offset"), want, size);
 }
 
-static aclTensor *vec(void *data)
-{
-	const int64_t shape[2] = { 4, 2 }, stride[2] = { 2, 1 };
-	aclTensor *t = aclCreateTensor(shape, 2, ACL_FLOAT, stride, 0, ACL_FORMAT_ND, shape, 2, data);
-
-	assert_non_null(t);
-	return t;
-}
-
-/* g_o = g_a + g_b (add) or g_a * g_b, waited for. */
+/* g_o = g_a + g_b (add) or g_a * g_b, as 4x2 floats, waited for. */
 static void run(int add)
 {
-	aclTensor *a = vec(g_a), *b = vec(g_b), *o = vec(g_o);
-	float one = 1.0f;
-	aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
-	uint64_t ws = 0;
-	aclOpExecutor *ex = NULL;
+	const int64_t shape[2] = { 4, 2 };
 
-	if (add) {
-		ACL_OK(aclnnAddGetWorkspaceSize(a, b, alpha, o, &ws, &ex));
-		ACL_OK(aclnnAdd(NULL, 0, ex, g_stream));
-	} else {
-		ACL_OK(aclnnMulGetWorkspaceSize(a, b, o, &ws, &ex));
-		ACL_OK(aclnnMul(NULL, 0, ex, g_stream));
-	}
-	ACL_OK(aclrtSynchronizeStream(g_stream));
-	aclDestroyTensor(a);
-	aclDestroyTensor(b);
-	aclDestroyTensor(o);
-	aclDestroyScalar(alpha);
+	aclnn_test_run_float(g_stream, add, g_a, g_b, g_o, shape, 2);
 }
 
 static void sums(float *s)

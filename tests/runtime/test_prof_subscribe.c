@@ -13,10 +13,8 @@
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
-#include "aclnnop/aclnn_add.h"
-#include "aclnnop/aclnn_mul.h"
+#include "aclnn_test.h"
 #include "profiling/aprof_pub.h"
-#include "rt_test.h"
 
 #define N 16
 
@@ -44,35 +42,12 @@ static int group_teardown(void **state)
 	return aclrtResetDevice(0) == ACL_SUCCESS ? 0 : -1;
 }
 
-static aclTensor *vec(void *data)
-{
-	const int64_t shape[1] = { N }, stride[1] = { 1 };
-	aclTensor *t = aclCreateTensor(shape, 1, ACL_FLOAT, stride, 0, ACL_FORMAT_ND, shape, 1, data);
-
-	assert_non_null(t);
-	return t;
-}
-
+/* g_o = g_a + g_b (add) or g_a * g_b, as N floats, waited for. */
 static void run(int add)
 {
-	aclTensor *a = vec(g_a), *b = vec(g_b), *o = vec(g_o);
-	float one = 1.0f;
-	aclScalar *alpha = aclCreateScalar(&one, ACL_FLOAT);
-	uint64_t ws = 0;
-	aclOpExecutor *ex = NULL;
+	const int64_t shape[1] = { N };
 
-	if (add) {
-		ACL_OK(aclnnAddGetWorkspaceSize(a, b, alpha, o, &ws, &ex));
-		ACL_OK(aclnnAdd(NULL, 0, ex, g_stream));
-	} else {
-		ACL_OK(aclnnMulGetWorkspaceSize(a, b, o, &ws, &ex));
-		ACL_OK(aclnnMul(NULL, 0, ex, g_stream));
-	}
-	ACL_OK(aclrtSynchronizeStream(g_stream));
-	aclDestroyTensor(a);
-	aclDestroyTensor(b);
-	aclDestroyTensor(o);
-	aclDestroyScalar(alpha);
+	aclnn_test_run_float(g_stream, add, g_a, g_b, g_o, shape, 1);
 }
 
 static void test_records_of_the_subscribed_model(void **state)
