@@ -38,6 +38,8 @@ struct npu_proc {
 	struct npu_user *user;	/* of the opener of the process's first context */
 	pid_t tgid;
 	unsigned int nr_ctx;	/* contexts of the process; under npu_limits.lock */
+	/* Its rings the device's futex doorbell thread watches; under that db_lock. */
+	unsigned int nr_db;
 	atomic64_t used[NPU_LIMIT_COUNT];	/* NPU_LIMIT_* units in use */
 };
 

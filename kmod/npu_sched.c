@@ -47,7 +47,8 @@
  * npud) have a second doorbell: the word sq_doorbell of their header. One
  * doorbell thread per device sleeps on the words of all of them at once
  * (futex_waitv, at most NPU_SCHED_DB_MAX rings, NPU_SCHED_DB_PER_CTX of
- * one context; a ring past that keeps RING_ENTER only), plus a word of its
+ * one context and db_per_proc of one process; a ring past that
+ * keeps RING_ENTER only), plus a word of its
  * own that moves when the set does.
  * A ring whose word moved, or that woke the thread, is looked at once:
  * with SQEs pending it is kicked exactly as RING_ENTER with to_submit
@@ -78,6 +79,11 @@ module_param(engine_poll_us, uint, 0444);
 MODULE_PARM_DESC(engine_poll_us,
 		 "How long an idle engine polls rings before they need a doorbell (us, 0..10000, default 100)");
 
+static unsigned int db_per_proc = 32;
+module_param(db_per_proc, uint, 0444);
+MODULE_PARM_DESC(db_per_proc,
+		 "Rings of one process whose futex doorbell the device's doorbell thread watches (npud only; default 32, of 127)");
+
 static unsigned int engine_coalesce_us = 20;
 module_param(engine_coalesce_us, uint, 0444);
 MODULE_PARM_DESC(engine_coalesce_us,
@@ -99,8 +105,9 @@ MODULE_PARM_DESC(engine_coalesce_us,
 #define NPU_SCHED_DB_MAX	0
 #endif
 /*
- * Rings of one context the doorbell thread watches: one client cannot take
- * every slot of the device; its further rings keep RING_ENTER as doorbell.
+ * Rings of one context, and of one process (db_per_proc), the doorbell
+ * thread watches: one client cannot take every slot of the device, with
+ * one file or many; its further rings keep RING_ENTER as doorbell.
  */
 #define NPU_SCHED_DB_PER_CTX	8
 /* Wakes that find nothing to do a futex ring may cause in a burst ... */
@@ -138,7 +145,7 @@ struct npu_sched {
 	/*
 	 * The futex doorbell thread, started with the device.
 	 * db_lock protects: db_rings, nr_db, db_gen, db_stop, db_thread, the db_*
-	 * fields of rings, and nr_db of the device's contexts.
+	 * fields of rings, and nr_db of the device's contexts and processes.
 	 */
 	struct mutex db_lock;
 	struct list_head db_rings;	/* rings whose sq_doorbell it watches (db_on) */
@@ -523,6 +530,7 @@ static void npu_sched_db_demote_locked(struct npu_sched *s, struct npu_ring *rin
 	list_del_init(&ring->db_link);
 	s->nr_db--;
 	ring->ctx->nr_db--;
+	ring->ctx->proc->nr_db--;
 	s->db_gen++;
 	spin_lock(&s->lock);
 	WRITE_ONCE(ring->db_on, false);
@@ -627,9 +635,9 @@ static int npu_sched_db_thread(void *data)
  *	reachable by id
  *
  * Return: true if NPU_RING_FUTEX is now set in its header; false when
- * the device watches NPU_SCHED_DB_MAX rings already, or NPU_SCHED_DB_PER_CTX
- * of the ring's context, or its doorbell thread cannot start: RING_ENTER
- * stays the ring's doorbell.
+ * the device watches NPU_SCHED_DB_MAX rings already, NPU_SCHED_DB_PER_CTX
+ * of the ring's context or db_per_proc of its process, or its
+ * doorbell thread cannot start: RING_ENTER stays the ring's doorbell.
  */
 bool npu_sched_futex_attach(struct npu_ring *ring)
 {
@@ -638,7 +646,7 @@ bool npu_sched_futex_attach(struct npu_ring *ring)
 
 	mutex_lock(&s->db_lock);
 	if (s->nr_db >= NPU_SCHED_DB_MAX || ring->ctx->nr_db >= NPU_SCHED_DB_PER_CTX ||
-	    s->db_stop)
+	    ring->ctx->proc->nr_db >= db_per_proc || s->db_stop)
 		goto out;
 #ifdef NPU_FUTEX_DOORBELL
 	if (!s->db_thread) {
@@ -656,6 +664,7 @@ bool npu_sched_futex_attach(struct npu_ring *ring)
 	list_add_tail(&ring->db_link, &s->db_rings);
 	s->nr_db++;
 	ring->ctx->nr_db++;
+	ring->ctx->proc->nr_db++;
 	/* Nobody else owns the flags of a ring nobody can reach yet. */
 	WRITE_ONCE(ring->db_on, true);
 	npu_ring_publish_flags(ring);
@@ -678,6 +687,7 @@ static void npu_sched_futex_detach(struct npu_ring *ring)
 		list_del_init(&ring->db_link);
 		s->nr_db--;
 		ring->ctx->nr_db--;
+		ring->ctx->proc->nr_db--;
 		s->db_gen++;
 		npu_sched_db_poke_locked(s);
 	}

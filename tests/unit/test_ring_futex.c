@@ -21,21 +21,35 @@
 
 /* The driver's budget of empty wakes per ring (npu_sched.c). */
 #define DB_BUDGET	64
-/* The driver's futex-watched rings per context (npu_sched.c). */
+/* The driver's futex-watched rings per context and per process (npu_sched.c). */
 #define DB_PER_CTX	8
+#define DB_PER_PROC	32
+#define DB_MAX		127
 #define FLOOD_WAKES	200000
 
 static long live_before_load;
 static unsigned long warns_before;
 
-static int setup(void **state)
+static int load(const char *params)
 {
-	(void)state;
 	mock_fail_reset();
 	live_before_load = mock_live_objects();
 	warns_before = mock_warn_count();
+	return mockdev_module_load(params);
+}
+
+static int setup(void **state)
+{
+	(void)state;
 	/* A short poll window: rings go to sleep, and need doorbells, soon. */
-	return mockdev_module_load("hbm_mb=256 engines=2 engine_poll_us=20");
+	return load("hbm_mb=256 engines=2 engine_poll_us=20");
+}
+
+/* As setup(), with one process allowed every watched ring of the device. */
+static int setup_one_process_may_fill(void **state)
+{
+	(void)state;
+	return load("hbm_mb=256 engines=2 engine_poll_us=20 db_per_proc=127");
 }
 
 static int teardown(void **state)
@@ -483,8 +497,57 @@ static void test_rings_past_the_context_cap_use_ring_enter(void **state)
 }
 
 /*
+ * Contexts of one process that each stay within their cap: the first
+ * DB_PER_PROC rings get the futex doorbell, the process's next ones keep
+ * RING_ENTER (and work) whichever file they are on, until one of its futex
+ * rings goes.
+ */
+static void test_rings_past_the_process_cap_use_ring_enter(void **state)
+{
+	enum { CTXS = DB_PER_PROC / DB_PER_CTX + 1, N = DB_PER_PROC };
+	static struct t_ring r[N], past, again;
+	struct npu_sqe nop = { .opcode = NPU_OP_NOP, .user_data = 5 };
+	struct npu_ring_destroy d = { 0 };
+	struct file *f[CTXS];
+	int c, i;
+
+	(void)state;
+	for (c = 0; c < CTXS; c++)
+		f[c] = open_ctx();
+	if (!futex_offered(f[0])) {
+		for (c = 0; c < CTXS; c++)
+			t_close(f[c]);
+		skip();
+	}
+	for (i = 0; i < N; i++) {
+		assert_int_equal(ring_create(f[i / DB_PER_CTX], &r[i], 1, NPU_RING_CREATE_FUTEX), 0);
+		assert_true(hdr_flags(&r[i]) & NPU_RING_FUTEX);
+	}
+	/* A file with none of its own, of the same process: past the cap. */
+	assert_int_equal(ring_create(f[CTXS - 1], &past, 1, NPU_RING_CREATE_FUTEX), 0);
+	assert_false(hdr_flags(&past) & NPU_RING_FUTEX);
+	assert_int_equal(t_ring_run(f[CTXS - 1], &past, &nop), 0);
+	/* One of the process's futex rings goes: its next ring gets the slot. */
+	d.ring_id = r[0].id;
+	assert_int_equal(t_ioctl(f[0], NPU_IOCTL_RING_DESTROY, &d), 0);
+	assert_int_equal(ring_create(f[CTXS - 1], &again, 1, NPU_RING_CREATE_FUTEX), 0);
+	assert_true(hdr_flags(&again) & NPU_RING_FUTEX);
+	push_and_ring(&again, &nop);
+	assert_true(futex_wait_cq(&again, 1));
+	assert_int_equal(again.cqes[0].res, 0);
+
+	for (c = 0; c < CTXS; c++)
+		t_close(f[c]);
+	for (i = 0; i < N; i++)
+		t_ring_unmap(&r[i]);
+	t_ring_unmap(&past);
+	t_ring_unmap(&again);
+}
+
+/*
  * Contexts that each stay within their cap fill the device's watched set
- * (127 rings); rings past it keep RING_ENTER and work.
+ * (127 rings); rings past it keep RING_ENTER and work. One process plays
+ * all of them, allowed the whole set (db_per_proc=127).
  */
 static void test_rings_past_the_watched_set_use_ring_enter(void **state)
 {
@@ -508,7 +571,7 @@ static void test_rings_past_the_watched_set_use_ring_enter(void **state)
 	}
 	if (n < N)
 		goto out;	/* the process's ring limit came first: nothing to see */
-	assert_int_equal(with, 127);
+	assert_int_equal(with, DB_MAX);
 	assert_false(hdr_flags(&r[N - 1]) & NPU_RING_FUTEX);
 	assert_int_equal(t_ring_run(f[CTXS - 1], &r[N - 1], &nop), 0);
 out:
@@ -534,8 +597,10 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_rings_past_the_context_cap_use_ring_enter,
 						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_rings_past_the_watched_set_use_ring_enter,
+		cmocka_unit_test_setup_teardown(test_rings_past_the_process_cap_use_ring_enter,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rings_past_the_watched_set_use_ring_enter,
+						setup_one_process_may_fill, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
