@@ -49,9 +49,10 @@ void mock_fail_reset(void);
 /*
  * vmalloc_huge() backs its pages when it is called, as the kernel does
  * (the first copy into a fresh HBM chunk must not pay a 2 MiB clear).
- * The fuzz harnesses, whose every input makes fresh chunks for new owners
- * and touches few of their bytes, turn that off: the pages then come, zeroed,
- * on first touch. Nothing but the time of that clear differs.
+ * The fuzz harnesses and test_fault_injection, whose every input or run
+ * makes fresh chunks and touches few of their bytes, turn that off: the
+ * pages then come, zeroed, on first touch. Nothing but the time of that
+ * clear differs.
  */
 void mock_vmalloc_huge_populate(bool populate);
 
