@@ -8,13 +8,19 @@ set -euo pipefail
 cd "$1"
 git rev-parse --is-inside-work-tree >/dev/null 2>&1 || exit 77
 status=0
-while IFS= read -r -d '' f; do
-	case $f in
-	*.md | LICENSE | LICENSES/* | tests/fuzz/corpus/*) continue ;;
-	esac
-	line=$(grep -m1 -o 'SPDX-License-Identifier: [^*]*' "$f" || true)
-	id=${line#SPDX-License-Identifier: }
+mapfile -d '' files < <(git ls-files -z | grep -zv -e '\.md$' -e '^LICENSE$' -e '^LICENSES/' \
+	-e '^tests/fuzz/corpus/')
+# One grep for all files (a process per file took a minute on a loaded
+# machine): FILE:SPDX-License-Identifier: ID for each file that has one.
+declare -A ids=()
+while IFS= read -r line; do
+	f=${line%%:SPDX-License-Identifier: *}
+	id=${line#*:SPDX-License-Identifier: }
 	id=${id%"${id##*[![:space:]]}"}
+	[[ -v ids[$f] ]] || ids[$f]=$id
+done < <(printf '%s\0' "${files[@]}" | xargs -0 grep -m1 -H -o 'SPDX-License-Identifier: [^*]*' || true)
+for f in "${files[@]}"; do
+	id=${ids[$f]-}
 	case $id in
 	MIT | "GPL-2.0 OR MIT") ;;
 	"")
@@ -26,6 +32,6 @@ while IFS= read -r -d '' f; do
 		status=1
 		;;
 	esac
-done < <(git ls-files -z)
+done
 [[ $status -eq 0 ]] && echo "every file names MIT or GPL-2.0 OR MIT"
 exit $status
