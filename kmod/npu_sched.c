@@ -47,9 +47,8 @@
  * npud) have a second doorbell: the word sq_doorbell of their header. One
  * doorbell thread per device sleeps on the words of all of them at once
  * (futex_waitv, at most NPU_SCHED_DB_MAX rings, NPU_SCHED_DB_PER_CTX of
- * one context and db_per_proc of one process; a ring past that
- * keeps RING_ENTER only), plus a word of its
- * own that moves when the set does.
+ * one context and db_per_proc of one process; a ring past that keeps
+ * RING_ENTER only), plus a word of its own that moves when the set does.
  * A ring whose word moved, or that woke the thread, is looked at once:
  * with SQEs pending it is kicked exactly as RING_ENTER with to_submit
  * would; with nothing pending the wake was for nothing, and a ring that
@@ -636,8 +635,8 @@ static int npu_sched_db_thread(void *data)
  *
  * Return: true if NPU_RING_FUTEX is now set in its header; false when
  * the device watches NPU_SCHED_DB_MAX rings already, NPU_SCHED_DB_PER_CTX
- * of the ring's context or db_per_proc of its process, or its
- * doorbell thread cannot start: RING_ENTER stays the ring's doorbell.
+ * of the ring's context or db_per_proc of its process, or its doorbell
+ * thread cannot start: RING_ENTER stays the ring's doorbell.
  */
 bool npu_sched_futex_attach(struct npu_ring *ring)
 {
